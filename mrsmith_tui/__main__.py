@@ -1,0 +1,3 @@
+from mrsmith_tui.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,116 @@
+"""The config schema: one pydantic model for TOML and JSON alike.
+
+Field names are snake_case in Python; every field also accepts its camelCase alias (the
+reference tool's config works unchanged). Loading, precedence and error messages live in
+`config.load`.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic.alias_generators import to_camel
+
+ContextBuilderName = Literal["full", "sliding"]
+Thinking = Literal["strip", "preserve"]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(
+        alias_generator=to_camel,
+        populate_by_name=True,
+        extra="forbid",
+        frozen=True,
+    )
+
+
+class ProviderConfig(_Model):
+    name: str = Field(min_length=1)
+    api_key: str | None = None
+    base_url: str = "https://api.openai.com/v1"
+    # Seconds. A slow reasoning model may think for minutes between bytes.
+    connect_timeout: float = Field(default=15.0, gt=0)
+    read_timeout: float = Field(default=600.0, gt=0)
+
+    @field_validator("base_url")
+    @classmethod
+    def _http_url(cls, v: str) -> str:
+        if not v.startswith(("http://", "https://")):
+            raise ValueError(f"{v!r} is not an http(s) URL")
+        return v.rstrip("/")
+
+
+class AgentConfig(_Model):
+    name: str = Field(min_length=1)
+    provider: str = Field(min_length=1)
+    model: str = Field(min_length=1)
+    system_prompt: str = "You are mrsmith, a careful, capable coding agent working in the person's repository."
+    max_context_tokens: int = Field(default=128_000, gt=0)
+    max_tool_rounds: int = Field(default=32, gt=0)
+    max_tool_calls_per_session: int | None = Field(default=None, gt=0)
+    reasoning_effort: str | None = None
+    thinking: Thinking = "strip"
+    context_builder: ContextBuilderName | None = None  # None: the top-level setting
+    tools: list[str] | None = None  # opt-in tools; None offers every tool
+    shell_harmless_commands: list[str] = Field(default_factory=list)
+    shell_dangerous_commands: list[str] = Field(default_factory=list)
+    auto_compact: bool = False
+
+
+class Config(_Model):
+    providers: list[ProviderConfig] = Field(default_factory=list)
+    agents: list[AgentConfig] = Field(default_factory=list)
+    default_agent: str | None = None
+    include_usage: bool = True
+    context_builder: ContextBuilderName = "full"
+    context_window_ratio: float = Field(default=0.75, gt=0, le=1)
+    sessions_dir: str | None = None
+    project_skills_dir: str = "./skills"
+    global_skills_dir: str | None = None  # None: ~/.config/mrsmith/skills
+    theme: str | None = None
+
+    @model_validator(mode="after")
+    def _references(self) -> Config:
+        # Error locations name the list index so the message reads `agents[1].provider`.
+        names = [p.name for p in self.providers]
+        seen: set[str] = set()
+        for i, name in enumerate(names):
+            if name in seen:
+                raise _located(("providers", i, "name"), f"{name!r} is defined twice")
+            seen.add(name)
+        agent_names: set[str] = set()
+        for i, agent in enumerate(self.agents):
+            if agent.provider not in seen:
+                raise _located(("agents", i, "provider"), f"{agent.provider!r} is not a configured provider")
+            if agent.name in agent_names:
+                raise _located(("agents", i, "name"), f"{agent.name!r} is defined twice")
+            agent_names.add(agent.name)
+        if self.default_agent is not None and self.default_agent not in agent_names:
+            raise _located(("defaultAgent",), f"{self.default_agent!r} is not a configured agent")
+        return self
+
+    def provider(self, name: str) -> ProviderConfig:
+        for p in self.providers:
+            if p.name == name:
+                return p
+        raise KeyError(name)
+
+    def agent(self, name: str) -> AgentConfig:
+        for a in self.agents:
+            if a.name == name:
+                return a
+        raise KeyError(name)
+
+
+class LocatedError(ValueError):
+    """A validation error that knows its field path (raised from model validators)."""
+
+    def __init__(self, loc: tuple, message: str) -> None:
+        super().__init__(message)
+        self.loc = loc
+        self.message = message
+
+
+def _located(loc: tuple, message: str) -> LocatedError:
+    return LocatedError(loc, message)

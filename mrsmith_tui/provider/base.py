@@ -1,0 +1,92 @@
+"""The Provider port: one streamed chat completion, already assembled into events.
+
+A provider turns a `ChatRequest` into an iterator of `StreamEvent`s. Dialect quirks
+(where reasoning arrives, how tool-call fragments are keyed, where usage comes) stay
+inside the provider; the run only ever sees these events, ending with one `StreamDone`.
+Failures raise `ProviderError` with a one-line message fit to show the person.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Protocol
+
+from mrsmith_tui.cancel import CancelToken
+from mrsmith_tui.msgs import UsageInfo
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    id: str
+    name: str
+    arguments: str  # raw JSON text (an object the model sent is re-serialised)
+
+
+@dataclass(frozen=True)
+class ChatRequest:
+    model: str
+    messages: list[dict[str, Any]]  # OpenAI chat format, ready to send
+    tools: list[dict[str, Any]] = field(default_factory=list)  # OpenAI "function" tool specs
+    reasoning_effort: str | None = None
+    include_usage: bool = True
+
+
+@dataclass(frozen=True)
+class ContentDelta:
+    text: str
+
+
+@dataclass(frozen=True)
+class ReasoningDelta:
+    text: str
+
+
+@dataclass(frozen=True)
+class ToolCallDelta:
+    """A tool call began or grew (for live display); the final calls come in StreamDone."""
+
+    index: int
+    name: str
+    arguments_so_far: str
+
+
+@dataclass(frozen=True)
+class StreamDone:
+    content: str
+    reasoning: str
+    tool_calls: tuple[ToolCall, ...]
+    finish_reason: str | None
+    usage: UsageInfo  # real, or estimated (usage.estimated) when the provider sent none
+
+
+StreamEvent = ContentDelta | ReasoningDelta | ToolCallDelta | StreamDone
+
+
+class ProviderError(Exception):
+    """A failed call, with a message for the person.
+
+    `partial_content` / `partial_reasoning` hold what streamed before a mid-way cut, so the
+    run can keep it visible and in the transcript.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        partial_content: str = "",
+        partial_reasoning: str = "",
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.partial_content = partial_content
+        self.partial_reasoning = partial_reasoning
+
+
+class Provider(Protocol):
+    name: str
+
+    def stream(self, request: ChatRequest, cancel: CancelToken) -> Iterator[StreamEvent]:
+        """Stream one completion. Raises ProviderError; stops early (no StreamDone) when cancelled."""
+        ...
