@@ -65,7 +65,7 @@ class PolicyApprover:
         return "no"
 
     def confirm_continue(self, rounds: int, agent_id: str | None = None) -> bool:
-        return self.yes
+        return False  # headless: the round cap stops the run with a note
 
     def ask(self, questions: tuple[Question, ...], agent_id: str | None = None) -> str | None:
         return None
