@@ -1,0 +1,329 @@
+"""Turn streamed chat-completion chunks into provider events (pure: no I/O, no clock).
+
+Every OpenAI-compatible server speaks a slightly different dialect; this module is where
+the differences end:
+
+- reasoning arrives as `reasoning_content` (DeepSeek, vLLM, llama.cpp, GLM, Kimi),
+  `reasoning` (OpenRouter, Ollama, Groq), `reasoning_details[].text` (OpenRouter), a list
+  of `thinking` content parts (Mistral Magistral) or a leading `<think>…</think>` in the
+  content (models served raw);
+- tool calls come as fragments keyed by `index`, sometimes without one, sometimes whole,
+  sometimes with the arguments as an object;
+- usage comes on a final chunk with empty `choices`, on the last choice chunk, under
+  `x_groq`, or not at all (then it is estimated at about four characters a token).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from mrsmith_tui.msgs import UsageInfo
+from mrsmith_tui.provider.base import (
+    ChatRequest,
+    ContentDelta,
+    ProviderError,
+    ReasoningDelta,
+    StreamDone,
+    StreamEvent,
+    ToolCall,
+    ToolCallDelta,
+)
+
+_THINK_OPEN = "<think>"
+_THINK_CLOSE = "</think>"
+CHARS_PER_TOKEN = 4
+
+
+def estimate_tokens(chars: int) -> int:
+    return (chars + CHARS_PER_TOKEN - 1) // CHARS_PER_TOKEN
+
+
+def estimate_prompt_tokens(request: ChatRequest) -> int:
+    """About four characters a token over everything the request sends as text."""
+    size = len(json.dumps(request.tools)) if request.tools else 0
+    for message in request.messages:
+        content = message.get("content")
+        if isinstance(content, str):
+            size += len(content)
+        elif content is not None:
+            size += len(json.dumps(content))
+        for call in message.get("tool_calls") or ():
+            size += len(json.dumps(call))
+    return estimate_tokens(size)
+
+
+@dataclass
+class _PendingCall:
+    id: str = ""
+    name: str = ""
+    arguments: list[str] = field(default_factory=list)
+
+
+class _ThinkSplitter:
+    """Splits a leading `<think>…</think>` off the content, whatever the piece boundaries."""
+
+    def __init__(self) -> None:
+        self._state = "undecided"  # -> "thinking" -> "after" -> "content"; or straight to "content"
+        self._held = ""
+
+    def feed(self, text: str) -> list[StreamEvent]:
+        out: list[StreamEvent] = []
+        self._held += text
+        while self._held:
+            if self._state == "content":
+                out.append(ContentDelta(self._held))
+                self._held = ""
+            elif self._state == "undecided":
+                stripped = self._held.lstrip()
+                if stripped.startswith(_THINK_OPEN):
+                    self._state, self._held = "thinking", stripped[len(_THINK_OPEN) :]
+                elif _THINK_OPEN.startswith(stripped):
+                    break  # still could become "<think>": wait for more
+                else:
+                    self._state = "content"
+            elif self._state == "thinking":
+                end = self._held.find(_THINK_CLOSE)
+                if end >= 0:
+                    if end:
+                        out.append(ReasoningDelta(self._held[:end]))
+                    self._state, self._held = "after", self._held[end + len(_THINK_CLOSE) :]
+                else:
+                    keep = _partial_suffix(self._held, _THINK_CLOSE)
+                    emit = self._held[: len(self._held) - keep]
+                    if emit:
+                        out.append(ReasoningDelta(emit))
+                    self._held = self._held[len(emit) :]
+                    break
+            else:  # "after": drop the blank lines between the thinking and the answer
+                self._held = self._held.lstrip()
+                if self._held:
+                    self._state = "content"
+        return out
+
+    def finish(self) -> list[StreamEvent]:
+        held, self._held = self._held, ""
+        if not held:
+            return []
+        if self._state == "thinking":
+            return [ReasoningDelta(held)]  # never closed: it was all thinking
+        if self._state == "undecided":
+            return [ContentDelta(held)]
+        return []
+
+
+def _partial_suffix(text: str, tag: str) -> int:
+    """Length of the longest end of `text` that is a beginning of `tag`."""
+    for n in range(min(len(tag) - 1, len(text)), 0, -1):
+        if text.endswith(tag[:n]):
+            return n
+    return 0
+
+
+def _as_int(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+def parse_usage(usage: dict[str, Any]) -> UsageInfo:
+    prompt_details = usage.get("prompt_tokens_details") or {}
+    completion_details = usage.get("completion_tokens_details") or {}
+    cached = _as_int(prompt_details.get("cached_tokens")) or _as_int(usage.get("prompt_cache_hit_tokens"))
+    return UsageInfo(
+        prompt_tokens=_as_int(usage.get("prompt_tokens")),
+        completion_tokens=_as_int(usage.get("completion_tokens")),
+        cached_tokens=cached,
+        reasoning_tokens=_as_int(completion_details.get("reasoning_tokens")),
+    )
+
+
+def error_text(error: Any) -> str:
+    """The human part of an error object, on one line."""
+    if isinstance(error, dict):
+        for key in ("message", "error", "detail"):
+            if error.get(key):
+                return error_text(error[key])
+        return one_line(json.dumps(error))
+    if isinstance(error, list) and error:
+        return error_text(error[0])
+    return one_line(str(error))
+
+
+def one_line(text: str, limit: int = 300) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class StreamAssembler:
+    """Feed it SSE data payloads (or parsed chunks); collect events; `finish()` gives StreamDone."""
+
+    def __init__(self, provider_name: str, request: ChatRequest | None = None) -> None:
+        self.provider_name = provider_name
+        self.request = request
+        self.saw_done = False  # the `data: [DONE]` sentinel arrived
+        self._content: list[str] = []
+        self._reasoning: list[str] = []
+        self._calls: list[_PendingCall] = []
+        self._index_to_slot: dict[int, int] = {}
+        self._finish_reason: str | None = None
+        self._usage: UsageInfo | None = None
+        self._think = _ThinkSplitter()
+
+    @property
+    def content(self) -> str:
+        return "".join(self._content)
+
+    @property
+    def reasoning(self) -> str:
+        return "".join(self._reasoning)
+
+    def feed_data(self, data: str, event: str = "message") -> list[StreamEvent]:
+        """One SSE event's data. Raises ProviderError on an error event or a malformed chunk."""
+        if data.strip() == "[DONE]":
+            self.saw_done = True
+            return []
+        try:
+            chunk = json.loads(data)
+        except ValueError:
+            chunk = None
+        if not isinstance(chunk, dict):
+            raise self._error(f"provider '{self.provider_name}' sent a malformed chunk: {one_line(data, 80)}")
+        if event == "error" and "error" not in chunk:
+            chunk = {"error": chunk}
+        return self.feed(chunk)
+
+    def feed(self, chunk: dict[str, Any]) -> list[StreamEvent]:
+        if chunk.get("error"):
+            raise self._error(f"provider '{self.provider_name}' sent an error: {error_text(chunk['error'])}")
+        usage = chunk.get("usage") or (chunk.get("x_groq") or {}).get("usage")
+        if isinstance(usage, dict):
+            self._usage = parse_usage(usage)
+        out: list[StreamEvent] = []
+        for choice in chunk.get("choices") or ():
+            if not isinstance(choice, dict) or _as_int(choice.get("index")) != 0:
+                continue  # only the first choice is ever asked for (n = 1)
+            delta = choice.get("delta") or choice.get("message") or {}
+            if isinstance(delta, dict):
+                self._delta(delta, out)
+            if choice.get("finish_reason"):
+                self._finish_reason = str(choice["finish_reason"])
+        return out
+
+    def finish(self) -> StreamDone:
+        for ev in self._think.finish():
+            self._record(ev, [])
+        calls = tuple(
+            ToolCall(id=c.id or f"call_{i}", name=c.name, arguments="".join(c.arguments)) for i, c in enumerate(self._calls)
+        )
+        return StreamDone(
+            content=self.content,
+            reasoning=self.reasoning,
+            tool_calls=calls,
+            finish_reason=self._finish_reason,
+            usage=self._usage if self._usage is not None else self._estimate(calls),
+        )
+
+    def _error(self, message: str) -> ProviderError:
+        return ProviderError(message, partial_content=self.content, partial_reasoning=self.reasoning)
+
+    def _estimate(self, calls: tuple[ToolCall, ...]) -> UsageInfo:
+        out_chars = len(self.content) + len(self.reasoning) + sum(len(c.name) + len(c.arguments) for c in calls)
+        return UsageInfo(
+            prompt_tokens=estimate_prompt_tokens(self.request) if self.request else 0,
+            completion_tokens=estimate_tokens(out_chars),
+            estimated=True,
+        )
+
+    def _record(self, ev: StreamEvent, out: list[StreamEvent]) -> None:
+        if isinstance(ev, ContentDelta):
+            self._content.append(ev.text)
+        elif isinstance(ev, ReasoningDelta):
+            self._reasoning.append(ev.text)
+        out.append(ev)
+
+    def _delta(self, delta: dict[str, Any], out: list[StreamEvent]) -> None:
+        reasoning = _reasoning_of(delta)
+        if reasoning:
+            self._record(ReasoningDelta(reasoning), out)
+        content = delta.get("content")
+        if isinstance(content, list):  # Mistral: typed content parts
+            for part in content:
+                kind = part.get("type") if isinstance(part, dict) else None
+                if kind == "thinking":
+                    text = _text_of(part.get("thinking"))
+                    if text:
+                        self._record(ReasoningDelta(text), out)
+                elif kind == "text":
+                    content_text = _text_of(part.get("text"))
+                    for ev in self._think.feed(content_text):
+                        self._record(ev, out)
+        elif isinstance(content, str) and content:
+            for ev in self._think.feed(content):
+                self._record(ev, out)
+        for fragment in delta.get("tool_calls") or ():
+            if isinstance(fragment, dict):
+                self._tool_fragment(fragment, out)
+
+    def _tool_fragment(self, fragment: dict[str, Any], out: list[StreamEvent]) -> None:
+        function = fragment.get("function") or {}
+        call_id = fragment.get("id") or ""
+        name = function.get("name") or ""
+        slot = self._slot_for(fragment.get("index"), call_id, name)
+        call = self._calls[slot]
+        if call_id and not call.id:
+            call.id = call_id
+        if name and not call.name:
+            call.name = name
+        arguments = function.get("arguments")
+        if isinstance(arguments, (dict, list)):
+            call.arguments = [json.dumps(arguments)]  # sent as an object: always whole
+        elif isinstance(arguments, str):
+            call.arguments.append(arguments)
+        out.append(ToolCallDelta(index=slot, name=call.name, arguments_so_far="".join(call.arguments)))
+
+    def _slot_for(self, index: Any, call_id: str, name: str) -> int:
+        """Which call a fragment belongs to (a slot in self._calls)."""
+        if isinstance(index, int) and not isinstance(index, bool):
+            slot = self._index_to_slot.get(index)
+            if slot is not None:
+                existing = self._calls[slot]
+                # Some servers give every call index 0; a new id with a name is a new call.
+                if not (call_id and name and existing.id and call_id != existing.id):
+                    return slot
+            self._calls.append(_PendingCall())
+            self._index_to_slot[index] = len(self._calls) - 1
+            return len(self._calls) - 1
+        # No index: match by id, else continue the last call, else start one.
+        for slot, existing in enumerate(self._calls):
+            if call_id and existing.id == call_id:
+                return slot
+        if self._calls and not (call_id or name):
+            return len(self._calls) - 1
+        self._calls.append(_PendingCall())
+        return len(self._calls) - 1
+
+
+def _reasoning_of(delta: dict[str, Any]) -> str:
+    # OpenRouter sends the same text as both `reasoning` and `reasoning_details`: take one.
+    for key in ("reasoning_content", "reasoning"):
+        value = delta.get(key)
+        if isinstance(value, str) and value:
+            return value
+    details = delta.get("reasoning_details")
+    if isinstance(details, list):
+        parts = []
+        for item in details:
+            if isinstance(item, dict):
+                text = item.get("text") or item.get("summary")
+                if isinstance(text, str):
+                    parts.append(text)
+        return "".join(parts)
+    return ""
+
+
+def _text_of(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list):
+        return "".join(_text_of(v.get("text") if isinstance(v, dict) else v) for v in value)
+    return ""
