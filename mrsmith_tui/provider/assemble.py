@@ -140,7 +140,7 @@ def parse_usage(usage: dict[str, Any]) -> UsageInfo:
 def error_text(error: Any) -> str:
     """The human part of an error object, on one line."""
     if isinstance(error, dict):
-        for key in ("message", "error", "detail"):
+        for key in ("message", "error", "detail", "msg"):
             if error.get(key):
                 return error_text(error[key])
         return one_line(json.dumps(error))

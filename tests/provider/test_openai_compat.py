@@ -1,0 +1,232 @@
+"""OpenAICompatProvider over a real socket (tests/loopback.py), errors and retries included."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+
+import pytest
+from loopback import Turn, chunk, text_turn, tool_turn, usage_chunk
+
+from mrsmith_tui.cancel import CancelToken
+from mrsmith_tui.config.schema import ProviderConfig
+from mrsmith_tui.provider.base import ChatRequest, ContentDelta, ProviderError, ReasoningDelta, StreamDone
+from mrsmith_tui.provider.openai_compat import OpenAICompatProvider, list_models, make_provider
+
+REQUEST = ChatRequest(model="test-model", messages=[{"role": "user", "content": "hi"}])
+
+
+class Sleeps(list):
+    def __call__(self, seconds: float) -> None:
+        self.append(seconds)
+
+
+def provider(srv, *, sleep=None, **kw) -> OpenAICompatProvider:
+    return OpenAICompatProvider(name="x", base_url=srv.base_url, api_key=kw.pop("api_key", "sk-test"),
+                                sleep=sleep if sleep is not None else Sleeps(), **kw)
+
+
+def collect(p, request=REQUEST, cancel=None):
+    return list(p.stream(request, cancel or CancelToken()))
+
+
+def test_streams_text_reasoning_and_usage(loopback):
+    srv = loopback([text_turn("Hello there", reasoning="thinking hard")])
+    events = collect(provider(srv))
+    done = events[-1]
+    assert isinstance(done, StreamDone)
+    assert done.content == "Hello there" and done.reasoning == "thinking hard"
+    assert "".join(e.text for e in events if isinstance(e, ContentDelta)) == "Hello there"
+    assert any(isinstance(e, ReasoningDelta) for e in events)
+    assert (done.usage.prompt_tokens, done.usage.completion_tokens, done.usage.estimated) == (10, 5, False)
+
+
+def test_request_body_and_auth_header(loopback):
+    srv = loopback([tool_turn("read_file", {"path": "a.py"})])
+    tools = [{"type": "function", "function": {"name": "read_file", "parameters": {"type": "object"}}}]
+    request = ChatRequest(model="m1", messages=[{"role": "user", "content": "go"}], tools=tools, reasoning_effort="high")
+    done = collect(provider(srv), request)[-1]
+    body, headers = srv.requests[0], {k.lower(): v for k, v in srv.headers[0].items()}
+    assert body["model"] == "m1" and body["messages"] == request.messages and body["tools"] == tools
+    assert body["stream"] is True and body["stream_options"] == {"include_usage": True}
+    assert body["reasoning_effort"] == "high"
+    assert headers["authorization"] == "Bearer sk-test"
+    assert done.tool_calls[0].name == "read_file" and done.tool_calls[0].arguments == '{"path": "a.py"}'
+
+
+def test_optional_fields_are_omitted(loopback):
+    srv = loopback([text_turn("ok")])
+    request = ChatRequest(model="m", messages=[{"role": "user", "content": "x"}], reasoning_effort="  ")
+    collect(provider(srv, api_key=None, include_usage=False), request)
+    body, headers = srv.requests[0], {k.lower() for k in srv.headers[0]}
+    assert "tools" not in body and "stream_options" not in body and "reasoning_effort" not in body
+    assert "authorization" not in headers
+
+
+def test_missing_usage_is_estimated(loopback):
+    srv = loopback([text_turn("abcdefgh", usage=False)])
+    done = collect(provider(srv))[-1]
+    assert done.usage.estimated and done.usage.completion_tokens == 2 and done.usage.prompt_tokens >= 1
+
+
+def test_missing_done_and_split_everywhere_and_pings(loopback):
+    events = [": OPENROUTER PROCESSING\n\n", chunk(role="assistant", content=""), ": ping\r\n\r\n",
+              chunk("héllo wörld 🎉"), chunk(finish="stop"), usage_chunk()]
+    srv = loopback([Turn(events=events, done=False, split=3)])
+    done = collect(provider(srv))[-1]
+    assert done.content == "héllo wörld 🎉" and done.usage.prompt_tokens == 10
+
+
+def test_401_is_not_retried_and_shows_the_provider_message(loopback):
+    srv = loopback([Turn(status=401, body={"error": {"message": "Invalid API Key", "type": "invalid_request_error"}})])
+    sleeps = Sleeps()
+    with pytest.raises(ProviderError) as err:
+        collect(provider(srv, sleep=sleeps))
+    assert err.value.message == "provider 'x' answered 401: Invalid API Key"
+    assert err.value.status == 401 and len(srv.requests) == 1 and sleeps == []
+
+
+@pytest.mark.parametrize("body,shown", [
+    ({"message": "model not found"}, "model not found"),
+    ('plain   text\nerror', "plain text error"),
+    ({"detail": [{"msg": "field required"}]}, "field required"),
+    ("x" * 1000, None),
+], ids=["message", "plain-text", "fastapi-detail", "very-long"])
+def test_4xx_message_shapes(loopback, body, shown):
+    srv = loopback([Turn(status=404, body=body)])
+    with pytest.raises(ProviderError) as err:
+        collect(provider(srv))
+    assert err.value.message.startswith("provider 'x' answered 404: ")
+    assert "\n" not in err.value.message and len(err.value.message) < 340
+    if shown:
+        assert err.value.message.endswith(shown)
+
+
+def test_429_with_retry_after_then_success(loopback):
+    srv = loopback([Turn(status=429, body={"error": {"message": "slow down"}}, headers={"Retry-After": "2"}),
+                    text_turn("finally")])
+    sleeps = Sleeps()
+    done = collect(provider(srv, sleep=sleeps))[-1]
+    assert done.content == "finally" and sleeps == [2.0] and len(srv.requests) == 2
+
+
+def test_retry_after_as_http_date(loopback):
+    from email.utils import formatdate
+
+    srv = loopback([Turn(status=503, headers={"Retry-After": formatdate(time.time() + 5, usegmt=True)}), text_turn("ok")])
+    sleeps = Sleeps()
+    collect(provider(srv, sleep=sleeps))
+    assert len(sleeps) == 1 and 3 <= sleeps[0] <= 5
+
+
+def test_500_three_times_is_an_error_after_backoff(loopback):
+    srv = loopback([Turn(status=500, body={"error": {"message": "boom"}})])
+    sleeps = Sleeps()
+    with pytest.raises(ProviderError) as err:
+        collect(provider(srv, sleep=sleeps))
+    assert err.value.message == "provider 'x' answered 500: boom"
+    assert len(srv.requests) == 3 and len(sleeps) == 2 and sleeps[1] > sleeps[0] > 0
+
+
+def test_cut_mid_way_keeps_partial_text(loopback):
+    turn = text_turn("Partial answer here", reasoning="why", pieces=3)
+    turn.cut_after = 5
+    srv = loopback([turn])
+    seen = []
+    with pytest.raises(ProviderError) as err:
+        for ev in provider(srv).stream(REQUEST, CancelToken()):
+            seen.append(ev)
+    assert err.value.message.startswith("provider 'x' stream was cut mid-way: ")
+    assert err.value.partial_reasoning == "why" and err.value.partial_content
+    assert "Partial answer here".startswith(err.value.partial_content)
+    assert not any(isinstance(e, StreamDone) for e in seen) and len(srv.requests) == 1
+
+
+def test_malformed_chunk(loopback):
+    srv = loopback([Turn(events=[chunk("ok "), "data: {oops\n\n"])])
+    with pytest.raises(ProviderError, match=r"^provider 'x' sent a malformed chunk: \{oops$"):
+        collect(provider(srv))
+
+
+def test_error_event_mid_stream(loopback):
+    srv = loopback([Turn(events=[chunk("so far"), 'event: error\ndata: {"error": {"message": "quota"}}\n\n'])])
+    with pytest.raises(ProviderError) as err:
+        collect(provider(srv))
+    assert err.value.message == "provider 'x' sent an error: quota" and err.value.partial_content == "so far"
+
+
+def closed_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_unreachable_host_is_retried_then_named():
+    port = closed_port()
+    sleeps = Sleeps()
+    p = OpenAICompatProvider(name="x", base_url=f"http://127.0.0.1:{port}/v1", api_key=None, sleep=sleeps)
+    with pytest.raises(ProviderError) as err:
+        collect(p)
+    assert err.value.message.startswith(f"cannot reach provider 'x' at http://127.0.0.1:{port}/v1: ")
+    assert len(sleeps) == 2
+
+
+def test_cancel_mid_stream_returns_promptly(loopback):
+    # 200 events 0.05 s apart would take 10 s; the cancel must end it within a second.
+    srv = loopback([Turn(events=[chunk(f"t{i} ") for i in range(200)], delay=0.05)])
+    cancel = CancelToken()
+    seen = []
+    start = time.monotonic()
+    for ev in provider(srv).stream(REQUEST, cancel):
+        seen.append(ev)
+        if len(seen) == 3:
+            threading.Timer(0.05, cancel.cancel).start()
+    assert time.monotonic() - start < 2
+    assert len(seen) < 50 and not any(isinstance(e, StreamDone) for e in seen)
+
+
+def test_cancel_while_waiting_for_the_first_byte(loopback):
+    # A blocked read (server silent for 30 s) ends as soon as the token is cancelled.
+    srv = loopback([Turn(events=[chunk("late")], hang=30)])
+    cancel = CancelToken()
+    threading.Timer(0.2, cancel.cancel).start()
+    start = time.monotonic()
+    assert collect(provider(srv), cancel=cancel) == []
+    assert time.monotonic() - start < 2 and len(srv.requests) == 1
+
+
+def test_cancel_during_backoff_stops_retrying(loopback):
+    srv = loopback([Turn(status=503, headers={"Retry-After": "30"})])
+    cancel = CancelToken()
+    p = OpenAICompatProvider(name="x", base_url=srv.base_url, api_key=None)  # default sleep waits on the token
+    threading.Timer(0.2, cancel.cancel).start()
+    start = time.monotonic()
+    assert collect(p, cancel=cancel) == []
+    assert time.monotonic() - start < 2 and len(srv.requests) == 1
+
+
+def test_read_timeout_is_configurable(loopback):
+    srv = loopback([Turn(events=[chunk("a"), chunk("b")], delay=1.0)])
+    with pytest.raises(ProviderError, match="stream was cut mid-way: no data for 0.3 s"):
+        collect(provider(srv, read_timeout=0.3))
+
+
+def test_make_provider_from_config(loopback):
+    srv = loopback([text_turn("hi")])
+    pc = ProviderConfig(name="local", base_url=srv.base_url, read_timeout=42)
+    p = make_provider(pc, "k", include_usage=False)
+    assert p.name == "local" and "k" not in repr(p)
+    collect(p)
+    assert "stream_options" not in srv.requests[0]
+    assert srv.headers[0].get("Authorization") == "Bearer k"
+
+
+def test_list_models(loopback):
+    srv = loopback(models=["b-model", "a-model"])
+    assert list_models(srv.base_url, "k") == ["a-model", "b-model"]
+
+
+def test_list_models_unreachable():
+    with pytest.raises(ProviderError, match="^cannot reach http://127.0.0.1:"):
+        list_models(f"http://127.0.0.1:{closed_port()}/v1", None, timeout=1)
