@@ -159,8 +159,13 @@ class OpenAICompatProvider:
         return ProviderError(f"cannot reach provider '{self.name}' at {self.base_url}: {reason}")
 
     def _read(self, response: httpx.Response, request: ChatRequest, cancel: CancelToken) -> Iterator[StreamEvent]:
-        parser = SSEParser()
         assembler = StreamAssembler(self.name, request)
+        content_type = response.headers.get("content-type", "")
+        if "json" in content_type and "event-stream" not in content_type:
+            # A server that ignored `stream: true` and answered one whole completion.
+            yield from self._read_whole(response, assembler)
+            return
+        parser = SSEParser()
         got_bytes = False
         try:
             for raw in response.iter_bytes():
@@ -188,6 +193,15 @@ class OpenAICompatProvider:
             ) from None
         if cancel.cancelled:
             return
+        yield assembler.finish()
+
+
+    def _read_whole(self, response: httpx.Response, assembler: StreamAssembler) -> Iterator[StreamEvent]:
+        try:
+            raw = response.read()
+        except httpx.TransportError as exc:
+            raise ProviderError(f"provider '{self.name}' answer was cut mid-way: {one_line(str(exc), 200)}") from None
+        yield from assembler.feed_data(raw.decode("utf-8", errors="replace"))
         yield assembler.finish()
 
 

@@ -230,3 +230,19 @@ def test_list_models(loopback):
 def test_list_models_unreachable():
     with pytest.raises(ProviderError, match="^cannot reach http://127.0.0.1:"):
         list_models(f"http://127.0.0.1:{closed_port()}/v1", None, timeout=1)
+
+
+def test_a_non_streamed_json_answer_is_accepted():
+    # Some servers ignore `stream: true` and answer one chat.completion object.
+    import httpx
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, json={
+            "id": "c", "object": "chat.completion",
+            "choices": [{"index": 0, "finish_reason": "stop",
+                         "message": {"role": "assistant", "content": "whole", "reasoning_content": "r"}}],
+            "usage": {"prompt_tokens": 3, "completion_tokens": 1}})
+
+    p = OpenAICompatProvider(name="x", base_url="http://example.invalid/v1", api_key=None, transport=httpx.MockTransport(handler))
+    done = collect(p)[-1]
+    assert (done.content, done.reasoning, done.usage.prompt_tokens) == ("whole", "r", 3)
