@@ -1,0 +1,1 @@
+"""Config: the pydantic schema (`schema`) and loading with precedence (`load`)."""
