@@ -1,0 +1,261 @@
+"""`mrsmith`: argument parsing and the composition root.
+
+Loads the config (file < environment < flags), builds the approver and the session, and
+hands them to the headless frontend (`-p`, or a prompt piped on stdin) or the full-screen
+UI. Every failure the person can fix is one line on stderr and exit 2; a failed run is
+exit 1; Ctrl-C is exit 130. MRSMITH_DEBUG=1 shows tracebacks of unexpected errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import stat
+import sys
+import traceback
+from pathlib import Path
+from typing import Any, Sequence
+
+from mrsmith_tui import __version__
+from mrsmith_tui.config.load import ConfigError, apply_cli, load_config, resolve_agent
+from mrsmith_tui.headless import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, HeadlessPrinter, run_headless, wants_color
+
+# A -f file larger than this is refused rather than sent to the model whole.
+MAX_ATTACHMENT_BYTES = 1024 * 1024
+
+
+class UsageError(Exception):
+    """A mistake on the command line: one line, exit 2."""
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be greater than 0")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="mrsmith",
+        description="A terminal coding agent for any OpenAI-compatible endpoint. "
+        "Without -p (and with a terminal on stdin) it starts the full-screen UI.",
+        epilog="Examples: mrsmith -p 'explain src/'   ·   echo 'hi' | mrsmith   ·   cat log | mrsmith -p 'why?'   ·   "
+        "MODEL=qwen3 OPENAI_BASE_URL=http://localhost:11434/v1 mrsmith -p hi",
+    )
+    p.add_argument("--version", action="version", version=f"mrsmith {__version__}")
+
+    run = p.add_argument_group("headless run")
+    run.add_argument("-p", "--prompt", metavar="PROMPT", help="run one prompt without the UI; piped stdin becomes context")
+    run.add_argument("-f", "--file", dest="files", metavar="FILE", action="append", default=[], help="attach a file as context (repeatable)")
+    run.add_argument("--json", action="store_true", help="print one JSON object per event to stdout")
+    run.add_argument("--yes", action="store_true", help="approve every tool call that needs approval")
+    run.add_argument("--allow", metavar="SPEC", action="append", default=[],
+                     help="approve one kind of call: a tool (write_file) or a shell command ('shell:git commit'); repeatable")
+
+    cfg = p.add_argument_group("config (flags beat the environment, which beats the config file)")
+    cfg.add_argument("--config", metavar="PATH", type=Path, help="config file (default ~/.config/mrsmith/config.toml or config.json)")
+    cfg.add_argument("--agent", metavar="NAME", help="the configured agent to use")
+    cfg.add_argument("--base-url", metavar="URL", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1")
+    cfg.add_argument("--model", metavar="MODEL", help="model name (overrides the agent's)")
+    cfg.add_argument("--api-key", metavar="KEY", help="API key (prefer MRSMITH_<PROVIDER>_API_KEY: flags show in `ps`)")
+    cfg.add_argument("--sessions-dir", metavar="DIR", help="where transcripts are written")
+    cfg.add_argument("--context-builder", choices=["full", "sliding"], help="how the context is built from the history")
+    cfg.add_argument("--context-window-ratio", metavar="R", type=float, help="sliding window share of maxContextTokens, in (0, 1]")
+    cfg.add_argument("--no-session", action="store_true", help="write no transcript")
+    cfg.add_argument("--theme", metavar="NAME", help="UI theme")
+    cfg.add_argument("--max-agents", metavar="N", type=_positive_int, default=4, help="background agents at once (default 4)")
+    cfg.add_argument("--agent-wait-ms", metavar="N", type=_positive_int, default=120000,
+                     help="how long wait_agents may wait, in ms (default 120000)")
+
+    ses = p.add_argument_group("sessions")
+    ses.add_argument("-c", "--continue", dest="continue_", action="store_true", help="continue the newest session in this folder")
+    ses.add_argument("--resume", metavar="ID", help="resume a session by id (a prefix is enough)")
+    ses.add_argument("--list", action="store_true", help="list the sessions of this folder")
+    ses.add_argument("--all", action="store_true", help="with --list: sessions of every folder")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
+    try:
+        return _main(build_parser().parse_args(argv))
+    except KeyboardInterrupt:
+        print("mrsmith: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except (ConfigError, UsageError) as e:
+        print(f"mrsmith: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except Exception as e:  # the last line of defence: one line, never a traceback by default
+        if os.environ.get("MRSMITH_DEBUG"):
+            traceback.print_exc()
+        detail = str(e).strip().splitlines()[0] if str(e).strip() else ""
+        print(f"mrsmith: error: {type(e).__name__}{': ' + detail if detail else ''}", file=sys.stderr)
+        return EXIT_FAILED
+
+
+def _main(args: argparse.Namespace) -> int:
+    _refuse_unbuilt_session_commands(args)
+    headless = args.prompt is not None or _stdin_is_piped()
+    if not headless and (args.json or args.files):
+        raise UsageError(f"{'--json' if args.json else '-f'} needs a headless run: give -p PROMPT or pipe a prompt on stdin")
+    config = _load(args)
+    if headless:
+        return _run_headless(args, config)
+    return _run_tui(args, config)
+
+
+def _refuse_unbuilt_session_commands(args: argparse.Namespace) -> None:
+    for flag, given in (("--continue", args.continue_), ("--resume", args.resume), ("--list", args.list), ("--all", args.all)):
+        if given:
+            raise UsageError(f"{flag} is not built yet")
+
+
+def _load(args: argparse.Namespace) -> Any:
+    config = load_config(args.config)
+    return apply_cli(
+        config,
+        agent=args.agent,
+        sessions_dir=args.sessions_dir,
+        context_builder=args.context_builder,
+        context_window_ratio=args.context_window_ratio,
+        base_url=args.base_url,
+        model=args.model,
+        api_key=args.api_key,
+    )
+
+
+# --------------------------------------------------------------------------- input
+
+
+def _stdin_is_piped() -> bool:
+    """stdin is a pipe or a file (not a terminal, not an inherited socket that never closes)."""
+    try:
+        mode = os.fstat(sys.stdin.fileno()).st_mode
+    except (AttributeError, OSError, ValueError):
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISREG(mode)
+
+
+def _read_stdin() -> str:
+    return sys.stdin.buffer.read().decode("utf-8", errors="replace")
+
+
+def _prompt_and_attachments(args: argparse.Namespace) -> tuple[str, list[tuple[str, str]]]:
+    attachments: list[tuple[str, str]] = []
+    piped = _read_stdin() if _stdin_is_piped() else ""
+    if args.prompt is None:
+        prompt = piped.strip()
+    else:
+        prompt = args.prompt.strip()
+        if piped.strip():
+            attachments.append(("stdin", piped))
+    for name in args.files:
+        attachments.append((name, _read_attachment(name)))
+    if not prompt:
+        raise UsageError("no prompt: give -p PROMPT or pipe one on stdin")
+    return prompt, attachments
+
+
+def _read_attachment(name: str) -> str:
+    path = Path(name).expanduser()
+    try:
+        size = path.stat().st_size
+        if not path.is_file():
+            raise UsageError(f"-f {name}: not a file")
+        if size > MAX_ATTACHMENT_BYTES:
+            raise UsageError(f"-f {name}: {size} bytes is more than the {MAX_ATTACHMENT_BYTES} byte limit")
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise UsageError(f"-f {name}: no such file") from None
+    except OSError as e:
+        raise UsageError(f"-f {name}: {e.strerror or e}") from None
+    if b"\0" in data:
+        raise UsageError(f"-f {name}: looks like a binary file")
+    return data.decode("utf-8", errors="replace")
+
+
+# --------------------------------------------------------------------------- composition
+
+
+def _build_session(args: argparse.Namespace, config: Any, *, sink: Any, approver: Any) -> Any:
+    try:
+        from mrsmith_tui.core.session import build_session
+    except ModuleNotFoundError as e:
+        if e.name and e.name.startswith("mrsmith_tui.core"):
+            raise UsageError("the run (core.session) is not built yet") from None
+        raise
+
+    session = build_session(
+        config=config,
+        agent_name=args.agent,
+        cwd=Path.cwd(),
+        sink=sink,
+        approver=approver,
+        persist=not args.no_session,
+    )
+    _install_agents(session, args)
+    return session
+
+
+def _install_agents(session: Any, args: argparse.Namespace) -> None:
+    """Skills, sub-agents and the fleet, once that part exists."""
+    try:
+        from mrsmith_tui.agents.install import install
+    except ModuleNotFoundError as e:
+        if e.name and e.name.startswith("mrsmith_tui.agents"):
+            return
+        raise
+    install(session, max_agents=args.max_agents, agent_wait_ms=args.agent_wait_ms)
+
+
+def _run_headless(args: argparse.Namespace, config: Any) -> int:
+    from mrsmith_tui.tools.approval import PolicyApprover
+
+    prompt, attachments = _prompt_and_attachments(args)
+    resolve_agent(config, args.agent)  # a missing agent is a config error before anything starts
+    printer = HeadlessPrinter(sys.stdout, sys.stderr, json_lines=args.json, color=wants_color(sys.stderr, os.environ))
+    session = _build_session(args, config, sink=printer, approver=PolicyApprover(yes=args.yes, allow=args.allow))
+    try:
+        return run_headless(session, prompt, printer=printer, attachments=attachments)
+    finally:
+        session.close()
+
+
+def _run_tui(args: argparse.Namespace, config: Any) -> int:
+    try:
+        from mrsmith_tui.tui.app import run_tui
+    except ModuleNotFoundError as e:
+        if e.name and e.name.startswith("mrsmith_tui.tui"):
+            print("mrsmith: the full-screen UI is not built yet (use -p PROMPT)", file=sys.stderr)
+            return EXIT_USAGE
+        raise
+    if not config.agents:
+        config = _first_run(args, config)
+    resolve_agent(config, args.agent)
+
+    def make_session(sink: Any, approver: Any) -> Any:
+        return _build_session(args, config, sink=sink, approver=approver)
+
+    return run_tui(make_session, config=config, theme=args.theme or config.theme)
+
+
+def _first_run(args: argparse.Namespace, config: Any) -> Any:
+    """No agent configured: the setup screen writes config.toml, then we load it."""
+    from mrsmith_tui.config.load import default_config_paths
+
+    try:
+        from mrsmith_tui.tui.setup import run_setup
+    except ModuleNotFoundError as e:
+        if e.name and e.name.startswith("mrsmith_tui.tui"):
+            return config  # resolve_agent explains what to set
+        raise
+    path = args.config or default_config_paths()[0]
+    if not run_setup(path):
+        raise UsageError("no provider configured (setup cancelled)")
+    return _load(args)

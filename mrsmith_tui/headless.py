@@ -1,0 +1,278 @@
+"""The headless frontend: the same Msgs the TUI shows, folded into a plain log or JSON lines.
+
+`fold(state, msg, color=...)` is pure: it returns the new state and the text for stdout
+and stderr. The answer goes to stdout; reasoning, tool activity, warnings and agent
+events go to stderr, so `mrsmith -p ... > answer.md` keeps only the answer. `HeadlessPrinter`
+is the thread-safe Sink that writes what `fold` returns; `run_headless` runs one prompt in
+a worker thread while the main thread waits, so Ctrl-C can cancel it.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+import threading
+import time
+from dataclasses import dataclass, replace
+from typing import Any, Sequence, TextIO
+
+from mrsmith_tui import msgs
+from mrsmith_tui.cancel import CancelToken
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+_DIM, _RED, _YELLOW, _CYAN, _MAGENTA = "2", "31", "33", "36", "35"
+
+
+@dataclass(frozen=True)
+class FoldState:
+    out_at_line_start: bool = True
+    err_at_line_start: bool = True
+    errors_shown: tuple[str, ...] = ()  # error lines already printed (never print one twice)
+
+
+def _paint(text: str, code: str, color: bool) -> str:
+    return f"\x1b[{code}m{text}\x1b[0m" if color and text else text
+
+
+def _one_line(text: str, limit: int = 200) -> str:
+    first = text.strip().splitlines()[0] if text.strip() else ""
+    return first if len(first) <= limit else first[: limit - 1] + "…"
+
+
+def _tool_started(m: msgs.ToolCallStarted) -> str:
+    return f"→ {m.name} {m.summary or _one_line(m.arguments, 120)}".rstrip()
+
+
+def _tool_finished(m: msgs.ToolCallFinished) -> tuple[str, str]:
+    """(line, colour code) for a finished tool call."""
+    took = f" · {m.elapsed:.1f}s" if m.elapsed >= 0.1 else ""
+    code = f" · exit {m.exit_code}" if m.exit_code is not None else ""
+    if m.denied:
+        return f"  ✗ {m.name} refused: {_one_line(m.result)}", _YELLOW
+    if not m.ok:
+        return f"  ✗ {m.name} failed{code}: {_one_line(m.result)}", _RED
+    return f"  ✓ {m.name}{code}{took}", _DIM
+
+
+def _lines_for(m: msgs.Msg) -> list[tuple[str, str | None]]:
+    """Whole stderr lines (text, colour) for the Msgs that are shown as lines."""
+    if isinstance(m, msgs.ToolCallStarted):
+        return [(_tool_started(m), _CYAN)]
+    if isinstance(m, msgs.ToolCallFinished):
+        lines = [_tool_finished(m)]
+        if m.diff:
+            lines += [(line, _DIM) for line in m.diff.rstrip("\n").splitlines()]
+        return lines
+    if isinstance(m, msgs.Warning):
+        return [(f"warning: {m.text}", _YELLOW)]
+    if isinstance(m, msgs.Notice):
+        return [(m.text, _DIM)]
+    if isinstance(m, msgs.TasksChanged):
+        done = sum(t.status == "completed" for t in m.todos)
+        return [(f"tasks {done}/{len(m.todos)} done", _DIM)] + [
+            (f"  [{'x' if t.status == 'completed' else '>' if t.status == 'in_progress' else ' '}] {t.content}", _DIM)
+            for t in m.todos
+        ]
+    if isinstance(m, msgs.SkillLoaded):
+        return [(f"skill loaded: {m.name}", _DIM)]
+    if isinstance(m, msgs.AgentSpawned):
+        return [(f"[{m.agent_id}] started {m.label}: {_one_line(m.task, 120)}", _MAGENTA)]
+    if isinstance(m, msgs.AgentStateChanged) and m.state != "running":
+        detail = f": {m.detail}" if m.detail else ""
+        return [(f"[{m.agent_id}] {m.state}{detail}", _RED if m.state == "failed" else _MAGENTA)]
+    return []
+
+
+def _agent_lines(agent_id: str, inner: msgs.Msg) -> list[tuple[str, str | None]]:
+    """A background or sub-agent's Msg as whole lines prefixed with its id (no live deltas)."""
+    if isinstance(inner, msgs.FromAgent):
+        return _agent_lines(f"{agent_id}/{inner.agent_id}", inner.msg)
+    prefix = f"[{agent_id}] "
+    if isinstance(inner, msgs.BlockEnded) and inner.text.strip():
+        code = _DIM if inner.kind == "reasoning" else None
+        return [(prefix + line, code) for line in inner.text.strip("\n").splitlines()]
+    if isinstance(inner, msgs.Error):
+        return [(f"{prefix}error: {inner.text}", _RED)]
+    if isinstance(inner, msgs.RunEnded) and inner.error:
+        return [(f"{prefix}error: {inner.error}", _RED)]
+    return [(prefix + text, code) for text, code in _lines_for(inner)]
+
+
+def fold(state: FoldState, m: msgs.Msg, *, color: bool = False) -> tuple[FoldState, str, str]:
+    """One Msg into (new state, text for stdout, text for stderr)."""
+    out, err = "", ""
+
+    def lines(items: list[tuple[str, str | None]]) -> None:
+        nonlocal err, state
+        if not items:
+            return
+        if not state.err_at_line_start:
+            err += "\n"
+        err += "".join(_paint(text, code, color) + "\n" if code else text + "\n" for text, code in items)
+        state = replace(state, err_at_line_start=True)
+
+    def error(text: str) -> None:
+        nonlocal state
+        if text in state.errors_shown:
+            return
+        lines([(f"error: {text}", _RED)])
+        state = replace(state, errors_shown=state.errors_shown + (text,))
+
+    if isinstance(m, msgs.TextDelta):
+        if m.text:
+            out = m.text
+            state = replace(state, out_at_line_start=m.text.endswith("\n"))
+    elif isinstance(m, msgs.ReasoningDelta):
+        if m.text:
+            err = _paint(m.text, _DIM, color)
+            state = replace(state, err_at_line_start=m.text.endswith("\n"))
+    elif isinstance(m, msgs.BlockEnded):
+        # Close the block's line so tool lines and the next block start on their own.
+        if m.kind == "text" and not state.out_at_line_start:
+            out, state = "\n", replace(state, out_at_line_start=True)
+        elif m.kind == "reasoning" and not state.err_at_line_start:
+            err, state = "\n", replace(state, err_at_line_start=True)
+    elif isinstance(m, msgs.ToolOutput):
+        if m.text:
+            err = _paint(m.text, _DIM, color)
+            state = replace(state, err_at_line_start=m.text.endswith("\n"))
+    elif isinstance(m, msgs.Error):
+        error(m.text)
+    elif isinstance(m, msgs.RunEnded):
+        if not state.out_at_line_start:
+            out, state = "\n", replace(state, out_at_line_start=True)
+        if m.error:
+            error(m.error)
+        elif m.cancelled:
+            lines([("interrupted", _YELLOW)])
+    elif isinstance(m, msgs.FromAgent):
+        lines(_agent_lines(m.agent_id, m.msg))
+    else:
+        lines(_lines_for(m))
+    return state, out, err
+
+
+def json_line(m: msgs.Msg) -> str:
+    return json.dumps(msgs.to_json(m), ensure_ascii=False) + "\n"
+
+
+def wants_color(stream: TextIO, env: dict[str, str] | Any) -> bool:
+    """Colour only on a terminal, and never when NO_COLOR is set to anything non-empty."""
+    if env.get("NO_COLOR"):
+        return False
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class HeadlessPrinter:
+    """The Sink of a headless run: folds each Msg and writes it (thread-safe)."""
+
+    def __init__(self, out: TextIO, err: TextIO, *, json_lines: bool = False, color: bool = False) -> None:
+        self.out, self.err = out, err
+        self.json_lines = json_lines
+        self.color = color
+        self.state = FoldState()
+        self._lock = threading.Lock()
+        self._broken: set[int] = set()
+
+    def __call__(self, m: msgs.Msg) -> None:
+        with self._lock:
+            state, out, err = fold(self.state, m, color=self.color)
+            self.state = state
+            if self.json_lines:
+                # stdout is the machine's; the person still gets the one error line on stderr.
+                out = json_line(m)
+                err = err if isinstance(m, (msgs.Error, msgs.RunEnded)) and "error: " in err else ""
+            self._write(self.out, out)
+            self._write(self.err, err)
+
+    def error_line(self, text: str) -> None:
+        """An error the run did not report itself (printed once)."""
+        with self._lock:
+            if text in self.state.errors_shown:
+                return
+            self.state = replace(self.state, errors_shown=self.state.errors_shown + (text,))
+            prefix = "" if self.state.err_at_line_start else "\n"
+            self._write(self.err, prefix + _paint(f"error: {text}", _RED, self.color) + "\n")
+
+    def _write(self, stream: TextIO, text: str) -> None:
+        if not text or id(stream) in self._broken:
+            return
+        try:
+            stream.write(text)
+            stream.flush()
+        except BrokenPipeError:  # `mrsmith -p ... | head`: stop writing, keep running quietly
+            self._broken.add(id(stream))
+
+
+def run_headless(
+    session: Any,
+    prompt: str,
+    *,
+    printer: HeadlessPrinter,
+    attachments: Sequence[tuple[str, str]] = (),
+    grace_seconds: float = 3.0,
+) -> int:
+    """Run one prompt to the end and return the exit code (0, 1 or 130).
+
+    The run blocks in a worker thread; the main thread waits in short joins so SIGINT is
+    handled at once: the first Ctrl-C cancels the token (the stream closes, a running
+    tool's process group is killed), a second one, or a run that does not stop within
+    `grace_seconds`, gives up waiting.
+    """
+    cancel = CancelToken()
+    outcome: dict[str, Any] = {}
+
+    def work() -> None:
+        try:
+            outcome["result"] = session.run(prompt, cancel, attachments=attachments)
+        except BaseException as e:  # handed to the main thread, which reports it
+            outcome["exception"] = e
+
+    worker = threading.Thread(target=work, name="mrsmith-run", daemon=True)
+    interrupts: list[float] = []
+
+    def on_sigint(signum: int, frame: Any) -> None:
+        interrupts.append(time.monotonic())
+        cancel.cancel()
+
+    in_main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, on_sigint) if in_main else None
+    try:
+        worker.start()
+        while worker.is_alive():
+            worker.join(0.05)
+            if interrupts and (len(interrupts) > 1 or _since(interrupts[0]) > grace_seconds):
+                break
+    finally:
+        if in_main:
+            signal.signal(signal.SIGINT, previous)
+
+    if interrupts:
+        if worker.is_alive():
+            printer.error_line("interrupted (the run did not stop in time)")
+        return EXIT_INTERRUPTED
+    if "exception" in outcome:
+        raise outcome["exception"]
+    result = outcome["result"]
+    if result.cancelled:
+        return EXIT_INTERRUPTED
+    if result.error:
+        printer.error_line(result.error)
+        return EXIT_FAILED
+    return EXIT_OK
+
+
+def _since(t: float) -> float:
+    return time.monotonic() - t
+
+
+def stdin_is_piped(stream: TextIO = sys.stdin) -> bool:
+    try:
+        return stream is not None and not stream.isatty()
+    except (AttributeError, ValueError):
+        return False
