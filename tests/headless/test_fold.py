@@ -1,0 +1,169 @@
+"""The headless fold: which text goes to stdout, which to stderr, and the run's exit code."""
+
+from __future__ import annotations
+
+import io
+import json
+import threading
+
+from mrsmith_tui import msgs
+from mrsmith_tui.headless import FoldState, HeadlessPrinter, fold, run_headless, wants_color
+
+
+def fold_all(items, color=False):
+    state, out, err = FoldState(), "", ""
+    for m in items:
+        state, o, e = fold(state, m, color=color)
+        out, err = out + o, err + e
+    return out, err
+
+
+ANSWER = [
+    msgs.RunStarted("1"),
+    msgs.ReasoningDelta("r1", "thinking "),
+    msgs.ReasoningDelta("r1", "hard"),
+    msgs.BlockEnded("r1", "reasoning", "thinking hard"),
+    msgs.TextDelta("t1", "Hello "),
+    msgs.TextDelta("t1", "world"),
+    msgs.BlockEnded("t1", "text", "Hello world"),
+    msgs.UsageReported(msgs.UsageInfo(10, 5)),
+    msgs.RunEnded("1"),
+]
+
+
+def test_answer_to_stdout_reasoning_to_stderr():
+    out, err = fold_all(ANSWER)
+    assert out == "Hello world\n"
+    assert err == "thinking hard\n"
+
+
+def test_tool_activity_goes_to_stderr_on_its_own_lines():
+    out, err = fold_all([
+        msgs.TextDelta("t1", "Let me look."),
+        msgs.BlockEnded("t1", "text", "Let me look."),
+        msgs.ToolCallStarted("c1", "shell", '{"command": "ls"}', summary="ls"),
+        msgs.ToolOutput("c1", "a.py\nb.py"),
+        msgs.ToolCallFinished("c1", "shell", True, "a.py\nb.py", exit_code=0, elapsed=0.25),
+        msgs.ToolCallStarted("c2", "write_file", "{}", summary="x.txt"),
+        msgs.ToolCallFinished("c2", "write_file", False, "refused by policy\nmore", denied=True),
+        msgs.ToolCallStarted("c3", "read_file", "{}", summary="nope"),
+        msgs.ToolCallFinished("c3", "read_file", False, "no such file: nope"),
+    ])
+    assert out == "Let me look.\n"
+    assert err.splitlines() == [
+        "→ shell ls",
+        "a.py",
+        "b.py",
+        "  ✓ shell · exit 0 · 0.2s",
+        "→ write_file x.txt",
+        "  ✗ write_file refused: refused by policy",
+        "→ read_file nope",
+        "  ✗ read_file failed: no such file: nope",
+    ]
+
+
+def test_an_error_is_printed_once_even_when_the_run_end_repeats_it():
+    out, err = fold_all([
+        msgs.TextDelta("t1", "partial"),
+        msgs.Error("provider 'x' answered 401: bad key"),
+        msgs.RunEnded("1", error="provider 'x' answered 401: bad key"),
+    ])
+    assert out == "partial\n"
+    assert err == "error: provider 'x' answered 401: bad key\n"
+
+
+def test_run_end_alone_reports_its_error_and_cancel():
+    assert fold_all([msgs.RunEnded("1", error="boom")])[1] == "error: boom\n"
+    assert fold_all([msgs.RunEnded("1", cancelled=True)])[1] == "interrupted\n"
+
+
+def test_agent_messages_go_to_stderr_prefixed_with_the_agent_id():
+    out, err = fold_all([
+        msgs.AgentSpawned("agent-1", "tests", "run the tests"),
+        msgs.FromAgent("agent-1", msgs.TextDelta("t9", "ignored delta")),
+        msgs.FromAgent("agent-1", msgs.BlockEnded("t9", "text", "all green\n2 files")),
+        msgs.FromAgent("agent-1", msgs.ToolCallStarted("c", "glob", "{}", summary="**/*.py")),
+        msgs.FromAgent("agent-1", msgs.FromAgent("subagent-1", msgs.Error("nested"))),
+        msgs.AgentStateChanged("agent-1", "done"),
+    ])
+    assert out == ""
+    assert err.splitlines() == [
+        "[agent-1] started tests: run the tests",
+        "[agent-1] all green",
+        "[agent-1] 2 files",
+        "[agent-1] → glob **/*.py",
+        "[agent-1/subagent-1] error: nested",
+        "[agent-1] done",
+    ]
+
+
+def test_warning_breaks_a_reasoning_line():
+    _, err = fold_all([msgs.ReasoningDelta("r1", "mid-thought"), msgs.Warning("context at 85 %")])
+    assert err == "mid-thought\nwarning: context at 85 %\n"
+
+
+def test_colour_only_when_asked():
+    _, plain = fold_all(ANSWER, color=False)
+    _, painted = fold_all(ANSWER, color=True)
+    assert "\x1b[" not in plain
+    assert "\x1b[2mthinking \x1b[0m" in painted
+
+
+class _Tty(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_wants_color_needs_a_terminal_and_no_NO_COLOR():
+    assert wants_color(_Tty(), {}) is True
+    assert wants_color(_Tty(), {"NO_COLOR": "1"}) is False
+    assert wants_color(_Tty(), {"NO_COLOR": ""}) is True
+    assert wants_color(io.StringIO(), {}) is False
+
+
+def test_json_lines_go_to_stdout_and_the_error_line_to_stderr():
+    out, err = io.StringIO(), io.StringIO()
+    printer = HeadlessPrinter(out, err, json_lines=True)
+    for m in ANSWER[:-1] + [msgs.Error("cut"), msgs.RunEnded("1", error="cut")]:
+        printer(m)
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert [x["type"] for x in lines][:3] == ["RunStarted", "ReasoningDelta", "ReasoningDelta"]
+    assert lines[-1] == {"type": "RunEnded", "at": lines[-1]["at"], "run_id": "1", "cancelled": False, "error": "cut"}
+    assert err.getvalue() == "error: cut\n"
+
+
+def _session(result_factory):
+    class S:
+        def run(self, prompt, cancel, *, attachments=()):
+            self.args = (prompt, attachments)
+            return result_factory(cancel)
+
+    return S()
+
+
+class _Result:
+    def __init__(self, final_text="", cancelled=False, error=None):
+        self.final_text, self.cancelled, self.error = final_text, cancelled, error
+
+
+def test_exit_codes_of_run_headless():
+    printer = HeadlessPrinter(io.StringIO(), err := io.StringIO())
+    ok = _session(lambda c: _Result("done"))
+    assert run_headless(ok, "hi", printer=printer, attachments=[("stdin", "log")]) == 0
+    assert ok.args == ("hi", [("stdin", "log")])
+    assert run_headless(_session(lambda c: _Result(error="net down")), "hi", printer=printer) == 1
+    assert err.getvalue() == "error: net down\n"
+    assert run_headless(_session(lambda c: _Result(cancelled=True)), "hi", printer=printer) == 130
+
+
+def test_run_headless_reraises_unexpected_exceptions():
+    def boom(cancel):
+        raise RuntimeError("bug")
+
+    printer = HeadlessPrinter(io.StringIO(), io.StringIO())
+    try:
+        run_headless(_session(boom), "hi", printer=printer)
+    except RuntimeError as e:
+        assert str(e) == "bug"
+    else:
+        raise AssertionError("expected the worker's exception")
