@@ -1,0 +1,360 @@
+"""The tool loop for one agent's context.
+
+One `run_turn` is one user turn with all its tool rounds: call the provider, stream the
+answer as block Msgs, run the tool calls in order (approval gate, then the tool), feed the
+results back, and repeat until the model answers with text. Every outcome ends with
+exactly one RunEnded. Used by AgentSession for the person's agent and, with their own
+history and transcript, by sub-agents and background agents.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from mrsmith_tui import msgs
+from mrsmith_tui.cancel import CancelToken, Cancelled
+from mrsmith_tui.config.schema import AgentConfig
+from mrsmith_tui.core.argcheck import check_arguments, parse_arguments
+from mrsmith_tui.core.budget import ToolCallBudget
+from mrsmith_tui.core.context import TokenEstimator, build_messages
+from mrsmith_tui.core.ids import IdSource
+from mrsmith_tui.core.stream import BlockStream
+from mrsmith_tui.core.usage import UsageLedger
+from mrsmith_tui.provider.base import ChatRequest, ContentDelta, Provider, ProviderError, ReasoningDelta, StreamDone, ToolCall
+from mrsmith_tui.tools.approval import ApprovalGate
+from mrsmith_tui.tools.base import ToolContext, ToolResult
+from mrsmith_tui.tools.registry import ToolRegistry
+
+BUDGET_SPENT_INSTRUCTION = (
+    "[mrsmith] The tool-call budget of this session is spent: no more tools can run. Do not call tools. "
+    "Summarise what you did and found so far and what is left to do, then tell the person to send "
+    "/reset to start over or `continue` to grant a fresh budget."
+)
+
+
+@dataclass(frozen=True)
+class RunResult:
+    final_text: str
+    cancelled: bool = False
+    error: str | None = None
+
+
+@dataclass
+class _Answer:
+    content: str
+    reasoning: str
+    tool_calls: tuple[ToolCall, ...]
+
+
+class Conversation:
+    def __init__(
+        self,
+        agent: AgentConfig,
+        provider: Provider,
+        tools: ToolRegistry,
+        tool_ctx: ToolContext,
+        gate: ApprovalGate,
+        sink: Callable[[msgs.Msg], None],
+        transcript: Any = None,  # session.transcript.TranscriptWriter, or None
+        budget: ToolCallBudget | None = None,
+        *,
+        ledger: UsageLedger | None = None,
+        ids: IdSource | None = None,
+        history: list[dict[str, Any]] | None = None,
+        system_prompt: str | Callable[[], str] = "",
+        context_builder: str | None = None,
+        context_window_ratio: float = 0.75,
+        include_usage: bool = True,
+        coalesce_seconds: float = 1 / 30,
+    ) -> None:
+        self.agent = agent
+        self.provider = provider
+        self.tools = tools
+        self.tool_ctx = tool_ctx
+        self.gate = gate
+        self.sink = sink
+        self.transcript = transcript
+        self.budget = budget if budget is not None else ToolCallBudget(agent.max_tool_calls_per_session)
+        self.ledger = ledger or UsageLedger(sink, max_context_tokens=agent.max_context_tokens, budget=self.budget)
+        self.ids = ids or IdSource()
+        self.history: list[dict[str, Any]] = history if history is not None else []
+        self._system_prompt = system_prompt
+        self.context_builder = context_builder or agent.context_builder or "full"
+        self.context_window_ratio = context_window_ratio
+        self.include_usage = include_usage
+        self.coalesce_seconds = coalesce_seconds
+        self.estimator = TokenEstimator()
+        self.reasoning_effort: str | None = agent.reasoning_effort
+
+    # ------------------------------------------------------------------ helpers
+
+    @property
+    def system_prompt(self) -> str:
+        p = self._system_prompt
+        return p() if callable(p) else p
+
+    def _record(self, record: dict[str, Any]) -> None:
+        if self.transcript is not None:
+            self.transcript.append(record)
+
+    def _warn(self, text: str, code: str) -> None:
+        self.sink(msgs.Warning(text=text, code=code))
+        self._record({"type": "warning", "text": text, "code": code})
+
+    # ------------------------------------------------------------------ one turn
+
+    def run_turn(
+        self,
+        prompt: str,
+        cancel: CancelToken,
+        *,
+        attachments: Sequence[tuple[str, str]] = (),
+        run_id: str | None = None,
+    ) -> RunResult:
+        run_id = run_id or self.ids.next("run")
+        self.tool_ctx.cancel = cancel
+        self.sink(msgs.UserPrompt(run_id=run_id, text=prompt))
+        self.sink(msgs.RunStarted(run_id=run_id, agent=self.agent.name, model=self.agent.model))
+        text = with_attachments(prompt, attachments)
+        self.history.append({"role": "user", "content": text})
+        user_record: dict[str, Any] = {"type": "user", "run_id": run_id, "text": text}
+        if attachments:
+            user_record["attachments"] = [label for label, _ in attachments]
+        self._record(user_record)
+        if prompt.strip().lower() == "continue" and self.budget.exhausted:
+            self.budget.refill()
+            self.sink(msgs.Notice(text="tool-call budget refilled"))
+            self.sink(msgs.ToolBudget(used=self.budget.used, limit=self.budget.limit))
+
+        final, cancelled, error = "", False, None
+        try:
+            final = self._loop(run_id, cancel)
+        except Cancelled:
+            cancelled = True
+        except ProviderError as e:
+            error = e.message
+        except Exception as e:  # a bug must still end the run with one RunEnded, never hang a frontend
+            error = f"internal error: {type(e).__name__}: {e}".splitlines()[0]
+        if cancel.cancelled:
+            cancelled = True
+        if error is not None:
+            self.sink(msgs.Error(text=error))
+            self._record({"type": "error", "run_id": run_id, "text": error})
+        self._record({"type": "run_end", "run_id": run_id, "cancelled": cancelled, "error": error})
+        self.sink(msgs.RunEnded(run_id=run_id, cancelled=cancelled, error=error))
+        return RunResult(final_text=final, cancelled=cancelled, error=error)
+
+    def _loop(self, run_id: str, cancel: CancelToken) -> str:
+        rounds = 0
+        while True:
+            cancel.check()
+            if self.budget.exhausted:
+                return self._call_model(run_id, cancel, offer_tools=False, extra=BUDGET_SPENT_INSTRUCTION).content
+            answer = self._call_model(run_id, cancel, offer_tools=True)
+            if not answer.tool_calls:
+                return answer.content
+            self._run_tools(run_id, answer.tool_calls, cancel)
+            cancel.check()
+            rounds += 1
+            if rounds >= self.agent.max_tool_rounds and not self.budget.exhausted:
+                if self.gate.approver.confirm_continue(rounds, self.tool_ctx.agent_id):
+                    rounds = 0
+                    continue
+                cancel.check()
+                note = (
+                    f"stopped after {rounds} tool rounds (maxToolRounds); send a prompt to go on"
+                )
+                self.sink(msgs.Notice(text=note))
+                return answer.content
+
+    # ------------------------------------------------------------------ one model call
+
+    def _request(self, offer_tools: bool, extra: str | None) -> ChatRequest:
+        specs = self.tools.specs() if offer_tools else []
+        window = int(self.context_window_ratio * self.agent.max_context_tokens)
+        messages = build_messages(
+            self.system_prompt,
+            self.history,
+            builder=self.context_builder,  # type: ignore[arg-type]
+            thinking=self.agent.thinking,
+            window_tokens=window,
+            estimator=self.estimator,
+            reserved_tokens=self.estimator.count(specs) if specs else 0,
+        )
+        if extra:
+            messages.append({"role": "user", "content": extra})
+        effort = self.reasoning_effort.strip() if self.reasoning_effort else None
+        return ChatRequest(
+            model=self.agent.model,
+            messages=messages,
+            tools=specs,
+            reasoning_effort=effort or None,
+            include_usage=self.include_usage,
+        )
+
+    def _call_model(self, run_id: str, cancel: CancelToken, *, offer_tools: bool, extra: str | None = None) -> _Answer:
+        request = self._request(offer_tools, extra)
+        blocks = BlockStream(self.sink, self.ids, interval=self.coalesce_seconds)
+        done: StreamDone | None = None
+        try:
+            for event in self.provider.stream(request, cancel):
+                if cancel.cancelled:
+                    break
+                if isinstance(event, ReasoningDelta):
+                    blocks.add("reasoning", event.text)
+                elif isinstance(event, ContentDelta):
+                    blocks.add("text", event.text)
+                elif isinstance(event, StreamDone):
+                    done = event
+        except ProviderError as e:
+            blocks.end()
+            self._keep_partial(run_id, e.partial_content or blocks.content, e.partial_reasoning or blocks.reasoning)
+            raise
+        blocks.end()
+        if done is None:  # cancelled (or a provider that stopped without StreamDone)
+            self._keep_partial(run_id, blocks.content, blocks.reasoning)
+            raise Cancelled()
+
+        calls = done.tool_calls if offer_tools else ()
+        content = done.content if done.content or not blocks.content else blocks.content
+        reasoning = done.reasoning if done.reasoning or not blocks.reasoning else blocks.reasoning
+        message: dict[str, Any] = {"role": "assistant", "content": content}
+        if reasoning:
+            message["reasoning"] = reasoning
+        if calls:
+            message["tool_calls"] = [
+                {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}} for c in calls
+            ]
+        self.history.append(message)
+        self._record(
+            {
+                "type": "assistant",
+                "run_id": run_id,
+                "content": content,
+                "reasoning": reasoning,
+                "tool_calls": [{"id": c.id, "name": c.name, "arguments": c.arguments} for c in calls],
+                "model": self.agent.model,
+            }
+        )
+        self._account(run_id, request, done.usage)
+        return _Answer(content=content, reasoning=reasoning, tool_calls=calls)
+
+    def _keep_partial(self, run_id: str, content: str, reasoning: str) -> None:
+        """What streamed before a cut or a cancel stays in history and the transcript."""
+        if not content and not reasoning:
+            return
+        message: dict[str, Any] = {"role": "assistant", "content": content, "partial": True}
+        if reasoning:
+            message["reasoning"] = reasoning
+        self.history.append(message)
+        self._record(
+            {"type": "assistant", "run_id": run_id, "content": content, "reasoning": reasoning,
+             "tool_calls": [], "model": self.agent.model, "partial": True}
+        )
+
+    def _account(self, run_id: str, request: ChatRequest, usage: msgs.UsageInfo) -> None:
+        if not usage.estimated and usage.prompt_tokens:
+            self.estimator.calibrate({"messages": request.messages, "tools": request.tools}, usage.prompt_tokens)
+        for m in self.ledger.record(run_id, usage):  # the ledger posts; the transcript keeps its warnings
+            if isinstance(m, msgs.Warning):
+                self._record({"type": "warning", "text": m.text, "code": m.code})
+        self._record(
+            {
+                "type": "usage",
+                "run_id": run_id,
+                "prompt_tokens": usage.prompt_tokens,
+                "completion_tokens": usage.completion_tokens,
+                "cached_tokens": usage.cached_tokens,
+                "reasoning_tokens": usage.reasoning_tokens,
+                "estimated": usage.estimated,
+                "context_tokens": self.ledger.context_tokens,
+            }
+        )
+
+    # ------------------------------------------------------------------ tools
+
+    def _run_tools(self, run_id: str, calls: Sequence[ToolCall], cancel: CancelToken) -> None:
+        for call in calls:
+            if cancel.cancelled:
+                # Every tool call needs its result, or the next request is malformed.
+                self._tool_result(run_id, call, ToolResult.error("cancelled by the person before it ran"))
+                continue
+            spend = self.budget.try_use()
+            if not spend.allowed:
+                self._tool_result(run_id, call, ToolResult.error("the session's tool-call budget is spent; this call did not run"))
+                continue
+            self._report_budget(spend)
+            self._run_one(run_id, call, cancel)
+
+    def _report_budget(self, spend) -> None:
+        self.sink(msgs.ToolBudget(used=spend.used, limit=spend.limit))
+        if spend.warn_80:
+            self._warn(f"{spend.used} of {spend.limit} tool calls of this session used (maxToolCallsPerSession)", "budget-80")
+        if spend.spent:
+            self._warn(f"all {spend.limit} tool calls of this session are used; the model will summarise", "budget-100")
+
+    def _run_one(self, run_id: str, call: ToolCall, cancel: CancelToken) -> None:
+        tool = self.tools.get(call.name)
+        args, problem = parse_arguments(call.arguments)
+        summary = ""
+        if tool is not None and args is not None:
+            try:
+                summary = tool.summary(args)
+            except Exception:
+                summary = ""
+        self.sink(msgs.ToolCallStarted(call_id=call.id, name=call.name, arguments=call.arguments, summary=summary))
+        started = time.monotonic()
+        denied = False
+        if tool is None:
+            known = ", ".join(self.tools.names()) or "none"
+            result = ToolResult.error(f"unknown tool {call.name!r}; the tools are: {known}")
+        elif args is None:
+            result = ToolResult.error(f"{call.name}: {problem}")
+        elif (problem := check_arguments(args, tool.parameters)) is not None:
+            result = ToolResult.error(f"{call.name}: {problem}")
+        else:
+            result, denied = self._authorized_run(tool, args, call, cancel)
+        self._tool_result(run_id, call, result, elapsed=time.monotonic() - started, denied=denied, announce=True)
+
+    def _authorized_run(self, tool, args: dict[str, Any], call: ToolCall, cancel: CancelToken) -> tuple[ToolResult, bool]:
+        ctx = self.tool_ctx
+        ctx.cancel = cancel
+        ctx.output = lambda text, _id=call.id: self.sink(msgs.ToolOutput(call_id=_id, text=text))
+        try:
+            refusal = self.gate.authorize(tool, args, call.arguments, ctx)
+            if refusal is not None:
+                return ToolResult(content=refusal, ok=False), True
+            cancel.check()
+            result = tool.run(args, ctx)
+            if not isinstance(result, ToolResult):
+                result = ToolResult(content=str(result))
+            return result, False
+        except Cancelled:
+            return ToolResult.error("cancelled by the person"), False
+        except Exception as e:  # a broken tool must not end the run
+            return ToolResult.error(f"{call.name} failed: {type(e).__name__}: {e}"), False
+
+    def _tool_result(
+        self, run_id: str, call: ToolCall, result: ToolResult, *, elapsed: float = 0.0, denied: bool = False,
+        announce: bool = False,
+    ) -> None:
+        if announce:
+            self.sink(
+                msgs.ToolCallFinished(
+                    call_id=call.id, name=call.name, ok=result.ok, result=result.content, exit_code=result.exit_code,
+                    diff=result.diff, elapsed=elapsed, denied=denied,
+                )
+            )
+        self.history.append({"role": "tool", "tool_call_id": call.id, "name": call.name, "content": result.content})
+        self._record(
+            {"type": "tool_result", "run_id": run_id, "tool_call_id": call.id, "name": call.name,
+             "content": result.content, "ok": result.ok}
+        )
+
+
+def with_attachments(prompt: str, attachments: Sequence[tuple[str, str]]) -> str:
+    """The user message: each attachment (piped stdin, -f FILE) fenced by its label, then the prompt."""
+    parts = [f'<attachment name="{label}">\n{text.rstrip()}\n</attachment>' for label, text in attachments]
+    return "\n\n".join(parts + [prompt]) if parts else prompt

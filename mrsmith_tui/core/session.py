@@ -1,0 +1,257 @@
+"""The session facade: one person's conversation with one (switchable) agent.
+
+`build_session` is the composition step the CLI and the TUI call: it resolves the agent,
+builds its provider, tools, approval gate, usage ledger and transcript, and returns an
+`AgentSession`. `run` is blocking (call it from a worker thread); everything it does
+reaches the frontend as Msgs through the sink.
+
+History is a plain list of OpenAI message dicts (plus "reasoning"), without the system
+prompt, which is rebuilt for every call (so sections added later take effect); resume can
+rebuild a session by filling `history`. `/reset` starts a fresh session id and transcript,
+so a transcript always holds one continuous conversation.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
+
+from mrsmith_tui import __version__, msgs
+from mrsmith_tui.cancel import CancelToken
+from mrsmith_tui.config.load import api_key_for, resolve_agent, sessions_dir
+from mrsmith_tui.config.schema import AgentConfig, Config, ProviderConfig
+from mrsmith_tui.core.budget import ToolCallBudget
+from mrsmith_tui.core.conversation import Conversation, RunResult
+from mrsmith_tui.core.ids import IdSource
+from mrsmith_tui.core.prompt import build_system_prompt
+from mrsmith_tui.core.usage import UsageLedger
+from mrsmith_tui.provider.base import Provider
+from mrsmith_tui.session import records
+from mrsmith_tui.session.transcript import TranscriptWriter, new_session_id
+from mrsmith_tui.tools.approval import ApprovalGate
+from mrsmith_tui.tools.base import Approver, Tool, ToolContext
+from mrsmith_tui.tools.registry import ToolRegistry
+
+__all__ = ["AgentSession", "RunResult", "build_session", "default_provider_factory"]
+
+ProviderFactory = Callable[[ProviderConfig], Provider]
+
+
+def default_provider_factory(config: Config) -> ProviderFactory:
+    from mrsmith_tui.provider.openai_compat import make_provider
+
+    return lambda pc: make_provider(pc, api_key_for(config, pc.name), config.include_usage)
+
+
+def _builtin_tools(agent: AgentConfig) -> list[Tool]:
+    try:
+        from mrsmith_tui.tools.builtin import builtin_tools
+    except ImportError:  # the tools package is being built beside this one
+        return []
+    return list(builtin_tools(agent))
+
+
+def _file_ledger() -> Any:
+    try:
+        from mrsmith_tui.tools.ledger import FileLedger
+    except ImportError:
+        return None
+    return FileLedger()
+
+
+class AgentSession:
+    def __init__(
+        self,
+        *,
+        config: Config,
+        agent: AgentConfig,
+        cwd: Path,
+        sink: Callable[[msgs.Msg], None],
+        approver: Approver,
+        persist: bool = True,
+        provider_factory: ProviderFactory | None = None,
+        session_id: str | None = None,
+    ) -> None:
+        self.config = config
+        self.agent = agent
+        self.cwd = Path(cwd).resolve()
+        self.sink = sink
+        self.approver = approver
+        self.persist = persist
+        self._provider_factory = provider_factory or default_provider_factory(config)
+        self.services: dict[str, Any] = {}
+        self.ids = IdSource()
+        self.gate = ApprovalGate(approver)
+        self.file_ledger = _file_ledger()
+        self.budget = ToolCallBudget(agent.max_tool_calls_per_session)
+        self.ledger = UsageLedger(sink, max_context_tokens=agent.max_context_tokens, budget=self.budget)
+        self.history: list[dict[str, Any]] = []
+        self._sections: list[str] = []
+        self._extra_tools: list[Tool] = []
+        self._on_reset: list[Callable[[], None]] = []
+        self._on_close: list[Callable[[], None]] = []
+        self._run_lock = threading.Lock()
+        self._closed = False
+        self.tool_ctx = ToolContext(
+            root=self.cwd, cancel=CancelToken(), approver=approver, emit=sink, ledger=self.file_ledger,
+            services=self.services,
+        )
+        self.provider = self._provider_factory(config.provider(agent.provider))
+        self.tools = self._select_tools()
+        self.session_id = session_id or new_session_id()
+        self.transcript = self._open_transcript()
+        self.conversation = self._new_conversation()
+        self._announce()
+
+    # ------------------------------------------------------------------ composition
+
+    @property
+    def provider_name(self) -> str:
+        return self.agent.provider
+
+    @property
+    def transcript_path(self) -> Path | None:
+        if self.transcript is None or not self.transcript.enabled:
+            return None
+        return self.transcript.path
+
+    def secrets(self) -> list[str]:
+        keys = {pc.api_key for pc in self.config.providers if pc.api_key}
+        keys |= {k for pc in self.config.providers if (k := api_key_for(self.config, pc.name))}
+        return sorted(keys)
+
+    def _open_transcript(self) -> TranscriptWriter | None:
+        if not self.persist:
+            return None
+        path = sessions_dir(self.config) / self.session_id / "transcript.jsonl"
+        header = records.header(
+            session_id=self.session_id, created=time.time(), cwd=str(self.cwd), agent=self.agent.name,
+            model=self.agent.model, provider=self.provider_name, version=__version__,
+        )
+        return TranscriptWriter(path, sink=self.sink, secrets=self.secrets(), header=header)
+
+    def _select_tools(self) -> ToolRegistry:
+        return ToolRegistry(_builtin_tools(self.agent) + self._extra_tools).select(self.agent.tools)
+
+    def _new_conversation(self) -> Conversation:
+        return Conversation(
+            self.agent, self.provider, self.tools, self.tool_ctx, self.gate, self.sink, self.transcript, self.budget,
+            ledger=self.ledger, ids=self.ids, history=self.history, system_prompt=self.system_prompt,
+            context_builder=self.agent.context_builder or self.config.context_builder,
+            context_window_ratio=self.config.context_window_ratio, include_usage=self.config.include_usage,
+        )
+
+    def _announce(self) -> None:
+        path = self.transcript_path
+        self.sink(
+            msgs.SessionStarted(
+                session_id=self.session_id, transcript_path=str(path) if path else "", agent=self.agent.name,
+                model=self.agent.model, provider=self.provider_name, cwd=str(self.cwd),
+            )
+        )
+
+    def system_prompt(self) -> str:
+        return build_system_prompt(self.agent, self.cwd, self._sections)
+
+    # ------------------------------------------------------------------ the run
+
+    def run(self, prompt: str, cancel: CancelToken, *, attachments: Sequence[tuple[str, str]] = ()) -> RunResult:
+        """One user turn with all its tool rounds. Blocking: call it from a worker thread."""
+        if not self._run_lock.acquire(blocking=False):
+            self.sink(msgs.Error(text="a run is already in progress"))
+            return RunResult(final_text="", error="a run is already in progress")
+        try:
+            return self.conversation.run_turn(prompt, cancel, attachments=attachments)
+        finally:
+            self._run_lock.release()
+
+    # ------------------------------------------------------------------ changes between runs
+
+    def reset(self) -> None:
+        """A fresh conversation: new history, session id and transcript; a fresh tool budget."""
+        for cb in list(self._on_reset):
+            cb()
+        self.history.clear()
+        self.ledger.reset_context()
+        self.budget.refill()
+        if self.transcript is not None:
+            self.transcript.close()
+        self.session_id = new_session_id()
+        self.transcript = self._open_transcript()
+        self.conversation = self._new_conversation()
+        self._announce()
+
+    def switch_agent(self, name: str) -> None:
+        """Go on with another configured agent; history is kept. Raises ConfigError."""
+        agent = resolve_agent(self.config, name)
+        if agent.provider != self.agent.provider:
+            self.provider = self._provider_factory(self.config.provider(agent.provider))
+        self.agent = agent
+        self.budget.limit = agent.max_tool_calls_per_session
+        self.ledger.max_context_tokens = agent.max_context_tokens
+        self.tools = self._select_tools()
+        self.conversation = self._new_conversation()
+        if self.transcript is not None:
+            self.transcript.append(
+                {"type": "agent_switch", "agent": agent.name, "model": agent.model, "provider": agent.provider}
+            )
+        self.sink(msgs.Notice(text=f"agent {agent.name} ({agent.model} on {agent.provider})"))
+
+    def set_reasoning_effort(self, value: str | None) -> None:
+        value = value.strip() if value else None
+        self.agent = self.agent.model_copy(update={"reasoning_effort": value or None})
+        self.conversation.agent = self.agent
+        self.conversation.reasoning_effort = self.agent.reasoning_effort
+
+    def add_tools(self, tools: Iterable[Tool]) -> None:
+        self._extra_tools.extend(tools)
+        self.tools = self._select_tools()
+        self.conversation.tools = self.tools
+
+    def add_system_section(self, text: str) -> None:
+        self._sections.append(text)
+
+    def add_context(self, role_text: str, record: dict | None = None) -> None:
+        """Put text into the context as a user message (a loaded skill body); `record` goes to the transcript."""
+        self.history.append({"role": "user", "content": role_text, "context": True})
+        if record is not None and self.transcript is not None:
+            self.transcript.append(record)
+
+    def on_reset(self, cb: Callable[[], None]) -> None:
+        self._on_reset.append(cb)
+
+    def on_close(self, cb: Callable[[], None]) -> None:
+        self._on_close.append(cb)
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        for cb in list(self._on_close):
+            try:
+                cb()
+            except Exception:  # closing must reach the transcript whatever a hook does
+                pass
+        if self.transcript is not None:
+            self.transcript.close()
+
+
+def build_session(
+    *,
+    config: Config,
+    agent_name: str | None,
+    cwd: Path,
+    sink: Callable[[msgs.Msg], None],
+    approver: Approver,
+    persist: bool = True,
+    provider_factory: ProviderFactory | None = None,
+    session_id: str | None = None,
+) -> AgentSession:
+    """The session for `agent_name` (else the default agent). Raises config.load.ConfigError."""
+    agent = resolve_agent(config, agent_name)
+    return AgentSession(
+        config=config, agent=agent, cwd=cwd, sink=sink, approver=approver, persist=persist,
+        provider_factory=provider_factory, session_id=session_id,
+    )
