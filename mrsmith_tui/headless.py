@@ -10,12 +10,13 @@ a worker thread while the main thread waits, so Ctrl-C can cancel it.
 from __future__ import annotations
 
 import json
+import os
 import signal
 import sys
 import threading
 import time
 from dataclasses import dataclass, replace
-from typing import Any, Sequence, TextIO
+from typing import Any, Callable, Sequence, TextIO
 
 from mrsmith_tui import msgs
 from mrsmith_tui.cancel import CancelToken
@@ -178,6 +179,7 @@ class HeadlessPrinter:
         self.state = FoldState()
         self._lock = threading.Lock()
         self._broken: set[int] = set()
+        self.on_broken_stdout: Callable[[], None] = lambda: None
 
     def __call__(self, m: msgs.Msg) -> None:
         with self._lock:
@@ -205,8 +207,20 @@ class HeadlessPrinter:
         try:
             stream.write(text)
             stream.flush()
-        except BrokenPipeError:  # `mrsmith -p ... | head`: stop writing, keep running quietly
+        except BrokenPipeError:  # `mrsmith -p ... | head`: the reader is gone
             self._broken.add(id(stream))
+            _point_at_devnull(stream)  # so the flush at exit does not complain
+            if stream is self.out:
+                self.on_broken_stdout()  # nobody reads the answer: stop the run
+
+
+def _point_at_devnull(stream: TextIO) -> None:
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def run_headless(
@@ -225,6 +239,7 @@ def run_headless(
     `grace_seconds`, gives up waiting.
     """
     cancel = CancelToken()
+    printer.on_broken_stdout = cancel.cancel
     outcome: dict[str, Any] = {}
 
     def work() -> None:
