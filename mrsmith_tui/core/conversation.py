@@ -87,6 +87,8 @@ class Conversation:
         self.coalesce_seconds = coalesce_seconds
         self.estimator = TokenEstimator()
         self.reasoning_effort: str | None = agent.reasoning_effort
+        self._pending_context: list[tuple[str, dict[str, Any] | None]] = []
+        self._running = False
 
     # ------------------------------------------------------------------ helpers
 
@@ -102,6 +104,23 @@ class Conversation:
     def _warn(self, text: str, code: str) -> None:
         self.sink(msgs.Warning(text=text, code=code))
         self._record({"type": "warning", "text": text, "code": code})
+
+    def add_context(self, text: str, record: dict[str, Any] | None = None) -> None:
+        """Put text into the context as a user message (a loaded skill body).
+
+        During a run it waits for the end of the current tool round, so it never lands
+        between an assistant's tool calls and their results.
+        """
+        self._pending_context.append((text, record))
+        if not self._running:
+            self._flush_context()
+
+    def _flush_context(self) -> None:
+        while self._pending_context:
+            text, record = self._pending_context.pop(0)
+            self.history.append({"role": "user", "content": text, "context": True})
+            if record is not None:
+                self._record(record)
 
     # ------------------------------------------------------------------ one turn
 
@@ -129,14 +148,21 @@ class Conversation:
             self.sink(msgs.ToolBudget(used=self.budget.used, limit=self.budget.limit))
 
         final, cancelled, error = "", False, None
+        self._running = True
         try:
             final = self._loop(run_id, cancel)
         except Cancelled:
             cancelled = True
         except ProviderError as e:
-            error = e.message
+            if cancel.cancelled:  # closing the response on cancel may surface as a cut stream
+                cancelled = True
+            else:
+                error = e.message
         except Exception as e:  # a bug must still end the run with one RunEnded, never hang a frontend
             error = f"internal error: {type(e).__name__}: {e}".splitlines()[0]
+        finally:
+            self._running = False
+        self._flush_context()
         if cancel.cancelled:
             cancelled = True
         if error is not None:
@@ -195,6 +221,7 @@ class Conversation:
         )
 
     def _call_model(self, run_id: str, cancel: CancelToken, *, offer_tools: bool, extra: str | None = None) -> _Answer:
+        self._flush_context()
         request = self._request(offer_tools, extra)
         blocks = BlockStream(self.sink, self.ids, interval=self.coalesce_seconds)
         done: StreamDone | None = None
@@ -212,10 +239,16 @@ class Conversation:
             blocks.end()
             self._keep_partial(run_id, e.partial_content or blocks.content, e.partial_reasoning or blocks.reasoning)
             raise
-        blocks.end()
-        if done is None:  # cancelled (or a provider that stopped without StreamDone)
+        except BaseException:
+            blocks.end()
             self._keep_partial(run_id, blocks.content, blocks.reasoning)
-            raise Cancelled()
+            raise
+        blocks.end()
+        if done is None:
+            self._keep_partial(run_id, blocks.content, blocks.reasoning)
+            if cancel.cancelled:
+                raise Cancelled()
+            raise ProviderError(f"provider '{self.provider.name}' ended the stream before finishing the answer")
 
         calls = done.tool_calls if offer_tools else ()
         content = done.content if done.content or not blocks.content else blocks.content

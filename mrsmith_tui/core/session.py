@@ -172,7 +172,10 @@ class AgentSession:
     def reset(self) -> None:
         """A fresh conversation: new history, session id and transcript; a fresh tool budget."""
         for cb in list(self._on_reset):
-            cb()
+            try:
+                cb()
+            except Exception as e:  # a failing hook must not leave the session half reset
+                self.sink(msgs.Warning(text=f"reset hook failed: {type(e).__name__}: {e}".splitlines()[0], code="reset"))
         self.history.clear()
         self.ledger.reset_context()
         self.budget.refill()
@@ -215,9 +218,7 @@ class AgentSession:
 
     def add_context(self, role_text: str, record: dict | None = None) -> None:
         """Put text into the context as a user message (a loaded skill body); `record` goes to the transcript."""
-        self.history.append({"role": "user", "content": role_text, "context": True})
-        if record is not None and self.transcript is not None:
-            self.transcript.append(record)
+        self.conversation.add_context(role_text, record)
 
     def on_reset(self, cb: Callable[[], None]) -> None:
         self._on_reset.append(cb)

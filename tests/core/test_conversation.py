@@ -310,3 +310,48 @@ def test_tool_calls_ignored_when_no_tools_were_offered():
     conv, _, _ = make(provider, EchoTool(), budget=budget)
     assert conv.run_turn("go", CancelToken()).final_text == "summary"
     assert "tool_calls" not in conv.history[-1] and len(provider.requests) == 1
+
+
+def test_a_provider_error_caused_by_cancel_is_a_cancel_not_an_error():
+    from mrsmith_tui.provider.base import ProviderError
+
+    cancel = CancelToken()
+
+    def script(req, token):
+        yield ContentDelta("some")
+        cancel.cancel()
+        raise ProviderError("stream cut", partial_content="some")
+
+    conv, sink, _ = make(FakeProvider(script))
+    result = conv.run_turn("go", cancel)
+    assert result.cancelled and result.error is None and not sink.of(msgs.Error)
+    assert sink.of(msgs.BlockEnded)[0].text == "some"
+
+
+def test_a_stream_without_an_end_is_an_error_not_a_cancel():
+    def script(req, token):
+        yield ContentDelta("half")
+
+    conv, sink, _ = make(FakeProvider(script))
+    result = conv.run_turn("go", CancelToken())
+    assert not result.cancelled and "ended the stream before finishing" in result.error
+    assert sink.of(msgs.BlockEnded)[0].text == "half"
+
+
+def test_context_added_during_a_tool_round_waits_for_the_results():
+    provider = FakeProvider(calls(("loader", {"text": "x"})), answer("ok"))
+    conv = None
+
+    class Loader(EchoTool):
+        name = "loader"
+
+        def run(self, args, ctx):
+            conv.add_context("SKILL BODY", {"type": "skill", "name": "s", "path": "", "body": "SKILL BODY"})
+            return super().run(args, ctx)
+
+    conv, _, transcript = make(provider, Loader())
+    conv.run_turn("go", CancelToken())
+    roles = [m["role"] for m in provider.requests[1].messages]
+    assert roles == ["system", "user", "assistant", "tool", "user"]
+    assert provider.requests[1].messages[-1]["content"] == "SKILL BODY"
+    assert transcript.types().index("skill") > transcript.types().index("tool_result")
