@@ -278,10 +278,11 @@ class Conversation:
         """What streamed before a cut or a cancel stays in history and the transcript."""
         if not content and not reasoning:
             return
-        message: dict[str, Any] = {"role": "assistant", "content": content, "partial": True}
-        if reasoning:
-            message["reasoning"] = reasoning
-        self.history.append(message)
+        if content:  # reasoning alone is no use to the model, and some servers refuse an empty answer
+            message: dict[str, Any] = {"role": "assistant", "content": content, "partial": True}
+            if reasoning:
+                message["reasoning"] = reasoning
+            self.history.append(message)
         self._record(
             {"type": "assistant", "run_id": run_id, "content": content, "reasoning": reasoning,
              "tool_calls": [], "model": self.agent.model, "partial": True}

@@ -48,7 +48,9 @@ def default_provider_factory(config: Config) -> ProviderFactory:
 def _builtin_tools(agent: AgentConfig) -> list[Tool]:
     try:
         from mrsmith_tui.tools.builtin import builtin_tools
-    except ImportError:  # the tools package is being built beside this one
+    except ModuleNotFoundError as e:  # only a missing module; a broken one must fail loudly
+        if e.name != "mrsmith_tui.tools.builtin":
+            raise
         return []
     return list(builtin_tools(agent))
 
@@ -56,7 +58,9 @@ def _builtin_tools(agent: AgentConfig) -> list[Tool]:
 def _file_ledger() -> Any:
     try:
         from mrsmith_tui.tools.ledger import FileLedger
-    except ImportError:
+    except ModuleNotFoundError as e:
+        if e.name != "mrsmith_tui.tools.ledger":
+            raise
         return None
     return FileLedger()
 
