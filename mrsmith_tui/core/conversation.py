@@ -173,7 +173,7 @@ class Conversation:
         return RunResult(final_text=final, cancelled=cancelled, error=error)
 
     def _loop(self, run_id: str, cancel: CancelToken) -> str:
-        rounds = 0
+        rounds = total = 0  # tool rounds in this set (maxToolRounds each), and in the whole turn
         while True:
             cancel.check()
             if self.budget.exhausted:
@@ -184,15 +184,13 @@ class Conversation:
             self._run_tools(run_id, answer.tool_calls, cancel)
             cancel.check()
             rounds += 1
+            total += 1
             if rounds >= self.agent.max_tool_rounds and not self.budget.exhausted:
-                if self.gate.approver.confirm_continue(rounds, self.tool_ctx.agent_id):
+                if self.gate.approver.confirm_continue(total, self.tool_ctx.agent_id):
                     rounds = 0
                     continue
                 cancel.check()
-                note = (
-                    f"stopped after {rounds} tool rounds (maxToolRounds); send a prompt to go on"
-                )
-                self.sink(msgs.Notice(text=note))
+                self.sink(msgs.Notice(text=f"stopped after {total} tool rounds (maxToolRounds); send a prompt to go on"))
                 return answer.content
 
     # ------------------------------------------------------------------ one model call

@@ -160,13 +160,13 @@ def test_reasoning_is_sent_back_when_thinking_is_preserve():
 
 
 def test_round_cap_asks_and_yes_gives_a_fresh_set_of_rounds():
-    approver = ScriptedApprover(continues=[True])
+    approver = ScriptedApprover(continues=[True, True])
     tool_round = calls(("echo", {"text": "x"}))
-    provider = FakeProvider(tool_round, tool_round, tool_round, answer("finished"))
+    provider = FakeProvider(tool_round, tool_round, tool_round, tool_round, answer("finished"))
     conv, sink, _ = make(provider, EchoTool(), approver=approver, max_tool_rounds=2)
     result = conv.run_turn("go", CancelToken())
-    assert approver.continue_asks == [2]
-    assert result.final_text == "finished" and len(provider.requests) == 4
+    assert approver.continue_asks == [2, 4]  # asked after each set, with the rounds done so far
+    assert result.final_text == "finished" and len(provider.requests) == 5
     assert not sink.of(msgs.Notice)
 
 
