@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from mrsmith_tui import __version__
-from mrsmith_tui.config.load import ConfigError, apply_cli, load_config, resolve_agent
+from mrsmith_tui.config.load import ConfigError, apply_cli, default_config_paths, load_config, resolve_agent
+from mrsmith_tui.config.schema import Config
 from mrsmith_tui.headless import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, HeadlessPrinter, run_headless, wants_color
 
 # A -f file larger than this is refused rather than sent to the model whole.
@@ -116,7 +117,7 @@ def _refuse_unbuilt_session_commands(args: argparse.Namespace) -> None:
             raise UsageError(f"{flag} is not built yet")
 
 
-def _load(args: argparse.Namespace) -> Any:
+def _load(args: argparse.Namespace) -> Config:
     config = load_config(args.config)
     return apply_cli(
         config,
@@ -183,7 +184,7 @@ def _read_attachment(name: str) -> str:
 # --------------------------------------------------------------------------- composition
 
 
-def _build_session(args: argparse.Namespace, config: Any, *, sink: Any, approver: Any) -> Any:
+def _build_session(args: argparse.Namespace, config: Config, *, sink: Any, approver: Any) -> Any:
     try:
         from mrsmith_tui.core.session import build_session
     except ModuleNotFoundError as e:
@@ -214,7 +215,7 @@ def _install_agents(session: Any, args: argparse.Namespace) -> None:
     install(session, max_agents=args.max_agents, agent_wait_ms=args.agent_wait_ms)
 
 
-def _run_headless(args: argparse.Namespace, config: Any) -> int:
+def _run_headless(args: argparse.Namespace, config: Config) -> int:
     from mrsmith_tui.tools.approval import PolicyApprover
 
     prompt, attachments = _prompt_and_attachments(args)
@@ -227,7 +228,7 @@ def _run_headless(args: argparse.Namespace, config: Any) -> int:
         session.close()
 
 
-def _run_tui(args: argparse.Namespace, config: Any) -> int:
+def _run_tui(args: argparse.Namespace, config: Config) -> int:
     try:
         from mrsmith_tui.tui.app import run_tui
     except ModuleNotFoundError as e:
@@ -245,10 +246,8 @@ def _run_tui(args: argparse.Namespace, config: Any) -> int:
     return run_tui(make_session, config=config, theme=args.theme or config.theme)
 
 
-def _first_run(args: argparse.Namespace, config: Any) -> Any:
+def _first_run(args: argparse.Namespace, config: Config) -> Config:
     """No agent configured: the setup screen writes config.toml, then we load it."""
-    from mrsmith_tui.config.load import default_config_paths
-
     try:
         from mrsmith_tui.tui.setup import run_setup
     except ModuleNotFoundError as e:
