@@ -1,0 +1,63 @@
+"""The CLI as composition root, in process: which frontend it picks and what it hands over."""
+
+from __future__ import annotations
+
+import sys
+import types
+
+import pytest
+
+from mrsmith_tui import cli
+from mrsmith_tui.msgs import ListSink
+from mrsmith_tui.tools.approval import PolicyApprover
+
+
+@pytest.fixture
+def fake_tui(monkeypatch):
+    calls = {}
+
+    def run_tui(make_session, *, config, theme=None, history_path=None):
+        calls["config"], calls["theme"] = config, theme
+        sink = ListSink()
+        calls["session"] = make_session(sink, PolicyApprover())
+        calls["session"].close()
+        return 0
+
+    module = types.ModuleType("mrsmith_tui.tui.app")
+    module.run_tui = run_tui
+    monkeypatch.setitem(sys.modules, "mrsmith_tui.tui.app", module)
+    monkeypatch.setattr(cli, "_stdin_is_piped", lambda: False)
+    return calls
+
+
+def test_without_prompt_on_a_terminal_the_tui_gets_a_session_factory(fake_tui, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    code = cli.main(["--model", "m", "--base-url", "http://127.0.0.1:9/v1", "--theme", "dusk", "--sessions-dir", str(tmp_path / "s")])
+    assert code == 0
+    assert fake_tui["theme"] == "dusk"
+    session = fake_tui["session"]
+    assert (session.agent.model, session.provider_name, session.cwd) == ("m", "openai", tmp_path)
+
+
+def test_json_without_a_headless_run_is_a_usage_error(fake_tui, capsys):
+    assert cli.main(["--json", "--model", "m"]) == 2
+    assert "--json needs a headless run" in capsys.readouterr().err
+
+
+def test_unexpected_errors_are_one_line_exit_1(monkeypatch, capsys):
+    def boom(args):
+        raise RuntimeError("something odd\nsecond line")
+
+    monkeypatch.setattr(cli, "_main", boom)
+    assert cli.main(["-p", "x"]) == 1
+    assert capsys.readouterr().err == "mrsmith: error: RuntimeError: something odd\n"
+    monkeypatch.setenv("MRSMITH_DEBUG", "1")
+    assert cli.main(["-p", "x"]) == 1
+    assert "Traceback" in capsys.readouterr().err
+
+
+def test_bad_flag_values_exit_2(capsys):
+    with pytest.raises(SystemExit) as info:
+        cli.main(["--max-agents", "0"])
+    assert info.value.code == 2
+    assert "must be greater than 0" in capsys.readouterr().err
