@@ -96,9 +96,10 @@ def build_messages(
 ) -> list[dict[str, Any]]:
     """The messages for one call. `reserved_tokens`: what the tool specs take of the window."""
     system = {"role": "system", "content": system_prompt}
-    chosen = history
+    # Messages a /compact summary replaced stay in the history but leave the context.
+    chosen = [m for m in history if not m.get("compacted")]
     if builder == "sliding":
         estimator = estimator or TokenEstimator()
         budget = window_tokens - estimator.count(system) - reserved_tokens
-        chosen = sliding_window(history, budget_tokens=max(0, budget), estimator=estimator, thinking=thinking)
+        chosen = sliding_window(chosen, budget_tokens=max(0, budget), estimator=estimator, thinking=thinking)
     return [system] + [to_wire(m, thinking) for m in chosen]
