@@ -1,0 +1,201 @@
+"""The session store: what lies in `<sessionsDir>/<id>/transcript.jsonl`, listed and found.
+
+Listing reads as little as it can: the header is the first line, and only the lines that
+may be user turns are parsed (to count turns and find the first prompt), so a folder with
+hundreds of long sessions lists quickly. Sessions are ordered newest first by the time
+they started (the header's `created`; UUID v7 ids sort the same way).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+TRANSCRIPT_NAME = "transcript.jsonl"
+
+__all__ = [
+    "SessionInfo", "SessionNotFound", "TRANSCRIPT_NAME", "list_sessions", "find_session", "newest_session",
+    "read_info", "format_sessions", "prompt_of",
+]
+
+
+class SessionNotFound(Exception):
+    """No session (or more than one) matches: `message` is one line for the person."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    id: str
+    path: Path  # the transcript
+    created: float
+    cwd: str
+    agent: str
+    model: str
+    provider: str
+    turns: int
+    first_prompt: str
+    format: int  # 0: written before the header carried a format version
+
+
+_ATTACHMENT = re.compile(r'<attachment name="[^"]*">\n.*?\n</attachment>\n\n', re.DOTALL)
+
+
+def prompt_of(text: str) -> str:
+    """The person's prompt without the attachments (piped stdin, -f FILE) put before it."""
+    return _ATTACHMENT.sub("", text)
+
+
+def read_info(path: Path) -> SessionInfo | None:
+    """The summary of one transcript, or None when its header cannot be read."""
+    try:
+        with open(path, "rb") as f:
+            header = _json_line(f.readline())
+            if header is None or header.get("type") != "header":
+                return None
+            turns, first = 0, ""
+            for line in f:
+                if b'"user"' not in line:  # cheap filter: most lines are answers and tool output
+                    continue
+                record = _json_line(line)
+                if record is None or record.get("type") != "user":
+                    continue
+                turns += 1
+                if turns == 1:
+                    first = prompt_of(str(record.get("text", "")))
+    except OSError:
+        return None
+    created = header.get("created", header.get("at"))
+    return SessionInfo(
+        id=str(header.get("id") or path.parent.name),
+        path=path,
+        created=float(created) if isinstance(created, (int, float)) else _mtime(path),
+        cwd=str(header.get("cwd", "")),
+        agent=str(header.get("agent", "")),
+        model=str(header.get("model", "")),
+        provider=str(header.get("provider", "")),
+        turns=turns,
+        first_prompt=first,
+        format=int(header["format"]) if isinstance(header.get("format"), int) else 0,
+    )
+
+
+def _json_line(line: bytes) -> dict | None:
+    try:
+        value = json.loads(line.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def _transcripts(root: Path) -> list[Path]:
+    try:
+        folders = list(Path(root).iterdir())
+    except OSError:  # no sessions folder yet
+        return []
+    return [p / TRANSCRIPT_NAME for p in folders if (p / TRANSCRIPT_NAME).is_file()]
+
+
+def _same_dir(a: str, b: Path) -> bool:
+    try:
+        return Path(a).resolve() == b
+    except (OSError, ValueError):
+        return False
+
+
+def list_sessions(root: Path, *, cwd: Path | None = None) -> list[SessionInfo]:
+    """Sessions under `root`, newest first; only those started in `cwd` when it is given."""
+    where = Path(cwd).resolve() if cwd is not None else None
+    found = []
+    for path in _transcripts(root):
+        info = read_info(path)
+        if info is not None and (where is None or _same_dir(info.cwd, where)):
+            found.append(info)
+    found.sort(key=lambda s: (s.created, s.id), reverse=True)
+    return found
+
+
+def newest_session(root: Path, cwd: Path) -> SessionInfo:
+    """The newest session started in `cwd`. Raises SessionNotFound."""
+    sessions = list_sessions(root, cwd=cwd)
+    if not sessions:
+        raise SessionNotFound(f"no session was started in {Path(cwd).resolve()} (see mrsmith --list --all)")
+    return sessions[0]
+
+
+def find_session(root: Path, prefix: str) -> SessionInfo:
+    """The one session whose id starts with `prefix`. Raises SessionNotFound (none, or ambiguous)."""
+    prefix = prefix.strip().lower()
+    if not prefix:
+        raise SessionNotFound("no session id given")
+    matches = []
+    for path in _transcripts(root):
+        if path.parent.name.lower().startswith(prefix):
+            info = read_info(path)
+            if info is None:
+                raise SessionNotFound(f"session {path.parent.name}: the transcript has no readable header ({path})")
+            matches.append(info)
+    if not matches:
+        raise SessionNotFound(f"no session id starts with {prefix!r} in {root} (see mrsmith --list --all)")
+    if len(matches) > 1:
+        matches.sort(key=lambda s: (s.created, s.id), reverse=True)
+        shown = ", ".join(f"{s.id} ({_when(s.created)}, {_clip(s.first_prompt, 30)!r})" for s in matches[:10])
+        more = f" and {len(matches) - 10} more" if len(matches) > 10 else ""
+        raise SessionNotFound(f"{prefix!r} matches {len(matches)} sessions: {shown}{more}; give more of the id")
+    return matches[0]
+
+
+# --------------------------------------------------------------------------- listing text
+
+
+def _when(ts: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(ts))
+
+
+def _clip(text: str, width: int) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
+def _home_short(path: str) -> str:
+    home = str(Path.home())
+    return "~" + path[len(home):] if path == home or path.startswith(home + "/") else path
+
+
+def _unique_width(ids: list[str], least: int = 13) -> int:
+    """The shortest prefix length (at least `least`) that tells every id apart."""
+    width = least
+    while width < max((len(i) for i in ids), default=0) and len({i[:width] for i in ids}) < len(set(ids)):
+        width += 1
+    return width
+
+
+def format_sessions(sessions: list[SessionInfo], *, show_dir: bool = False, prompt_width: int = 60) -> str:
+    """The `--list` table: id, started, agent/model, turns, [directory,] first prompt."""
+    if not sessions:
+        return "no sessions"
+    rows = [["ID", "STARTED", "AGENT/MODEL", "TURNS"] + (["DIRECTORY"] if show_dir else []) + ["FIRST PROMPT"]]
+    width = _unique_width([s.id for s in sessions])
+    for s in sessions:
+        row = [s.id[:width], _when(s.created), f"{s.agent}/{s.model}", str(s.turns)]
+        if show_dir:
+            row.append(_home_short(s.cwd))
+        row.append(_clip(s.first_prompt, prompt_width) or "-")
+        rows.append(row)
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
+    return "\n".join(
+        "  ".join(cell.ljust(w) for cell, w in zip(r[:-1], widths)) + "  " + r[-1] for r in rows
+    )
