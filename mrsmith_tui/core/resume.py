@@ -1,0 +1,129 @@
+"""Resume: an AgentSession that goes on with a recorded session, appending to its transcript.
+
+The history is rebuilt from the records (`session.resume.rebuild`), the usage ledger gets
+the recorded usage back (the gauge shows what the context held), and new records go to the
+same transcript (no second header). The session goes on with the agent it was last on
+unless another is asked for (or that one is no longer configured); when the agent, model or
+provider differs from the recorded one, an `agent_switch` record and a Notice say so.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+from mrsmith_tui import msgs
+from mrsmith_tui.config.load import sessions_dir
+from mrsmith_tui.config.schema import Config, ProviderConfig
+from mrsmith_tui.core.session import AgentSession, build_session
+from mrsmith_tui.provider.base import Provider
+from mrsmith_tui.session.resume import Rebuilt, rebuild, replay_msgs
+from mrsmith_tui.session.store import SessionNotFound, find_session, newest_session
+from mrsmith_tui.session.transcript import TranscriptWriter, read_transcript
+from mrsmith_tui.tools.base import Approver
+
+__all__ = ["resume_session", "locate_transcript", "load_records"]
+
+
+def locate_transcript(config: Config, target: str | Path | None, cwd: Path) -> Path:
+    """The transcript of `target`: a transcript path, a session id (prefix), or None for the newest
+    session started in `cwd`. Raises SessionNotFound."""
+    root = sessions_dir(config)
+    if target is None:
+        return newest_session(root, cwd).path
+    as_path = Path(target).expanduser()
+    if as_path.is_file():
+        return as_path
+    if (as_path / "transcript.jsonl").is_file():
+        return as_path / "transcript.jsonl"
+    return find_session(root, str(target)).path
+
+
+def load_records(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
+    """(records, warnings) of a transcript; raises SessionNotFound when it cannot be read at all."""
+    try:
+        records, warnings = read_transcript(path)
+    except OSError as e:
+        raise SessionNotFound(f"cannot read the transcript {path}: {e.strerror or e}") from None
+    if not records:
+        raise SessionNotFound(f"the transcript {path} holds no records (nothing to resume)")
+    return records, warnings
+
+
+def _choose_agent(config: Config, asked: str | None, state: Rebuilt, sink: Callable[[msgs.Msg], None]) -> str | None:
+    if asked is not None:
+        return asked
+    names = {a.name for a in config.agents}
+    if state.agent in names:
+        return state.agent
+    if state.agent:
+        sink(msgs.Notice(text=f"agent {state.agent!r} of this session is not configured any more; using the default agent"))
+    return None
+
+
+def resume_session(
+    *,
+    config: Config,
+    cwd: Path,
+    sink: Callable[[msgs.Msg], None],
+    approver: Approver,
+    target: str | Path | None = None,
+    agent_name: str | None = None,
+    persist: bool = True,
+    provider_factory: Callable[[ProviderConfig], Provider] | None = None,
+    replay: bool = False,
+) -> AgentSession:
+    """An AgentSession on the recorded session `target` (id prefix, transcript path, or None for the
+    newest in `cwd`). `replay=True` posts the recorded session's Msgs to the sink first (the TUI
+    draws it; headless leaves it out). Raises SessionNotFound or ConfigError."""
+    path = locate_transcript(config, target, cwd)
+    records, warnings = load_records(path)
+    state = rebuild(records)
+    session_id = str(state.header.get("id") or path.parent.name)
+    name = _choose_agent(config, agent_name, state, sink)
+    session = build_session(
+        config=config, agent_name=name, cwd=cwd, sink=sink, approver=approver, persist=persist,
+        provider_factory=provider_factory, session_id=session_id,
+    )
+    if persist:  # append to the recorded transcript, wherever it is, without a second header
+        writer = TranscriptWriter(path, sink=sink, secrets=session.secrets())
+        session.transcript = writer
+        session.conversation.transcript = writer
+    session.history.extend(state.history)
+    _restore_usage(session, state)
+    for _ in range(state.last_run_number):  # new run ids go on after the recorded ones
+        session.ids.next("run")
+    sink(msgs.SessionStarted(
+        session_id=session_id, transcript_path=str(path) if persist else "", agent=session.agent.name,
+        model=session.agent.model, provider=session.provider_name, cwd=str(session.cwd), resumed=True,
+    ))
+    if replay:
+        for m in replay_msgs(records, context_limit=session.agent.max_context_tokens):
+            sink(m)
+    for text in warnings + state.warnings:
+        sink(msgs.Warning(text=text, code="transcript"))
+    _note_switch(session, state)
+    sink(msgs.Notice(text=f"resumed session {session_id} ({state.runs} turn{'s' if state.runs != 1 else ''})"))
+    return session
+
+
+def _restore_usage(session: AgentSession, state: Rebuilt) -> None:
+    ledger = session.ledger
+    for run_id, usage in state.usage:
+        ledger.turns.append((run_id, usage))
+        ledger.total = ledger.total + usage
+    ledger.context_tokens = state.context_tokens
+
+
+def _note_switch(session: AgentSession, state: Rebuilt) -> None:
+    agent = session.agent
+    now = (agent.name, agent.model, agent.provider)
+    was = (state.agent, state.model, state.provider)
+    if not any(was) or now == was:
+        return
+    if session.transcript is not None:
+        session.transcript.append({"type": "agent_switch", "agent": agent.name, "model": agent.model, "provider": agent.provider})
+    h = state.header
+    started = f"{h.get('agent', '?')} ({h.get('model', '?')}" + (f" on {h['provider']})" if h.get("provider") else ")")
+    session.sink(msgs.Notice(text=f"continuing on agent {agent.name} (model {agent.model} on {agent.provider}) — started on {started}"))
+
