@@ -1,0 +1,126 @@
+"""/compact: the model summarises the older turns into one message that replaces them.
+
+The summary replaces them in the context, not in the history (the person can still review
+and export everything): the replaced messages are marked `compacted` and the summary is
+put after them (`session.resume.apply_compaction`). The newest `keep_turns` turns stay
+whole. The transcript gets a `usage` and a `compaction` record, so a resumed session
+compacts the same way; the context gauge drops to the estimated size of what is left.
+
+Call it between runs (the TUI's /compact, or `maybe_auto_compact` before a turn when the
+agent sets autoCompact and the context is at 90 % of its limit).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mrsmith_tui import msgs
+from mrsmith_tui.cancel import CancelToken, Cancelled
+from mrsmith_tui.core.context import build_messages
+from mrsmith_tui.provider.base import ChatRequest, ContentDelta, ProviderError, StreamDone
+from mrsmith_tui.session.resume import apply_compaction
+
+__all__ = ["compact", "maybe_auto_compact", "compaction_cut", "AUTO_COMPACT_PERCENT", "COMPACT_INSTRUCTION"]
+
+AUTO_COMPACT_PERCENT = 90.0
+
+COMPACT_INSTRUCTION = (
+    "[mrsmith] The context is being compacted. Write a summary of the conversation above that lets you "
+    "carry on the work without it: the person's goals and constraints, decisions made, what was done "
+    "(files read or changed, commands run and what they showed), open problems and the next steps. "
+    "Keep exact file paths, names, numbers and error messages. Answer with the summary only."
+)
+
+
+def compaction_cut(history: list[dict[str, Any]], keep_turns: int = 1) -> tuple[int, int]:
+    """(start, cut): the context's messages history[start:cut] are summarised; cut == start: nothing to do.
+
+    `start` is the first message still in the context; `cut` is the start of the newest
+    `keep_turns` turns (a turn starts at a prompt the person sent).
+    """
+    start = next((i for i, m in enumerate(history) if not m.get("compacted")), len(history))
+    prompts = [
+        i for i in range(start, len(history))
+        if history[i].get("role") == "user" and not history[i].get("summary") and not history[i].get("context")
+    ]
+    if len(prompts) <= keep_turns:
+        return start, start
+    cut = prompts[-keep_turns] if keep_turns > 0 else len(history)
+    older_prompts = [i for i in prompts if i < cut]
+    return (start, cut) if older_prompts else (start, start)
+
+
+def _summarise(session: Any, messages: list[dict[str, Any]], cancel: CancelToken) -> tuple[str, msgs.UsageInfo]:
+    request = ChatRequest(
+        model=session.agent.model,
+        messages=messages + [{"role": "user", "content": COMPACT_INSTRUCTION}],
+        tools=[],
+        include_usage=session.config.include_usage,
+    )
+    parts: list[str] = []
+    done: StreamDone | None = None
+    for event in session.provider.stream(request, cancel):
+        cancel.check()
+        if isinstance(event, ContentDelta):
+            parts.append(event.text)
+        elif isinstance(event, StreamDone):
+            done = event
+    cancel.check()
+    if done is None:
+        raise ProviderError(f"provider '{session.provider_name}' ended the stream before finishing the summary")
+    summary = (done.content or "".join(parts)).strip()
+    if not summary:
+        raise ProviderError("the model answered with an empty summary")
+    return summary, done.usage
+
+
+def compact(session: Any, cancel: CancelToken, *, keep_turns: int = 1) -> str:
+    """Summarise the older turns of `session` (an AgentSession); returns the summary, or "" when
+    there was nothing to compact or it failed (the person is told why through the sink)."""
+    history = session.history
+    start, cut = compaction_cut(history, keep_turns)
+    if cut == start:
+        session.sink(msgs.Notice(text="nothing to compact: the context holds only the newest turn"))
+        return ""
+    thinking = session.agent.thinking
+    system = session.system_prompt()
+    before = session.ledger.context_tokens
+    session.sink(msgs.Notice(text=f"compacting {cut - start} earlier messages…"))
+    try:
+        summary, usage = _summarise(session, build_messages(system, history[start:cut], thinking=thinking), cancel)
+    except Cancelled:
+        session.sink(msgs.Notice(text="compaction cancelled; the context is unchanged"))
+        return ""
+    except ProviderError as e:
+        session.sink(msgs.Error(text=f"compaction failed: {e.message}"))
+        return ""
+
+    apply_compaction(history, summary, cut)
+    estimator = session.conversation.estimator
+    context = estimator.count(build_messages(system, history, thinking=thinking))
+    ledger = session.ledger
+    ledger.reset_context()
+    # The summary call is spent by the session but is not the context: totals yes, gauge no.
+    ledger.turns.append(("compact", usage))
+    ledger.total = ledger.total + usage
+    ledger.context_tokens = context
+    transcript = session.transcript
+    if transcript is not None:
+        transcript.append({
+            "type": "usage", "run_id": "compact", "prompt_tokens": usage.prompt_tokens,
+            "completion_tokens": usage.completion_tokens, "cached_tokens": usage.cached_tokens,
+            "reasoning_tokens": usage.reasoning_tokens, "estimated": usage.estimated, "context_tokens": context,
+        })
+        transcript.append({"type": "compaction", "summary": summary, "replaces": cut, "context_tokens": context})
+    session.sink(msgs.UsageReported(usage=usage, context_tokens=context, context_limit=ledger.max_context_tokens))
+    was = f" (was {before:,})" if before else ""
+    session.sink(msgs.Notice(text=f"compacted {cut - start} messages into a summary: the context is now ~{context:,} tokens{was}"))
+    return summary
+
+
+def maybe_auto_compact(session: Any, cancel: CancelToken) -> str | None:
+    """Compact when the agent sets autoCompact and the context is at 90 % of its limit; None otherwise."""
+    if not session.agent.auto_compact or session.ledger.context_percent < AUTO_COMPACT_PERCENT:
+        return None
+    session.sink(msgs.Notice(text=f"the context is {session.ledger.context_percent:.0f}% full: compacting (autoCompact)"))
+    return compact(session, cancel)

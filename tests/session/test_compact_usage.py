@@ -1,0 +1,125 @@
+"""/compact over a real loopback socket, auto-compact at 90 %, and the /usage report."""
+
+from __future__ import annotations
+
+from loopback import text_turn, usage_chunk
+from core.fakes import ScriptedApprover, answer
+from mrsmith_tui import msgs
+from mrsmith_tui.cancel import CancelToken
+from mrsmith_tui.config.schema import AgentConfig, Config, ProviderConfig
+from mrsmith_tui.core.compact import COMPACT_INSTRUCTION, compact, maybe_auto_compact
+from mrsmith_tui.core.resume import resume_session
+from mrsmith_tui.core.session import build_session
+from mrsmith_tui.core.usage import UsageLedger
+from mrsmith_tui.core.usage_report import usage_report
+from mrsmith_tui.msgs import UsageInfo
+from mrsmith_tui.session.resume import SUMMARY_PREFIX, rebuild_history
+from mrsmith_tui.session.transcript import read_transcript
+from sessionkit import Factory, new_session, two_agents
+
+
+def loopback_config(tmp_path, base_url, **agent_kw) -> Config:
+    return Config(
+        providers=[ProviderConfig(name="lb", base_url=base_url)],
+        agents=[AgentConfig(name="main", provider="lb", model="test-model", **agent_kw)],
+        sessions_dir=str(tmp_path / "sessions"),
+    )
+
+
+def test_compact_summarises_older_turns_in_the_context_not_the_history(tmp_path, loopback):
+    def turn(text, prompt_tokens):
+        t = text_turn(text, usage=False)
+        t.events.append(usage_chunk(prompt_tokens, 400))
+        return t
+
+    long_answer = "word " * 400
+    srv = loopback([turn(long_answer, 1000), turn(long_answer, 1500), turn("SUMMARY: did two things", 1600), turn("ok", 900)])
+    sink = msgs.ListSink()
+    s = build_session(config=loopback_config(tmp_path, srv.base_url), agent_name=None, cwd=tmp_path, sink=sink,
+                      approver=ScriptedApprover())
+    s.run("one", CancelToken())
+    s.run("two", CancelToken())
+    before = s.ledger.context_tokens
+    history_before = [dict(m) for m in s.history]
+
+    assert compact(s, CancelToken()) == "SUMMARY: did two things"
+    asked = srv.requests[2]["messages"]
+    assert asked[-1]["content"] == COMPACT_INSTRUCTION and asked[1]["content"] == "one" and not srv.requests[2].get("tools")
+    assert all(m["content"] != "two" for m in asked)  # the newest turn is kept, not summarised
+    # the history keeps everything; the context drops the first turn for the summary
+    assert [m["content"] for m in s.history if m["role"] == "user"][:1] == ["one"]
+    assert len(s.history) == len(history_before) + 1
+    assert s.ledger.context_tokens < before
+    gauge = sink.of(msgs.UsageReported)[-1]
+    assert gauge.context_tokens == s.ledger.context_tokens
+
+    s.run("three", CancelToken())
+    sent = srv.requests[3]["messages"]
+    assert [m["role"] for m in sent] == ["system", "user", "user", "assistant", "user"]
+    assert sent[1]["content"] == SUMMARY_PREFIX + "SUMMARY: did two things" and sent[2]["content"] == "two"
+
+    # the transcript records it; rebuild and resume compact the same way
+    records, _ = read_transcript(s.transcript_path)
+    compaction = [r for r in records if r["type"] == "compaction"][0]
+    assert compaction["replaces"] == 2 and compaction["summary"] == "SUMMARY: did two things"
+    assert rebuild_history(records) == s.history
+    s.close()
+    factory = Factory(answer("fine"))
+    r = resume_session(config=loopback_config(tmp_path, srv.base_url), cwd=tmp_path, sink=msgs.ListSink(),
+                       approver=ScriptedApprover(), provider_factory=factory)
+    r.run("four", CancelToken())
+    assert [m["content"] for m in factory.requests[0].messages][1] == SUMMARY_PREFIX + "SUMMARY: did two things"
+
+
+def test_compact_with_a_single_turn_does_nothing(tmp_path):
+    s, sink, factory = new_session(two_agents(tmp_path), tmp_path, answer("a"))
+    s.run("only", CancelToken())
+    assert compact(s, CancelToken()) == ""
+    assert len(factory.requests) == 1
+    assert "nothing to compact" in sink.of(msgs.Notice)[-1].text
+
+
+def test_a_failed_compaction_leaves_the_context_unchanged(tmp_path):
+    from core.fakes import failing
+
+    s, sink, _ = new_session(two_agents(tmp_path), tmp_path, answer("a"), answer("b"), failing("provider 'p' answered 500"))
+    s.run("one", CancelToken())
+    s.run("two", CancelToken())
+    history = [dict(m) for m in s.history]
+    assert compact(s, CancelToken()) == ""
+    assert s.history == history
+    assert sink.of(msgs.Error)[-1].text == "compaction failed: provider 'p' answered 500"
+
+
+def test_auto_compact_only_at_90_percent_with_auto_compact(tmp_path):
+    config = two_agents(tmp_path, auto_compact=True, max_context_tokens=1000)
+    s, sink, _ = new_session(config, tmp_path, answer("a", usage=UsageInfo(500, 10)),
+                             answer("b", usage=UsageInfo(950, 10)), answer("the summary"))
+    s.run("one", CancelToken())
+    assert maybe_auto_compact(s, CancelToken()) is None  # 51 %
+    s.run("two", CancelToken())
+    assert maybe_auto_compact(s, CancelToken()) == "the summary"  # 96 %
+    assert s.ledger.context_percent < 90
+    off = two_agents(tmp_path / "b", max_context_tokens=1000)
+    s2, _, _ = new_session(off, tmp_path, answer("b", usage=UsageInfo(990, 10)))
+    s2.run("one", CancelToken())
+    s2.run("two", CancelToken())
+    assert maybe_auto_compact(s2, CancelToken()) is None
+
+
+def test_usage_report_shows_turns_totals_context_cache_budget_and_subagents():
+    ledger = UsageLedger(lambda m: None, max_context_tokens=10_000)
+    ledger.record("run1", UsageInfo(1000, 100, cached_tokens=0))
+    ledger.record("run1", UsageInfo(1200, 50, cached_tokens=1000))
+    ledger.record("run2", UsageInfo(2000, 80, estimated=True))
+    ledger.add_subagent_usage(UsageInfo(300, 30))
+    ledger.budget.limit = 10
+    ledger.budget.try_use()
+    text = usage_report(ledger)
+    assert "run1         2,200 in (1,000 cached) · 150 out · 2 calls · real" in text
+    assert "run2         2,000 in · 80 out · 1 call · estimated" in text
+    assert "total        4,200 in (1,000 cached) · 230 out · 4,430 tokens · estimated" in text
+    assert "Context      2,080 of 10,000 tokens (21%)" in text
+    assert "Cache hits   24% of prompt tokens" in text
+    assert "Tool calls   1 of 10" in text
+    assert "Sub-agents   300 in · 30 out · real · not in the main context" in text
