@@ -1,0 +1,117 @@
+"""Listing and finding sessions, and the Markdown export."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from core.fakes import EchoTool, answer, calls
+from mrsmith_tui.cancel import CancelToken
+from mrsmith_tui.session.export import ExportError, export_markdown, export_session
+from mrsmith_tui.session.store import (
+    SessionNotFound, find_session, format_sessions, list_sessions, newest_session, read_info,
+)
+from mrsmith_tui.session.transcript import TranscriptWriter, read_transcript
+from sessionkit import new_session, two_agents
+
+
+def write_session(root, session_id, cwd, created, prompts, *, agent="main", model="m1"):
+    w = TranscriptWriter(root / session_id / "transcript.jsonl", header={
+        "type": "header", "at": created, "format": 1, "id": session_id, "created": created, "cwd": str(cwd),
+        "agent": agent, "model": model, "provider": "p", "version": "0"})
+    for i, p in enumerate(prompts, 1):
+        w.append({"type": "user", "run_id": f"run{i}", "text": p})
+        w.append({"type": "assistant", "run_id": f"run{i}", "content": "the user said " + p, "reasoning": "",
+                  "tool_calls": [], "model": model})
+        w.append({"type": "run_end", "run_id": f"run{i}", "cancelled": False, "error": None})
+    w.close()
+
+
+def test_list_this_folder_newest_first_or_all(tmp_path):
+    root, here, there = tmp_path / "s", tmp_path / "here", tmp_path / "there"
+    here.mkdir(), there.mkdir()
+    write_session(root, "0001-old", here, 100.0, ["first", "again"])
+    write_session(root, "0002-new", here, 200.0, ['<attachment name="stdin">\nlog\n</attachment>\n\nwhy?'])
+    write_session(root, "0003-else", there, 300.0, ["elsewhere"], agent="other", model="m2")
+    (root / "not-a-session").mkdir()
+    mine = list_sessions(root, cwd=here)
+    assert [s.id for s in mine] == ["0002-new", "0001-old"]
+    assert (mine[1].turns, mine[1].first_prompt, mine[0].first_prompt) == (2, "first", "why?")
+    assert [s.id for s in list_sessions(root)] == ["0003-else", "0002-new", "0001-old"]
+    assert newest_session(root, here).id == "0002-new"
+    table = format_sessions(list_sessions(root), show_dir=True).splitlines()
+    assert table[0].split() == ["ID", "STARTED", "AGENT/MODEL", "TURNS", "DIRECTORY", "FIRST", "PROMPT"]
+    assert "other/m2" in table[1] and str(there) in table[1] and table[1].endswith("elsewhere")
+    assert "DIRECTORY" not in format_sessions(mine)
+    assert format_sessions([]) == "no sessions"
+
+
+def test_find_by_prefix_ambiguous_or_missing(tmp_path):
+    root = tmp_path / "s"
+    write_session(root, "abc-1", tmp_path, 1.0, ["one"])
+    write_session(root, "abc-2", tmp_path, 2.0, ["two"])
+    assert find_session(root, "ABC-2").id == "abc-2"
+    with pytest.raises(SessionNotFound) as e:
+        find_session(root, "abc")
+    assert "'abc' matches 2 sessions: abc-2" in e.value.message and "abc-1" in e.value.message
+    with pytest.raises(SessionNotFound, match="no session id starts with 'zz'"):
+        find_session(root, "zz")
+    with pytest.raises(SessionNotFound, match="no session was started in"):
+        newest_session(tmp_path / "nothing-here", tmp_path)
+
+
+def test_listing_hundreds_of_long_sessions_is_fast(tmp_path):
+    root = tmp_path / "s"
+    big = "x" * 20_000
+    for n in range(300):
+        write_session(root, f"s{n:04d}", tmp_path, float(n), ["p"] * 3)
+        with open(root / f"s{n:04d}" / "transcript.jsonl", "a") as f:
+            for _ in range(10):
+                f.write(json.dumps({"type": "tool_result", "content": big}) + "\n")
+    started = time.perf_counter()
+    sessions = list_sessions(root, cwd=tmp_path)
+    took = time.perf_counter() - started
+    assert len(sessions) == 300 and sessions[0].id == "s0299" and sessions[0].turns == 3
+    assert took < 2.0, took
+
+
+def test_a_session_with_a_torn_header_is_left_out(tmp_path):
+    root = tmp_path / "s"
+    (root / "torn").mkdir(parents=True)
+    (root / "torn" / "transcript.jsonl").write_text('{"type": "header", "id"')
+    assert read_info(root / "torn" / "transcript.jsonl") is None
+    assert list_sessions(root) == []
+
+
+def test_export_markdown_folds_reasoning_and_tools(tmp_path):
+    s, _, _ = new_session(
+        two_agents(tmp_path), tmp_path,
+        calls(("echo", {"text": "```x"}), reasoning="I should echo"), answer("All done.", reasoning="it worked"),
+        tools=[EchoTool()],
+    )
+    s.run("please echo", CancelToken())
+    records, _ = read_transcript(s.transcript_path)
+    md = export_markdown(records)
+    assert md.startswith(f"# mrsmith session {s.session_id}\n")
+    assert "## 1. You\n\n> please echo\n" in md
+    assert "<details><summary>Reasoning</summary>\n\nI should echo\n\n</details>" in md
+    assert "<details><summary>Tool: echo (ok)</summary>" in md
+    assert '````json\n{\n  "text": "```x"\n}\n````' in md  # a longer fence than the content's backticks
+    assert "\nAll done.\n" in md
+    assert "<sub>usage: 200 tokens in, 20 out, 2 model calls</sub>" in md
+
+    out = export_session(s.session_id[:20], tmp_path / "out.md", root=tmp_path / "sessions")
+    assert out.read_text() == md
+    assert export_session(s.transcript_path, tmp_path).name.startswith("mrsmith-")
+
+
+def test_export_errors_are_one_line_and_leave_no_file(tmp_path):
+    with pytest.raises(ExportError, match="no session id starts with 'nope'"):
+        export_session("nope", tmp_path / "x.md", root=tmp_path)
+    src = tmp_path / "t.jsonl"
+    src.write_text('{"type": "header", "id": "a"}\n{"type": "user", "text": "hi"}\n')
+    with pytest.raises(ExportError, match="cannot write"):
+        export_session(src, tmp_path / "missing-dir" / "x.md")
+    assert not (tmp_path / "missing-dir").exists()
