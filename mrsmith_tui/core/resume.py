@@ -9,6 +9,7 @@ provider differs from the recorded one, an `agent_switch` record and a Notice sa
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, Callable
 
@@ -86,6 +87,7 @@ def resume_session(
         provider_factory=provider_factory, session_id=session_id,
     )
     if persist:  # append to the recorded transcript, wherever it is, without a second header
+        _mend_tail(path, sink)
         writer = TranscriptWriter(path, sink=sink, secrets=session.secrets())
         session.transcript = writer
         session.conversation.transcript = writer
@@ -105,6 +107,28 @@ def resume_session(
     _note_switch(session, state)
     sink(msgs.Notice(text=f"resumed session {session_id} ({state.runs} turn{'s' if state.runs != 1 else ''})"))
     return session
+
+
+def _mend_tail(path: Path, sink: Callable[[msgs.Msg], None]) -> None:
+    """Make the file end at a line end before appending: a torn last record (a kill mid-write) is
+    cut off, a whole one that only lacks its newline gets it. Otherwise the next record would
+    be glued to the torn bytes and lost with them."""
+    try:
+        with open(path, "r+b") as f:
+            data = f.read()
+            if not data or data.endswith(b"\n"):
+                return
+            start = data.rfind(b"\n") + 1
+            try:
+                whole = isinstance(json.loads(data[start:].decode("utf-8")), dict)
+            except (UnicodeDecodeError, ValueError):
+                whole = False
+            if whole:
+                f.write(b"\n")
+            else:
+                f.truncate(start)
+    except OSError as e:  # the writer will report it when it fails to append
+        sink(msgs.Warning(text=f"cannot repair the end of {path}: {e.strerror or e}", code="transcript"))
 
 
 def _restore_usage(session: AgentSession, state: Rebuilt) -> None:

@@ -183,3 +183,30 @@ def test_resume_errors_are_one_clear_line(tmp_path):
     empty.write_text('{"type": "hea')
     with pytest.raises(SessionNotFound, match="holds no records"):
         resume_session(**kw, target=empty)
+
+
+def test_resume_after_a_torn_last_line_appends_whole_records(tmp_path):
+    config, s, _ = lived_session(tmp_path)
+    s.close()
+    path = s.transcript_path
+    data = path.read_bytes()
+    path.write_bytes(data + b'{"type": "assistant", "run_id": "run9", "cont')
+    r = resume_session(config=config, cwd=tmp_path, sink=msgs.ListSink(), approver=ScriptedApprover(),
+                       provider_factory=Factory(answer("after the tear")))
+    r.run("go on", CancelToken())
+    records, warnings = read_transcript(path)
+    assert warnings == []  # the torn bytes were cut before appending
+    assert [x for x in records if x["type"] == "assistant"][-1]["content"] == "after the tear"
+
+
+def test_resume_keeps_a_whole_last_record_that_lacks_its_newline(tmp_path):
+    config, s, _ = lived_session(tmp_path)
+    s.close()
+    path = s.transcript_path
+    path.write_bytes(path.read_bytes().rstrip(b"\n"))
+    count = len(read_transcript(path)[0])
+    r = resume_session(config=config, cwd=tmp_path, sink=msgs.ListSink(), approver=ScriptedApprover(),
+                       provider_factory=Factory(answer("x")))
+    r.run("go on", CancelToken())
+    records, warnings = read_transcript(path)
+    assert warnings == [] and len(records) > count and records[count - 1]["type"] == "run_end"
