@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from mrsmith_tui import __version__
-from mrsmith_tui.config.load import ConfigError, apply_cli, default_config_paths, load_config, resolve_agent
+from mrsmith_tui.config.load import ConfigError, apply_cli, default_config_paths, load_config, resolve_agent, sessions_dir
 from mrsmith_tui.config.schema import Config
+from mrsmith_tui.session.export import ExportError
+from mrsmith_tui.session.store import SessionNotFound
 from mrsmith_tui.headless import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, HeadlessPrinter, run_headless, wants_color
 
 # A -f file larger than this is refused rather than sent to the model whole.
@@ -84,12 +86,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")
+    argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        if argv and argv[0] in SESSION_COMMANDS:
+            return _session_command(argv)
         return _main(build_parser().parse_args(argv))
     except KeyboardInterrupt:
         print("mrsmith: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except (ConfigError, UsageError) as e:
+    except (ConfigError, UsageError, SessionNotFound, ExportError) as e:
         print(f"mrsmith: error: {e}", file=sys.stderr)
         return EXIT_USAGE
     except Exception as e:  # the last line of defence: one line, never a traceback by default
@@ -101,7 +106,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main(args: argparse.Namespace) -> int:
-    _refuse_unbuilt_session_commands(args)
+    _check_session_flags(args)
+    if args.list:
+        return _list_sessions(args, _load(args))
     headless = args.prompt is not None or _stdin_is_piped()
     if not headless and (args.json or args.files):
         raise UsageError(f"{'--json' if args.json else '-f'} needs a headless run: give -p PROMPT or pipe a prompt on stdin")
@@ -111,10 +118,71 @@ def _main(args: argparse.Namespace) -> int:
     return _run_tui(args, config)
 
 
-def _refuse_unbuilt_session_commands(args: argparse.Namespace) -> None:
-    for flag, given in (("--continue", args.continue_), ("--resume", args.resume), ("--list", args.list), ("--all", args.all)):
-        if given:
-            raise UsageError(f"{flag} is not built yet")
+# --------------------------------------------------------------------------- sessions
+
+SESSION_COMMANDS = ("view", "export")
+
+
+def _check_session_flags(args: argparse.Namespace) -> None:
+    if args.all and not args.list:
+        raise UsageError("--all goes with --list")
+    if args.continue_ and args.resume:
+        raise UsageError("give -c/--continue or --resume ID, not both")
+    if args.list and (args.continue_ or args.resume or args.prompt is not None):
+        raise UsageError("--list only lists: leave out -c, --resume and -p")
+
+
+def _list_sessions(args: argparse.Namespace, config: Config) -> int:
+    from mrsmith_tui.session.store import format_sessions, list_sessions
+
+    sessions = list_sessions(sessions_dir(config), cwd=None if args.all else Path.cwd())
+    if not sessions:
+        where = "" if args.all else " started in this folder (mrsmith --list --all shows every folder's)"
+        print(f"no sessions{where}")
+        return 0
+    print(format_sessions(sessions, show_dir=args.all))
+    return 0
+
+
+def _session_parser(command: str) -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog=f"mrsmith {command}")
+    p.add_argument("id", metavar="ID", help="session id (a prefix is enough) or a transcript path")
+    if command == "export":
+        p.add_argument("path", metavar="PATH", nargs="?", help="where to write the Markdown (default ./mrsmith-<id>.md)")
+    p.add_argument("--config", metavar="PATH", type=Path, help="config file")
+    p.add_argument("--sessions-dir", metavar="DIR", help="where transcripts are")
+    p.add_argument("--theme", metavar="NAME", help="UI theme (view)")
+    return p
+
+
+def _session_command(argv: list[str]) -> int:
+    """`mrsmith view ID` and `mrsmith export ID [PATH]`: no endpoint needed."""
+    args = _session_parser(argv[0]).parse_args(argv[1:])
+    config = apply_cli(load_config(args.config), sessions_dir=args.sessions_dir)
+    if argv[0] == "export":
+        from mrsmith_tui.session.export import export_session
+
+        print(export_session(args.id, args.path, root=sessions_dir(config)))
+        return 0
+    return _view(args, config)
+
+
+def _view(args: argparse.Namespace, config: Config) -> int:
+    from mrsmith_tui.core.resume import load_records, locate_transcript
+    from mrsmith_tui.session.export import export_markdown
+
+    path = locate_transcript(config, args.id, Path.cwd())
+    records, warnings = load_records(path)
+    for text in warnings:
+        print(f"mrsmith: warning: {text}", file=sys.stderr)
+    try:
+        from mrsmith_tui.tui.app import run_view
+    except ImportError as e:  # the UI (or its read-only view) is not built: only that falls back
+        if not (e.name or "").startswith("mrsmith_tui.tui"):
+            raise
+        sys.stdout.write(export_markdown(records))  # no UI yet: the session as Markdown
+        return 0
+    return run_view(records, config=config, theme=args.theme or config.theme)
 
 
 def _load(args: argparse.Namespace) -> Config:
@@ -184,7 +252,7 @@ def _read_attachment(name: str) -> str:
 # --------------------------------------------------------------------------- composition
 
 
-def _build_session(args: argparse.Namespace, config: Config, *, sink: Any, approver: Any) -> Any:
+def _build_session(args: argparse.Namespace, config: Config, *, sink: Any, approver: Any, replay: bool = False) -> Any:
     try:
         from mrsmith_tui.core.session import build_session
     except ModuleNotFoundError as e:
@@ -192,14 +260,22 @@ def _build_session(args: argparse.Namespace, config: Config, *, sink: Any, appro
             raise UsageError("the run (core.session) is not built yet") from None
         raise
 
-    session = build_session(
-        config=config,
-        agent_name=args.agent,
-        cwd=Path.cwd(),
-        sink=sink,
-        approver=approver,
-        persist=not args.no_session,
-    )
+    if args.continue_ or args.resume:
+        from mrsmith_tui.core.resume import resume_session
+
+        session = resume_session(
+            config=config, cwd=Path.cwd(), sink=sink, approver=approver, target=args.resume,
+            agent_name=args.agent, persist=not args.no_session, replay=replay,
+        )
+    else:
+        session = build_session(
+            config=config,
+            agent_name=args.agent,
+            cwd=Path.cwd(),
+            sink=sink,
+            approver=approver,
+            persist=not args.no_session,
+        )
     _install_agents(session, args)
     return session
 
@@ -241,8 +317,11 @@ def _run_tui(args: argparse.Namespace, config: Config) -> int:
     resolve_agent(config, args.agent)
 
     def make_session(sink: Any, approver: Any) -> Any:
-        return _build_session(args, config, sink=sink, approver=approver)
+        session = _build_session(args, config, sink=sink, approver=approver, replay=not made)
+        made.append(session)  # a resumed session is drawn once, when the UI first builds it
+        return session
 
+    made: list[Any] = []
     return run_tui(make_session, config=config, theme=args.theme or config.theme)
 
 

@@ -1,0 +1,87 @@
+"""The session commands of the CLI: --list [--all], -c / --resume with -p, view, export."""
+
+from __future__ import annotations
+
+import sys
+import types
+
+import pytest
+
+from loopback import text_turn
+from mrsmith_tui.cli import main
+from mrsmith_tui.session.transcript import read_transcript
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch, loopback):
+    srv = loopback([text_turn("first answer", reasoning="hmm"), text_turn("second answer"), text_turn("third answer")])
+    here = tmp_path / "project"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    monkeypatch.setenv("OPENAI_BASE_URL", srv.base_url)
+    monkeypatch.setenv("MODEL", "test-model")
+    monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("MRSMITH_SESSIONS_DIR", str(tmp_path / "sessions"))
+    return srv, here, tmp_path / "sessions"
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_list_continue_resume_export_and_view(project, capsys, monkeypatch, tmp_path):
+    srv, here, sessions = project
+    assert run(capsys, "--list")[1].startswith("no sessions started in this folder")
+    code, out, _ = run(capsys, "-p", "hello there")
+    assert (code, out.strip()) == (0, "first answer")
+    [transcript] = sessions.glob("*/transcript.jsonl")
+    session_id = transcript.parent.name
+
+    code, out, _ = run(capsys, "--list")
+    assert code == 0 and session_id[:13] in out and "hello there" in out and "default/test-model" in out
+
+    code, out, err = run(capsys, "-c", "-p", "and again")
+    assert (code, out.strip()) == (0, "second answer")
+    assert f"resumed session {session_id}" in err
+    assert [m["content"] for m in srv.requests[1]["messages"][1:]] == ["hello there", "first answer", "and again"]
+
+    code, out, _ = run(capsys, "--resume", session_id[:15], "-p", "third")
+    assert (code, out.strip()) == (0, "third answer")
+    records, warnings = read_transcript(transcript)
+    assert warnings == [] and [r["text"] for r in records if r["type"] == "user"] == ["hello there", "and again", "third"]
+    assert len(list(sessions.glob("*/transcript.jsonl"))) == 1
+
+    monkeypatch.chdir(tmp_path)
+    assert run(capsys, "--list")[1].startswith("no sessions")
+    code, out, _ = run(capsys, "--list", "--all")
+    assert "DIRECTORY" in out and str(here.name) in out and "3" in out.splitlines()[1].split()
+
+    code, out, _ = run(capsys, "export", session_id[:13], str(tmp_path / "s.md"))
+    assert code == 0 and out.strip() == str(tmp_path / "s.md")
+    assert "> and again" in (tmp_path / "s.md").read_text()
+
+    # view: the UI's read-only view gets the records; with no UI, the Markdown is printed
+    seen = {}
+    fake = types.ModuleType("mrsmith_tui.tui.app")
+    fake.run_view = lambda records, **kw: seen.setdefault("records", records) and 0
+    monkeypatch.setitem(sys.modules, "mrsmith_tui.tui.app", fake)
+    monkeypatch.delenv("OPENAI_BASE_URL")  # no endpoint needed
+    assert run(capsys, "view", session_id[:13])[0] == 0
+    assert seen["records"][0]["id"] == session_id
+    monkeypatch.setitem(sys.modules, "mrsmith_tui.tui.app", types.ModuleType("mrsmith_tui.tui.app"))
+    code, out, _ = run(capsys, "view", session_id[:13])
+    assert code == 0 and "## 2. You\n\n> and again" in out
+
+
+def test_session_command_errors_are_one_line(project, capsys):
+    _, _, sessions = project
+    code, _, err = run(capsys, "-c", "-p", "hi")
+    assert code == 2 and err.startswith("mrsmith: error: no session was started in") and len(err.splitlines()) == 1
+    code, _, err = run(capsys, "--resume", "zzzz", "-p", "hi")
+    assert code == 2 and "no session id starts with 'zzzz'" in err
+    assert run(capsys, "--all")[2] == "mrsmith: error: --all goes with --list\n"
+    assert run(capsys, "-c", "--resume", "x")[0] == 2
+    code, _, err = run(capsys, "export", "nope")
+    assert code == 2 and "no session id starts with 'nope'" in err
