@@ -1,0 +1,103 @@
+"""Themes: bundled files load and render; bad files are skipped with one named warning; user files win."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.app import App, ComposeResult
+from textual.widgets import Button, DataTable, Footer, Input, Markdown, Static
+
+from mrsmith_tui import paths
+from mrsmith_tui.tui.themes import DEFAULT_THEME, NO_COLOR_THEME, load_themes, load_themes_with_warnings
+
+BUNDLED = sorted(p.stem for p in paths.BUNDLED_THEMES_DIR.glob("*.toml"))
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    path.write_text(text)
+    return path
+
+
+def test_bundled_themes_load_without_warnings(tmp_path):
+    themes, warnings = load_themes_with_warnings(tmp_path / "none")
+    names = [t.name for t in themes]
+    assert warnings == []
+    assert 4 <= len(names) <= 6 and sorted(names) == BUNDLED  # file stem == theme name
+    assert DEFAULT_THEME in names and NO_COLOR_THEME in names
+    assert any(not t.dark for t in themes)  # at least one light theme
+
+
+def test_no_color_theme_is_monochrome():
+    theme = next(t for t in load_themes() if t.name == NO_COLOR_THEME)
+    colours = {getattr(theme, f) for f in ("primary", "secondary", "accent", "warning", "error", "success",
+                                             "foreground", "background")}
+    assert theme.ansi and colours == {"ansi_default"}
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ('name = "x"\nprimary = "blurple"\n', "primary: 'blurple' is not a colour"),
+        ('name = "x"\n', "primary: missing"),
+        ('name = "x"\nprimary = "#fff"\nbackgrund = "#000"\n', "backgrund: not a theme field"),
+        ('name = "Bad Name"\nprimary = "#fff"\n', "name: 'Bad Name' is not a theme name"),
+        ('name = "x"\nprimary = "#fff"\ndark = "yes"\n', "dark: Input should be a valid boolean"),
+        ('name = "x"\nprimary = "#fff"\n[variables]\n"Foo Bar" = "red"\n', "variables: 'Foo Bar' is not a variable name"),
+        ('name = "x\nprimary = 1\n', "TOML syntax error"),
+    ],
+)
+def test_a_bad_file_is_skipped_with_one_line_naming_file_and_field(tmp_path, text, message):
+    user = tmp_path / "themes"
+    write(user, "broken.toml", text)
+    write(user, "fine.toml", 'name = "fine"\nprimary = "#336699"\n')
+    themes, warnings = load_themes_with_warnings(user)
+    assert len(warnings) == 1
+    line = warnings[0]
+    assert "broken.toml" in line and message in line and line.endswith("(skipped)") and "\n" not in line
+    names = [t.name for t in themes]
+    assert "fine" in names and "x" not in names
+
+
+def test_user_theme_replaces_a_bundled_one_of_the_same_name(tmp_path):
+    user = tmp_path / "themes"
+    write(user, "mine.toml", f'name = "{DEFAULT_THEME}"\nprimary = "#123456"\n')
+    themes = load_themes(user)
+    mine = [t for t in themes if t.name == DEFAULT_THEME]
+    assert len(mine) == 1 and mine[0].primary == "#123456"
+
+
+def test_default_user_dir_is_under_the_config_folder(tmp_path):
+    # conftest points XDG_CONFIG_HOME into a fresh HOME
+    write(paths.config_dir() / "themes", "sea.toml", 'name = "sea"\nprimary = "#2266aa"\ndark = false\n')
+    assert "sea" in [t.name for t in load_themes()]
+
+
+class ThemeProbe(App):
+    """The widgets the main screen uses, enough to make every theme's variables resolve."""
+
+    def compose(self) -> ComposeResult:
+        yield Static("status", id="status")
+        yield Markdown("# Title\n\n- item\n\n```python\nprint('hi')\n```\n")
+        table = DataTable()
+        table.add_columns("id", "state")
+        table.add_row("a1", "running")
+        yield table
+        yield Button("Approve")
+        yield Input(placeholder="prompt")
+        yield Footer()
+
+
+async def test_every_theme_renders_and_switching_to_built_ins_works():
+    app = ThemeProbe()
+    async with app.run_test(size=(80, 24)) as pilot:
+        for theme in load_themes():
+            app.register_theme(theme)
+        for name in [*BUNDLED, "textual-dark", "textual-light", DEFAULT_THEME]:
+            app.theme = name
+            await pilot.pause(0.01)
+            assert app.current_theme.name == name
+            assert app.screen.styles.background is not None
+        assert app.screen.query_one("#status").region.width == 80
