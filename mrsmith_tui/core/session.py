@@ -23,6 +23,8 @@ from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.config.load import api_key_for, resolve_agent, sessions_dir
 from mrsmith_tui.config.schema import AgentConfig, Config, ProviderConfig
 from mrsmith_tui.core.budget import ToolCallBudget
+from mrsmith_tui.core.compact import compact as compact_session
+from mrsmith_tui.core.compact import maybe_auto_compact
 from mrsmith_tui.core.conversation import Conversation, RunResult
 from mrsmith_tui.core.ids import IdSource
 from mrsmith_tui.core.prompt import build_system_prompt
@@ -167,7 +169,18 @@ class AgentSession:
             self.sink(msgs.Error(text="a run is already in progress"))
             return RunResult(final_text="", error="a run is already in progress")
         try:
+            maybe_auto_compact(self, cancel)  # autoCompact: at 90 % of the context, before the next turn
             return self.conversation.run_turn(prompt, cancel, attachments=attachments)
+        finally:
+            self._run_lock.release()
+
+    def compact(self, cancel: CancelToken) -> str:
+        """/compact: summarise the older turns in the context (core.compact); "" when nothing changed."""
+        if not self._run_lock.acquire(blocking=False):
+            self.sink(msgs.Error(text="a run is in progress: /compact waits until it ends"))
+            return ""
+        try:
+            return compact_session(self, cancel)
         finally:
             self._run_lock.release()
 

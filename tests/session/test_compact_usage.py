@@ -123,3 +123,16 @@ def test_usage_report_shows_turns_totals_context_cache_budget_and_subagents():
     assert "Cache hits   24% of prompt tokens" in text
     assert "Tool calls   1 of 10" in text
     assert "Sub-agents   300 in · 30 out · real · not in the main context" in text
+
+
+def test_the_session_auto_compacts_before_the_next_turn_and_offers_compact(tmp_path):
+    config = two_agents(tmp_path, auto_compact=True, max_context_tokens=1000)
+    s, sink, factory = new_session(config, tmp_path, answer("a", usage=UsageInfo(400, 10)),
+                                   answer("b", usage=UsageInfo(950, 10)), answer("auto summary"), answer("c"))
+    s.run("one", CancelToken())
+    s.run("two", CancelToken())
+    s.run("three", CancelToken())  # 96 % before it: compacted first, then the turn
+    assert factory.requests[2].messages[-1]["content"] == COMPACT_INSTRUCTION
+    assert factory.requests[3].messages[1]["content"] == SUMMARY_PREFIX + "auto summary"
+    assert s.compact(CancelToken()) == "c"  # /compact: the summary and "two" go, "three" stays
+    assert [m["content"] for m in factory.requests[4].messages[1:-1]] == [SUMMARY_PREFIX + "auto summary", "two", "b"]
