@@ -1,0 +1,350 @@
+"""The first-run setup screen: find a model server, pick a model, write config.toml.
+
+    run_setup(config_path) -> bool        # a small App of its own (True: a config was written)
+    SetupScreen(config_path)              # the same screen, for an app to push; dismisses
+                                          # with the written Path, or None when cancelled
+
+On mount it probes the usual local servers (Ollama, LM Studio, llama.cpp, vLLM on
+127.0.0.1) with `GET /v1/models`, all at once with a short timeout, in a worker thread, and
+lists those that answered. Picking one fills the form; otherwise the person types a base
+URL (and a key), and the model list is fetched from that endpoint. Save writes the file
+with `config.write.write_config`. Which ports are probed and the HTTP call are parameters,
+so tests point them at the loopback server.
+"""
+
+from __future__ import annotations
+
+import re
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+from urllib.parse import urlparse
+
+from textual import on
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Input, Label, OptionList, Select, Static
+from textual.widgets.option_list import Option
+
+from mrsmith_tui.config.load import ConfigError
+from mrsmith_tui.config.write import write_config
+from mrsmith_tui.provider.openai_compat import list_models
+
+# (base_url, api_key, timeout) -> model ids; raises on any failure (a one-line message).
+FetchModels = Callable[[str, "str | None", float], list[str]]
+
+
+@dataclass(frozen=True)
+class LocalServer:
+    label: str  # what the person sees
+    name: str  # the provider name written to the config
+    port: int
+    host: str = "127.0.0.1"
+
+    @property
+    def base_url(self) -> str:
+        return f"http://{self.host}:{self.port}/v1"
+
+
+LOCAL_SERVERS: tuple[LocalServer, ...] = (
+    LocalServer("Ollama", "ollama", 11434),
+    LocalServer("LM Studio", "lmstudio", 1234),
+    LocalServer("llama.cpp", "llamacpp", 8080),
+    LocalServer("vLLM", "vllm", 8000),
+)
+
+
+@dataclass(frozen=True)
+class Found:
+    server: LocalServer
+    models: tuple[str, ...]
+
+
+def probe_servers(servers: Sequence[LocalServer], fetch: FetchModels = list_models,
+                  timeout: float = 0.8) -> list[Found]:
+    """The servers that answered GET /v1/models, in the given order; all probed at once."""
+    if not servers:
+        return []
+
+    def one(server: LocalServer) -> Found | None:
+        try:
+            return Found(server, tuple(fetch(server.base_url, None, timeout)))
+        except Exception:  # refused, timed out, not an OpenAI-compatible server: not offered
+            return None
+
+    with ThreadPoolExecutor(max_workers=len(servers), thread_name_prefix="probe") as pool:
+        return [f for f in pool.map(one, servers) if f is not None]
+
+
+def provider_name_for(base_url: str) -> str:
+    """A short provider name from the URL: api.openai.com -> openai, localhost -> local."""
+    host = (urlparse(base_url).hostname or "").lower()
+    if not host or host in ("localhost", "127.0.0.1", "::1") or re.fullmatch(r"[\d.]+", host):
+        return "local"
+    labels = [p for p in host.split(".") if p not in ("api", "www")]
+    name = labels[-2] if len(labels) >= 2 else labels[0] if labels else "custom"
+    return re.sub(r"[^a-z0-9_-]", "-", name) or "custom"
+
+
+def _label(path: Path) -> str:
+    try:
+        return "~/" + str(path.expanduser().resolve().relative_to(Path.home().resolve()))
+    except ValueError:
+        return str(path)
+
+
+class SetupScreen(Screen[Path | None]):
+    """Find an endpoint, choose a model, write the config."""
+
+    DEFAULT_CSS = """
+    SetupScreen { align: center top; }
+    SetupScreen #setup-body { width: 84; max-width: 100%; height: auto; padding: 1 2; }
+    SetupScreen .title { text-style: bold; color: $primary; }
+    SetupScreen .hint { color: $text-muted; }
+    SetupScreen .section { margin-top: 1; text-style: bold; }
+    SetupScreen #found { height: auto; max-height: 8; border: round $panel-lighten-2; }
+    SetupScreen #found:focus { border: round $primary; }
+    SetupScreen .row { height: 3; }
+    SetupScreen .row Label { width: 10; padding: 1 0 0 0; }
+    SetupScreen .row Input, SetupScreen .row Select { width: 1fr; }
+    SetupScreen #fetch { min-width: 16; margin-left: 1; }
+    SetupScreen #actions { height: 3; margin-top: 1; }
+    SetupScreen #target { width: 1fr; padding: 1 0 0 0; color: $text-muted; }
+    SetupScreen #message { height: auto; margin-top: 1; }
+    SetupScreen #message.error { color: $error; }
+    SetupScreen #message.warning { color: $warning; }
+    """
+
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Save"),
+        Binding("escape", "cancel", "Cancel"),
+    ]
+
+    class Probed(Message):
+        def __init__(self, found: list[Found]) -> None:
+            super().__init__()
+            self.found = found
+
+    class ModelsFetched(Message):
+        def __init__(self, base_url: str, models: list[str], error: str | None) -> None:
+            super().__init__()
+            self.base_url = base_url
+            self.models = models
+            self.error = error
+
+    def __init__(self, config_path: Path, *, servers: Sequence[LocalServer] = LOCAL_SERVERS,
+                 fetch_models: FetchModels = list_models, probe_timeout: float = 0.8,
+                 fetch_timeout: float = 5.0) -> None:
+        super().__init__()
+        self.config_path = Path(config_path).expanduser()
+        self.servers = tuple(servers)
+        self.fetch_models = fetch_models
+        self.probe_timeout = probe_timeout
+        self.fetch_timeout = fetch_timeout
+        self.found: list[Found] | None = None  # None while the probe runs
+        self.models: list[str] = []
+        self.fetching = False
+        self._auto_name = ""
+        self._confirm_overwrite = False
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        ports = ", ".join(f"{s.label} :{s.port}" for s in self.servers) or "none"
+        with VerticalScroll(id="setup-body"):
+            yield Static("mrsmith · first run", classes="title")
+            yield Static("No model provider is configured yet. Pick a server found on this machine, "
+                         "or enter any OpenAI-compatible endpoint.", classes="hint")
+            yield Static("Found on this machine", classes="section")
+            yield Static(Content(f"Looking for local servers ({ports}) …"), id="probe-status", classes="hint")
+            yield OptionList(id="found")
+            yield Static("Endpoint", classes="section")
+            with Horizontal(classes="row"):
+                yield Label("Base URL")
+                yield Input(placeholder="https://api.openai.com/v1", id="base-url")
+                yield Button("Fetch models", id="fetch")
+            with Horizontal(classes="row"):
+                yield Label("API key")
+                yield Input(placeholder="optional for local servers", password=True, id="api-key")
+            with Horizontal(classes="row"):
+                yield Label("Name")
+                yield Input(placeholder="provider name, e.g. openai", id="name")
+            with Horizontal(classes="row"):
+                yield Label("Model")
+                yield Select([], prompt="fetch the list, or type a name below", id="model-list")
+            with Horizontal(classes="row"):
+                yield Label("")
+                yield Input(placeholder="model name", id="model")
+            with Horizontal(id="actions"):
+                yield Static(Content(f"Saves {_label(self.config_path)}"), id="target")
+                yield Button("Save", variant="primary", id="save")
+            yield Static("", id="message")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        for field in self.query(Input):
+            field.cursor_blink = False
+        self.query_one("#found", OptionList).display = False
+        self.query_one("#base-url", Input).focus()
+        self.run_worker(self._probe, thread=True, group="probe", exit_on_error=False)
+
+    # ------------------------------------------------------------------ probing and fetching (threads)
+
+    def _probe(self) -> None:
+        self.post_message(self.Probed(probe_servers(self.servers, self.fetch_models, self.probe_timeout)))
+
+    def _fetch(self, base_url: str, api_key: str | None) -> None:
+        try:
+            models = list(self.fetch_models(base_url, api_key, self.fetch_timeout))
+            self.post_message(self.ModelsFetched(base_url, models, None))
+        except Exception as e:
+            self.post_message(self.ModelsFetched(base_url, [], str(e).splitlines()[0] if str(e) else type(e).__name__))
+
+    @on(Probed)
+    def _probed(self, event: Probed) -> None:
+        self.found = event.found
+        status = self.query_one("#probe-status", Static)
+        listing = self.query_one("#found", OptionList)
+        if not event.found:
+            ports = ", ".join(str(s.port) for s in self.servers)
+            status.update(Content(f"No local server answered on 127.0.0.1 (ports {ports}). Enter an endpoint below."))
+            return
+        status.update(Content("Choose one with ↑ ↓ and Enter, or fill in the form."))
+        for f in event.found:
+            count = f"{len(f.models)} model" + ("" if len(f.models) == 1 else "s")
+            listing.add_option(Option(Content(f"{f.server.label:<10} {f.server.host}:{f.server.port:<6}  {count}")))
+        listing.display = True
+        listing.highlighted = 0
+        if not self.query_one("#base-url", Input).value:  # never take focus from someone typing
+            listing.focus()
+
+    @on(ModelsFetched)
+    def _models_fetched(self, event: ModelsFetched) -> None:
+        if event.base_url != self._base_url():
+            return  # the person changed the URL meanwhile
+        self.fetching = False
+        if event.error:
+            self._say(f"Could not list models: {event.error}. Type the model name instead.", "error")
+            return
+        self._show_models(event.models)
+        if event.models:
+            self._say(f"{len(event.models)} model{'s' if len(event.models) != 1 else ''} at {event.base_url}.", "")
+        else:
+            self._say("The endpoint lists no models; type the model name.", "warning")
+
+    # ------------------------------------------------------------------ form
+
+    @on(OptionList.OptionSelected, "#found")
+    def _server_chosen(self, event: OptionList.OptionSelected) -> None:
+        found = (self.found or [])[event.option_index]
+        self.query_one("#base-url", Input).value = found.server.base_url
+        self._set_name(found.server.name)
+        self._show_models(list(found.models))
+        self._say(f"{found.server.label}: choose a model, then Save (ctrl+s).", "")
+        (self.query_one("#model-list", Select) if found.models else self.query_one("#model", Input)).focus()
+
+    @on(Input.Changed, "#base-url")
+    def _url_changed(self, event: Input.Changed) -> None:
+        url = event.value.strip().rstrip("/")
+        known = {f.server.base_url: f.server.name for f in self.found or []}
+        self._set_name(known.get(url) or (provider_name_for(url) if url else ""))
+
+    @on(Input.Submitted, "#base-url")
+    @on(Input.Submitted, "#api-key")
+    @on(Button.Pressed, "#fetch")
+    def _fetch_requested(self) -> None:
+        base_url = self._base_url()
+        if not base_url.startswith(("http://", "https://")):
+            self._say("Base URL: enter an http:// or https:// URL first.", "error")
+            self.query_one("#base-url", Input).focus()
+            return
+        self.fetching = True
+        self._say(f"Fetching models from {base_url} …", "")
+        key = self.query_one("#api-key", Input).value.strip() or None
+        self.run_worker(lambda: self._fetch(base_url, key), thread=True, group="fetch", exclusive=True,
+                        exit_on_error=False)
+
+    @on(Select.Changed, "#model-list")
+    def _model_picked(self, event: Select.Changed) -> None:
+        if event.value is not Select.NULL:
+            self.query_one("#model", Input).value = str(event.value)
+
+    @on(Input.Submitted, "#model")
+    @on(Button.Pressed, "#save")
+    def action_save(self) -> None:
+        base_url, model = self._base_url(), self.query_one("#model", Input).value.strip()
+        name = self.query_one("#name", Input).value.strip() or provider_name_for(base_url)
+        if not base_url:
+            return self._say("Base URL: pick a server above or enter a URL.", "error")
+        if not model:
+            return self._say("Model: choose one from the list or type its name.", "error")
+        overwrite = self._confirm_overwrite
+        if self.config_path.exists() and not overwrite:
+            self._confirm_overwrite = True
+            return self._say(f"{_label(self.config_path)} already exists: Save again to replace it.", "warning")
+        try:
+            written = write_config(self.config_path, provider_name=name, base_url=base_url,
+                                   api_key=self.query_one("#api-key", Input).value.strip() or None,
+                                   model=model, overwrite=overwrite)
+        except ConfigError as e:
+            return self._say(e.message, "error")
+        self.dismiss(written)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    # ------------------------------------------------------------------ helpers
+
+    def _base_url(self) -> str:
+        return self.query_one("#base-url", Input).value.strip().rstrip("/")
+
+    def _set_name(self, name: str) -> None:
+        field = self.query_one("#name", Input)
+        if field.value in ("", self._auto_name):  # keep a name the person typed
+            field.value = name
+        self._auto_name = name
+
+    def _show_models(self, models: list[str]) -> None:
+        self.models = models
+        select = self.query_one("#model-list", Select)
+        select.set_options([(m, m) for m in models])
+        if models:
+            select.value = models[0]
+            self.query_one("#model", Input).value = models[0]
+
+    def _say(self, text: str, kind: str) -> None:
+        message = self.query_one("#message", Static)
+        message.set_classes(kind)
+        message.update(Content(text))
+
+
+class SetupApp(App[Path | None]):
+    """The setup screen on its own, before the main app exists."""
+
+    TITLE = "mrsmith setup"
+
+    def __init__(self, config_path: Path, *, theme: str | None = None, **screen_options) -> None:
+        super().__init__()
+        self.animation_level = "none"
+        self._screen = SetupScreen(config_path, **screen_options)
+        self._theme_name = theme
+
+    def on_mount(self) -> None:
+        from mrsmith_tui.tui.themes import DEFAULT_THEME, NO_COLOR_THEME, load_themes
+
+        for theme in load_themes():
+            self.register_theme(theme)
+        wanted = NO_COLOR_THEME if self.no_color else self._theme_name or DEFAULT_THEME
+        if wanted in self.available_themes:
+            self.theme = wanted
+        self.push_screen(self._screen, callback=self.exit)
+
+
+def run_setup(config_path: Path, *, theme: str | None = None, **screen_options) -> bool:
+    """Show the setup screen; True when a config file was written at `config_path`."""
+    return SetupApp(config_path, theme=theme, **screen_options).run() is not None

@@ -1,0 +1,208 @@
+"""The first-run setup screen: probing, the form, writing config.toml; Pilot tests and one snapshot."""
+
+from __future__ import annotations
+
+import threading
+import time
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from mrsmith_tui.config.load import load_config
+from mrsmith_tui.tui.setup import LocalServer, SetupApp, probe_servers, provider_name_for
+
+CLOSED_PORT = 9  # discard: nothing listens on 127.0.0.1:9 here
+
+
+async def wait_for(pilot, predicate, timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out waiting for the setup screen"
+        await pilot.pause(0.01)
+
+
+def setup_app(config_path: Path, servers, fetch_models=None) -> SetupApp:
+    options = {"servers": servers, "probe_timeout": 0.5}
+    if fetch_models is not None:
+        options["fetch_models"] = fetch_models
+    return SetupApp(config_path, **options)
+
+
+def field(app, selector: str):
+    return app.screen.query_one(selector)
+
+
+# ------------------------------------------------------------------ pure parts
+
+
+def test_probe_finds_only_servers_that_answer(loopback):
+    srv = loopback(models=["b-model", "a-model"])
+    found = probe_servers([LocalServer("LM Studio", "lmstudio", CLOSED_PORT), LocalServer("Ollama", "ollama", srv.port)])
+    assert [(f.server.name, f.models) for f in found] == [("ollama", ("a-model", "b-model"))]
+
+
+def test_probe_runs_all_servers_at_once():
+    def slow(url, key, timeout):
+        time.sleep(0.3)
+        return ["m"]
+
+    servers = [LocalServer(str(p), str(p), p) for p in (1, 2, 3, 4)]
+    start = time.monotonic()
+    assert len(probe_servers(servers, slow)) == 4
+    assert time.monotonic() - start < 0.9  # one after another would be 1.2 s
+
+
+@pytest.mark.parametrize(
+    "url, name",
+    [("https://api.openai.com/v1", "openai"), ("https://openrouter.ai/api/v1", "openrouter"),
+     ("http://localhost:8080/v1", "local"), ("http://10.0.0.5:8000/v1", "local"), ("http://gpu-box:8000/v1", "gpu-box")],
+)
+def test_provider_name_from_url(url, name):
+    assert provider_name_for(url) == name
+
+
+# ------------------------------------------------------------------ the screen
+
+
+async def test_pick_a_found_server_and_save(tmp_path, loopback):
+    srv = loopback(models=["qwen3:8b", "llama3"])
+    path = tmp_path / "cfg" / "config.toml"
+    app = setup_app(path, [LocalServer("Ollama", "ollama", srv.port), LocalServer("vLLM", "vllm", CLOSED_PORT)])
+    async with app.run_test(size=(100, 36)) as pilot:
+        await wait_for(pilot, lambda: app.screen.found is not None)
+        assert app.focused is field(app, "#found")  # nothing typed yet, so the list takes focus
+        assert field(app, "#found").option_count == 1
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: field(app, "#model").value == "llama3")
+        assert field(app, "#base-url").value == srv.base_url
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.return_value is not None)
+    assert app.return_value == path
+    config = load_config(path, env={})
+    assert config.provider("ollama").base_url == srv.base_url
+    assert config.agent("default").model == "llama3" and config.default_agent == "default"
+
+
+async def test_nothing_found_then_a_typed_endpoint_with_key_lists_models(tmp_path, loopback):
+    srv = loopback(models=["gpt-x", "gpt-y"])
+    path = tmp_path / "config.toml"
+    app = setup_app(path, [LocalServer("Ollama", "ollama", CLOSED_PORT)])
+    async with app.run_test(size=(100, 36)) as pilot:
+        await wait_for(pilot, lambda: app.screen.found is not None)
+        assert "No local server answered" in str(field(app, "#probe-status").content)
+        assert not field(app, "#found").display
+        field(app, "#base-url").value = srv.base_url
+        field(app, "#api-key").focus()
+        await pilot.press(*"sk-test", "enter")  # Enter in the key field fetches the models
+        await wait_for(pilot, lambda: app.screen.models == ["gpt-x", "gpt-y"])
+        assert field(app, "#model-list").value == "gpt-x"
+        field(app, "#model-list").value = "gpt-y"
+        await wait_for(pilot, lambda: field(app, "#model").value == "gpt-y")
+        assert field(app, "#name").value == "local"
+        await pilot.click("#save")
+        await wait_for(pilot, lambda: app.return_value is not None)
+    raw = tomllib.loads(path.read_text())
+    assert raw["providers"] == [{"name": "local", "baseUrl": srv.base_url, "apiKey": "sk-test"}]
+    assert raw["agents"][0]["model"] == "gpt-y"
+
+
+async def test_a_failed_model_list_says_why_and_a_typed_model_still_saves(tmp_path):
+    def fetch(url, key, timeout):
+        raise RuntimeError(f"cannot reach {url}: connection refused")
+
+    path = tmp_path / "config.toml"
+    app = setup_app(path, [], fetch)
+    async with app.run_test(size=(100, 36)) as pilot:
+        await wait_for(pilot, lambda: app.screen.found is not None)
+        field(app, "#base-url").value = "https://api.example.com/v1"
+        field(app, "#base-url").focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "Could not list models" in str(field(app, "#message").content))
+        assert "connection refused" in str(field(app, "#message").content)
+        assert field(app, "#message").has_class("error")
+        field(app, "#model").focus()
+        await pilot.press(*"my-model", "enter")  # Enter in the model field saves
+        await wait_for(pilot, lambda: app.return_value is not None)
+    config = load_config(path, env={})
+    assert config.provider("example").base_url == "https://api.example.com/v1"
+
+
+async def test_missing_fields_and_bad_url_are_one_line_errors(tmp_path):
+    app = setup_app(tmp_path / "config.toml", [], lambda *a: [])
+    async with app.run_test(size=(100, 36)) as pilot:
+        await wait_for(pilot, lambda: app.screen.found is not None)
+        await pilot.press("ctrl+s")
+        assert "Base URL" in str(field(app, "#message").content)
+        field(app, "#base-url").value = "localhost:1234"
+        field(app, "#model").value = "m"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: "not an http(s) URL" in str(field(app, "#message").content))
+        assert "\n" not in str(field(app, "#message").content)
+    assert not (tmp_path / "config.toml").exists()
+
+
+async def test_an_existing_config_is_replaced_only_on_a_second_save(tmp_path):
+    path = tmp_path / "config.toml"
+    path.write_text('providers = [{ name = "old" }]\n')
+    app = setup_app(path, [], lambda *a: [])
+    async with app.run_test(size=(100, 36)) as pilot:
+        await wait_for(pilot, lambda: app.screen.found is not None)
+        field(app, "#base-url").value = "http://127.0.0.1:1234/v1"
+        field(app, "#model").value = "m"
+        await pilot.press("ctrl+s")
+        assert "already exists" in str(field(app, "#message").content)
+        assert "old" in path.read_text()
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.return_value is not None)
+    assert load_config(path, env={}).agent("default").model == "m"
+
+
+async def test_escape_cancels_without_writing(tmp_path):
+    app = setup_app(tmp_path / "config.toml", [], lambda *a: [])
+    async with app.run_test(size=(100, 36)) as pilot:
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not app.is_running)
+    assert app.return_value is None and not (tmp_path / "config.toml").exists()
+
+
+async def test_a_slow_probe_never_blocks_typing(tmp_path):
+    release = threading.Event()
+
+    def hanging(url, key, timeout):
+        release.wait(5)
+        return ["late-model"]
+
+    app = setup_app(tmp_path / "config.toml", [LocalServer("Ollama", "ollama", 11434)], hanging)
+    try:
+        async with app.run_test(size=(100, 36)) as pilot:
+            await pilot.press(*"http://h")
+            assert field(app, "#base-url").value == "http://h" and app.screen.found is None
+            release.set()
+            await wait_for(pilot, lambda: app.screen.found is not None)
+            assert app.focused is field(app, "#base-url")  # the list did not steal focus from typing
+    finally:
+        release.set()
+
+
+# ------------------------------------------------------------------ snapshot
+
+
+def test_snapshot_found_servers(snap_compare, tmp_path):
+    def fetch(url, key, timeout):
+        if url.endswith(":11434/v1"):
+            return ["gpt-oss:20b", "qwen3-coder:30b", "qwen3:8b"]
+        if url.endswith(":1234/v1"):
+            return ["mistral-small-3.2"]
+        raise OSError("connection refused")
+
+    servers = [LocalServer("Ollama", "ollama", 11434), LocalServer("LM Studio", "lmstudio", 1234),
+               LocalServer("llama.cpp", "llamacpp", 8080), LocalServer("vLLM", "vllm", 8000)]
+    app = setup_app(Path("~/.config/mrsmith/config.toml"), servers, fetch)
+
+    async def found(pilot):
+        await wait_for(pilot, lambda: app.screen.found is not None)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen.models != [])
+
+    assert snap_compare(app, terminal_size=(100, 36), run_before=found)
