@@ -1,12 +1,14 @@
 """Turning one provider stream into block Msgs: ReasoningDelta / TextDelta, then BlockEnded.
 
 Deltas are coalesced: at most one delta Msg per block per `interval` seconds (the frontend
-draws ~30 frames a second), so a fast provider cannot flood the sink. Whatever is buffered
-is flushed before the block ends.
+draws ~30 frames a second), so a fast provider cannot flood the sink. Text held back is
+posted by a one-shot timer when no more arrives within the interval (a model that pauses
+mid-answer must not hide its last words), and before the block ends.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from typing import Callable, Literal
 
@@ -28,27 +30,47 @@ class BlockStream:
         self._text: list[str] = []  # the whole block so far
         self._pending: list[str] = []  # not yet posted
         self._last_post = 0.0
-        self.reasoning = ""  # every reasoning block of this stream, joined
-        self.content = ""
+        self._timer: threading.Timer | None = None
+        self._lock = threading.Lock()  # the timer thread flushes too; posts stay in order
+        self._reasoning: list[str] = []
+        self._content: list[str] = []
+
+    @property
+    def reasoning(self) -> str:
+        """Every reasoning block of this stream, joined."""
+        return "".join(self._reasoning)
+
+    @property
+    def content(self) -> str:
+        return "".join(self._content)
 
     def add(self, kind: Kind, text: str) -> None:
         if not text:
             return
-        if self._kind != kind:
-            self.end()
-            self._kind = kind
-            self._block_id = self._ids.next("r" if kind == "reasoning" else "t")
-            self._last_post = 0.0
-        self._text.append(text)
-        self._pending.append(text)
-        if kind == "reasoning":
-            self.reasoning += text
-        else:
-            self.content += text
-        now = self._clock()
-        if now - self._last_post >= self._interval:
-            self._flush()
-            self._last_post = now
+        with self._lock:
+            if self._kind != kind:
+                self._end_locked()
+                self._kind = kind
+                self._block_id = self._ids.next("r" if kind == "reasoning" else "t")
+                self._last_post = 0.0
+            self._text.append(text)
+            self._pending.append(text)
+            (self._reasoning if kind == "reasoning" else self._content).append(text)
+            now = self._clock()
+            if now - self._last_post >= self._interval:
+                self._flush()
+                self._last_post = now
+            elif self._timer is None:
+                self._timer = threading.Timer(self._interval, self._flush_late)
+                self._timer.daemon = True
+                self._timer.start()
+
+    def _flush_late(self) -> None:
+        with self._lock:
+            self._timer = None
+            if self._kind is not None:
+                self._flush()
+                self._last_post = self._clock()
 
     def _flush(self) -> None:
         if not self._pending:
@@ -60,6 +82,13 @@ class BlockStream:
 
     def end(self) -> None:
         """End the open block (if any) with its whole text."""
+        with self._lock:
+            self._end_locked()
+
+    def _end_locked(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
         if self._kind is None:
             return
         self._flush()
