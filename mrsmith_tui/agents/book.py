@@ -132,6 +132,8 @@ class WaitingApprover:
         self.book = book
 
     def __getattr__(self, name: str) -> Any:  # anything else the frontend's approver offers
+        if name == "inner":  # not set yet (copy, pickle): no recursion
+            raise AttributeError(name)
         return getattr(self.inner, name)
 
     def _waiting(self, agent_id: str | None, ask: Callable[[], Any]) -> Any:

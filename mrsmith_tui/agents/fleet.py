@@ -156,16 +156,20 @@ class Fleet:
         with self.book.changed:
             self.book.changed.notify_all()
 
-    def stop(self, agent_id: str) -> AgentRecord:
-        """Stop one agent (background or sub-agent) and what it started. Raises FleetError for an unknown id."""
+    def stop(self, agent_id: str, *, join_seconds: float = STOP_JOIN_SECONDS) -> AgentRecord:
+        """Stop one agent (background or sub-agent) and what it started. Raises FleetError for an unknown id.
+
+        Waits up to `join_seconds` for a worker to end (so its partial report is there); a
+        frontend's event loop passes 0 and watches AgentStateChanged instead.
+        """
         record = self.book.get(agent_id)
         if record is None:
             known = ", ".join(r.agent_id for r in self.book.records()) or "none"
             raise FleetError(f"no agent {agent_id!r} (the agents: {known})")
         if not record.finished:
             self.book.stop(record)
-            if record.thread is not None and record.thread is not threading.current_thread():
-                record.thread.join(STOP_JOIN_SECONDS)
+            if join_seconds > 0 and record.thread is not None and record.thread is not threading.current_thread():
+                record.thread.join(join_seconds)
         return record
 
     def list(self) -> list[AgentRecord]:

@@ -232,3 +232,20 @@ def test_list_agents_rows(tmp_path, loopback):
     assert rows[0].startswith("agent-1\tfinisher\tdone\t") and rows[0].endswith("report waiting (wait_agents)")
     assert rows[1].startswith("agent-2\tHANG\trunning\t") and "0 tool calls" in rows[1]
     session.close()
+
+
+def test_agent_switch_stops_the_fleet_and_a_frontend_stop_does_not_block(tmp_path, loopback):
+    srv = loopback(responder=Router({"HANG": [Turn(events=text_turn("x").events, hang=5)]}))
+    session, sink = make_session(tmp_path, srv.base_url)
+    fleet = fleet_of(session)
+    first = fleet.spawn("HANG one")
+    t0 = time.monotonic()
+    fleet.stop(first.agent_id, join_seconds=0)
+    assert time.monotonic() - t0 < 0.2 and first.state in ("stopping", "stopped")
+    until(lambda: first.state == "stopped", timeout=1.0, what="stopped")
+    second = fleet.spawn("HANG two")
+    session.switch_agent("other")
+    assert second.state == "stopped" and fleet.list() == []
+    with pytest.raises(FleetError, match="no agent 'agent-9'"):
+        fleet.stop("agent-9")
+    session.close()
