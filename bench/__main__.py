@@ -1,0 +1,118 @@
+"""`python -m bench [--quick] [--app mrsmith|naive] [--only app,startup]`: print every figure
+with its target and PASS / MISS. `--strict` exits 1 when a figure misses."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def _isolate() -> Path:
+    """A fresh HOME: the bench never reads or writes the person's config, history or sessions."""
+    home = Path(tempfile.mkdtemp(prefix="mrsmith-bench-"))
+    os.environ.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), XDG_DATA_HOME=str(home / ".local/share"))
+    for var in ("NO_COLOR", "OPENAI_API_KEY", "OPENAI_BASE_URL", "MODEL"):
+        os.environ.pop(var, None)
+    return home
+
+
+def _no_ui_ceiling(base_url: str, workdir: Path, tokens: int) -> float | None:
+    """Tokens/s of provider + tool loop into a sink that only counts: what any UI can at best absorb."""
+    from bench.harness import TimingSink, bench_config
+    from mrsmith_tui.cancel import CancelToken
+    from mrsmith_tui.core.session import build_session
+
+    timing = TimingSink()
+    session = build_session(config=bench_config(base_url), agent_name="bench", cwd=workdir, sink=timing,
+                            approver=None, persist=False)
+    try:
+        session.run(f"stream {tokens} tag C", CancelToken())
+    finally:
+        session.close()
+    log = timing.log
+    if log.error or log.first_delta_at is None or log.ended_at is None:
+        return None
+    return tokens / (log.ended_at - log.first_delta_at)
+
+
+def _load_app(kind: str):
+    if kind == "naive":
+        from bench.naive_app import run_tui
+        return run_tui, ""
+    try:
+        from mrsmith_tui.tui.app import run_tui
+    except ImportError as e:
+        return None, f"mrsmith_tui.tui.app cannot be imported ({e})"
+    return run_tui, ""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="fewer repeats, shorter idle (under a minute)")
+    parser.add_argument("--app", choices=["mrsmith", "naive"], default="mrsmith")
+    parser.add_argument("--only", default="app,startup", help="comma list of: app, startup")
+    parser.add_argument("--strict", action="store_true", help="exit 1 when a figure misses its target")
+    args = parser.parse_args(argv)
+    parts = {p.strip() for p in args.only.split(",") if p.strip()}
+    if not parts <= {"app", "startup"}:
+        parser.error(f"--only: unknown part(s): {', '.join(sorted(parts - {'app', 'startup'}))}")
+
+    home = _isolate()
+    import textual
+
+    from bench import scenarios, startup
+    from bench.harness import run_app
+    from bench.report import Figure, print_section
+    from bench.server import ServerProcess
+
+    settings = scenarios.Settings.quick() if args.quick else scenarios.Settings()
+    print(f"mrsmith bench · app={args.app} · {'quick' if args.quick else 'full'} · {os.cpu_count()} cores · "
+          f"Python {sys.version.split()[0]} · Textual {textual.__version__}")
+    started = time.perf_counter()
+    figures: list[Figure] = []
+    run_tui, problem = _load_app(args.app)
+
+    if "app" in parts:
+        with ServerProcess() as base_url:
+            ceiling = _no_ui_ceiling(base_url, home, settings.stream_tokens)
+            if run_tui is None:
+                sections = {"App": [Figure("in-app figures", None, "", ">= 0", problem)]}
+            else:
+                try:
+                    sections = run_app(run_tui, base_url,
+                                       lambda app, watch, timing: scenarios.run_all(app, watch, timing, settings, ceiling),
+                                       home)
+                except Exception as e:  # the app failed under the harness: say so, keep the rest
+                    sections = {"App": [Figure("in-app figures", None, "", ">= 0", f"{type(e).__name__}: {e}")]}
+            if ceiling and run_tui is None:
+                sections["Baseline"] = [Figure("no-UI ceiling (provider + tool loop only)", ceiling, "tokens/s", "")]
+        for title, section in sections.items():
+            print_section(title, section)
+            figures += section
+
+    if "startup" in parts:
+        repeats = 3 if args.quick else 7
+        bare, app_times, failure = startup.measure(args.app, repeats, dict(os.environ))
+        b, a = startup.median(bare), startup.median(app_times)
+        section = [
+            Figure("bare Textual app: start -> first frame (median)", b * 1000 if b else None, "ms", "",
+                   f"{len(bare)} runs"),
+            Figure(f"{args.app}: start -> first frame (median)", a * 1000 if a else None, "ms", "",
+                   failure or f"{len(app_times)} runs"),
+            Figure("  ratio app / bare", a / b if a and b else None, "x", "<= 1.3"),
+        ]
+        print_section("Start-up (child processes, headless, 120x40)", section)
+        figures += section
+
+    verdicts = [f.verdict for f in figures]
+    print(f"\n{verdicts.count('PASS')} PASS · {verdicts.count('MISS')} MISS · "
+          f"{time.perf_counter() - started:.0f} s")
+    return 1 if args.strict and "MISS" in verdicts else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

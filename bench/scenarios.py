@@ -1,0 +1,187 @@
+"""The in-app measurements, run one after another in one app: throughput and key latency
+while streaming, the same with 10 and with 5,000 finished blocks, memory, idle CPU."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import os
+import statistics
+import time
+from dataclasses import dataclass, field
+
+from textual.app import App
+
+from bench.harness import FrameWatch, KeyProber, TimingSink, p95, send_key, type_text, wait_event
+from bench.report import Figure
+from bench.workload import END_MARK
+
+
+@dataclass
+class Settings:
+    stream_tokens: int = 20_000
+    scale_tokens: int = 4_000
+    scale_repeats: int = 3
+    fill_blocks: int = 5_000
+    idle_seconds: float = 10.0
+    stream_timeout: float = 60.0
+    fill_timeout: float = 120.0
+
+    @classmethod
+    def quick(cls) -> Settings:
+        return cls(scale_tokens=3_000, scale_repeats=1, idle_seconds=4.0, stream_timeout=20.0, fill_timeout=30.0)
+
+
+@dataclass
+class StreamResult:
+    tokens: int
+    seconds: float | None  # first delta through the sink -> end mark in a frame
+    cpu: float  # process CPU seconds (UI, worker, provider) for the whole run
+    frames: int
+    keys_ms: list[float] = field(default_factory=list)
+    error: str | None = None
+
+    @property
+    def rate(self) -> float | None:
+        return self.tokens / self.seconds if self.seconds else None
+
+
+def rss_mb() -> float:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+async def _wait_ended(timing: TimingSink, timeout: float) -> bool:
+    return await wait_event(timing.log.ended, timeout)
+
+
+async def stream_once(app: App, watch: FrameWatch, timing: TimingSink, tokens: int, tag: str, *,
+                      plain: bool = False, probe: bool = False, timeout: float = 60.0) -> StreamResult:
+    mark = f"{END_MARK}{tag}"
+    seen, when = watch.expect(mark)
+    timing.log.reset()
+    frames0, cpu0 = watch.frames, time.process_time()
+    type_text(app, f"stream {tokens}{' plain' if plain else ''} tag {tag}\r")
+    prober = None
+    if probe:
+        deadline = time.perf_counter() + 10
+        while timing.log.first_delta_at is None and not timing.log.ended.is_set() and time.perf_counter() < deadline:
+            await asyncio.sleep(0.005)
+        prober = KeyProber(app, watch).start()
+    shown = await wait_event(seen, timeout)
+    cpu = time.process_time() - cpu0
+    keys = prober.stop() if prober else []
+    error = None
+    if not shown:
+        watch.forget(mark)
+        error = f"the end of the stream was not on screen after {timeout:.0f} s"
+        send_key(app, "escape", None)  # cancel the run
+    if not await _wait_ended(timing, 30):
+        error = error or "the run never ended"
+    error = error or timing.log.error
+    first = timing.log.first_delta_at
+    seconds = (when[0] - first) if (shown and first is not None) else None
+    await asyncio.sleep(0.2)  # let the final Markdown render settle before the next step
+    return StreamResult(tokens, seconds, cpu, watch.frames - frames0, keys, error)
+
+
+async def fill(app: App, watch: FrameWatch, timing: TimingSink, blocks: int, tag: str, timeout: float) -> float | None:
+    seen, when = watch.expect(f"FILLED{tag}")
+    timing.log.reset()
+    t0 = time.perf_counter()
+    type_text(app, f"fill {blocks} tag {tag}\r")
+    shown = await wait_event(seen, timeout)
+    await _wait_ended(timing, 30)
+    await asyncio.sleep(0.3)
+    if not shown:
+        watch.forget(f"FILLED{tag}")
+        return None
+    return when[0] - t0
+
+
+def _ms(values: list[float]) -> tuple[float | None, float | None]:
+    return (statistics.median(values) if values else None), p95(values)
+
+
+async def run_all(app: App, watch: FrameWatch, timing: TimingSink, s: Settings, ceiling: float | None) -> dict:
+    """Every in-app figure, in sections."""
+    out: dict[str, list[Figure]] = {}
+    loop = asyncio.get_running_loop()
+
+    # Key latency with nothing running: the floor the other latencies compare against.
+    base_keys = await loop.run_in_executor(None, _sync_keys, app, watch)
+    base_med, base_p95 = _ms(base_keys)
+
+    # 1. Throughput, with key presses during the stream.
+    r = await stream_once(app, watch, timing, s.stream_tokens, "T", probe=True, timeout=s.stream_timeout)
+    med, key95 = _ms(r.keys_ms)
+    throughput = [
+        Figure(f"stream {s.stream_tokens:,} tokens (Markdown+code+reasoning)", r.rate, "tokens/s", ">= 5000",
+               r.error or (f"{r.seconds:.2f} s, {r.frames} frames" + (f", {r.rate / ceiling:.0%} of the no-UI ceiling" if ceiling and r.rate else ""))),
+        Figure("key press -> screen during the stream, p95", key95, "ms", "< 50",
+               f"median {med:.1f} ms, {len(r.keys_ms)} keys" if med is not None else "no keys measured"),
+        Figure("key press -> screen, idle app, p95 (baseline)", base_p95, "ms", "",
+               f"median {base_med:.1f} ms" if base_med is not None else ""),
+        Figure("CPU per token while streaming", r.cpu / r.tokens * 1e6 if r.tokens else None, "µs", ""),
+    ]
+    if ceiling:
+        throughput.append(Figure("no-UI ceiling: provider + tool loop, same stream", ceiling, "tokens/s", ""))
+    out["Throughput (120x40, headless driver, frames serialised)"] = throughput
+
+    # 2. Scale: the same small stream at ~10 and at 5,000 finished blocks.
+    await fill(app, watch, timing, 6, "A", s.fill_timeout)
+    gc.collect()
+    rss10 = rss_mb()
+    small = [await stream_once(app, watch, timing, s.scale_tokens, f"S{i}", plain=True, probe=True,
+                               timeout=s.stream_timeout) for i in range(s.scale_repeats)]
+    fill_seconds = await fill(app, watch, timing, s.fill_blocks, "B", s.fill_timeout)
+    gc.collect()
+    rss5k = rss_mb()
+    big = [await stream_once(app, watch, timing, s.scale_tokens, f"L{i}", plain=True, probe=True,
+                             timeout=s.stream_timeout) for i in range(s.scale_repeats)]
+
+    def cost(results: list[StreamResult]) -> float | None:
+        ok = [x.cpu / x.tokens for x in results if not x.error]
+        return statistics.median(ok) * 1e6 if ok else None
+
+    def wall(results: list[StreamResult]) -> float | None:
+        ok = [x.seconds / x.tokens for x in results if x.seconds]
+        return statistics.median(ok) * 1e6 if ok else None
+
+    c10, c5k, w10, w5k = cost(small), cost(big), wall(small), wall(big)
+    keys5k = [k for x in big for k in x.keys_ms]
+    med5k, p95_5k = _ms(keys5k)
+    errors = "; ".join(sorted({x.error for x in small + big if x.error}))
+    out["Scale (10 vs 5,000 finished blocks)"] = [
+        Figure(f"fill: {s.fill_blocks:,} blocks emitted -> last one on screen", fill_seconds, "s", "",
+               "" if fill_seconds is not None else f"not on screen after {s.fill_timeout:.0f} s"),
+        Figure("CPU per streamed token, ~10 blocks", c10, "µs", "", f"{s.scale_tokens:,}-token stream x{s.scale_repeats}"),
+        Figure(f"CPU per streamed token, {s.fill_blocks:,} blocks", c5k, "µs", ""),
+        Figure("  ratio 5,000 / 10 blocks (CPU per token)", c5k / c10 if c10 and c5k else None, "x", "<= 1.5", errors),
+        Figure("  ratio 5,000 / 10 blocks (wall time per token)", w5k / w10 if w10 and w5k else None, "x", "",
+               f"{w10:.0f} vs {w5k:.0f} µs/token" if w10 and w5k else ""),
+        Figure(f"key press -> screen at {s.fill_blocks:,} blocks, p95", p95_5k, "ms", "< 50",
+               f"median {med5k:.1f} ms, {len(keys5k)} keys" if med5k is not None else "no keys measured"),
+        Figure("memory (RSS) at ~10 blocks", rss10, "MB", ""),
+        Figure(f"memory (RSS) at {s.fill_blocks:,} blocks", rss5k, "MB", ""),
+        Figure("  growth", rss5k - rss10, "MB", "< 100"),
+    ]
+
+    # 3. Idle.
+    await asyncio.sleep(1.0)
+    frames0, cpu0, t0 = watch.frames, time.process_time(), time.perf_counter()
+    await asyncio.sleep(s.idle_seconds)
+    elapsed = time.perf_counter() - t0
+    idle_cpu = (time.process_time() - cpu0) / elapsed * 100
+    out[f"Idle ({s.idle_seconds:.0f} s, after the runs above)"] = [
+        Figure("CPU while idle", idle_cpu, "% core", "< 1", f"{watch.frames - frames0} frames in {elapsed:.1f} s"),
+    ]
+    return out
+
+
+def _sync_keys(app: App, watch: FrameWatch, n: int = 15) -> list[float]:
+    prober = KeyProber(app, watch)
+    for _ in range(n):
+        prober.probe_once()
+        time.sleep(0.03)
+    return prober.latencies_ms

@@ -1,0 +1,120 @@
+"""Time from process start to the first frame: the app vs a bare Textual app, in child processes.
+
+`python -m bench.startup bare|mrsmith|naive` starts that app headless at 120×40 and prints
+`FRAME` the moment the first frame is composed; the parent times spawn -> that line, so
+the figure includes the interpreter, the imports and the first layout.
+"""
+
+from __future__ import annotations
+
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _first_frame_exits() -> None:
+    from textual.app import App
+
+    original = App._display
+
+    def display(self, screen, renderable):
+        original(self, screen, renderable)
+        if renderable is not None:
+            renderable.render_segments(self.console)  # what a terminal would get
+            sys.stdout.write("FRAME\n")
+            sys.stdout.flush()
+            os._exit(0)
+
+    App._display = display
+
+
+def _headless_run() -> None:
+    import asyncio
+
+    from textual.app import App
+
+    def run(self, *args, **kwargs):
+        asyncio.run(self.run_async(headless=True, size=(120, 40)))
+        return self.return_value
+
+    App.run = run
+
+
+def child(kind: str) -> None:
+    _first_frame_exits()
+    _headless_run()
+    if kind == "bare":
+        from textual.app import App
+        from textual.widgets import Footer, Input, Static
+
+        class Bare(App):
+            def compose(self):
+                yield Static("hello")
+                yield Input()
+                yield Footer()
+
+        Bare().run()
+        return
+    import tempfile
+
+    from bench.harness import bench_config
+    from mrsmith_tui.core.session import build_session
+
+    if kind == "naive":
+        from bench.naive_app import run_tui
+    else:
+        from mrsmith_tui.tui.app import run_tui
+    config = bench_config("http://127.0.0.1:9/v1")
+    work = Path(tempfile.mkdtemp())
+
+    def make_session(sink, approver):
+        return build_session(config=config, agent_name="bench", cwd=work, sink=sink, approver=approver, persist=False)
+
+    run_tui(make_session, config=config, theme=None, history_path=work / "history")
+
+
+def time_once(kind: str, env: dict[str, str]) -> float | None:
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "bench.startup", kind], cwd=REPO, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+        elapsed = time.perf_counter() - t0
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        return None
+    return elapsed if line.strip() == "FRAME" else None
+
+
+def measure(app_kind: str, repeats: int, env: dict[str, str]) -> tuple[list[float], list[float], str]:
+    """(bare times, app times, first stderr line of a failed app start); interleaved runs."""
+    bare, app = [], []
+    problem = ""
+    time_once("bare", env)  # warm the file cache for both
+    for _ in range(repeats):
+        t = time_once("bare", env)
+        if t is not None:
+            bare.append(t)
+        t = time_once(app_kind, env)
+        if t is not None:
+            app.append(t)
+    if not app:
+        proc = subprocess.run([sys.executable, "-m", "bench.startup", app_kind], cwd=REPO, env=env,
+                              capture_output=True, text=True, timeout=30)
+        lines = [x for x in proc.stderr.strip().splitlines() if x.strip()]
+        problem = lines[-1] if lines else f"exit code {proc.returncode}"
+    return bare, app, problem
+
+
+def median(values: list[float]) -> float | None:
+    return statistics.median(values) if values else None
+
+
+if __name__ == "__main__":
+    child(sys.argv[1])
