@@ -31,14 +31,22 @@ class UsageError(Exception):
     """A mistake on the command line: one line, exit 2."""
 
 
-def _positive_int(text: str) -> int:
+def _whole_number(text: str, *, least: int) -> int:
     try:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be greater than 0")
+    if value < least:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least {least}")
     return value
+
+
+def _positive_int(text: str) -> int:
+    return _whole_number(text, least=1)
+
+
+def _non_negative_int(text: str) -> int:
+    return _whole_number(text, least=0)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -70,7 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     cfg.add_argument("--context-window-ratio", metavar="R", type=float, help="sliding window share of maxContextTokens, in (0, 1]")
     cfg.add_argument("--no-session", action="store_true", help="write no transcript")
     cfg.add_argument("--theme", metavar="NAME", help="UI theme")
-    cfg.add_argument("--max-agents", metavar="N", type=_positive_int, default=4, help="background agents at once (default 4)")
+    cfg.add_argument("--max-agents", metavar="N", type=_non_negative_int, default=4, help="background agents at once (default 4; 0 turns spawning off)")
     cfg.add_argument("--agent-wait-ms", metavar="N", type=_positive_int, default=120000,
                      help="how long wait_agents may wait, in ms (default 120000)")
 
