@@ -58,6 +58,6 @@ def test_unexpected_errors_are_one_line_exit_1(monkeypatch, capsys):
 
 def test_bad_flag_values_exit_2(capsys):
     with pytest.raises(SystemExit) as info:
-        cli.main(["--max-agents", "0"])
+        cli.main(["--agent-wait-ms", "0"])
     assert info.value.code == 2
-    assert "must be greater than 0" in capsys.readouterr().err
+    assert "must be at least 1" in capsys.readouterr().err
