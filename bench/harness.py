@@ -141,6 +141,30 @@ class KeyProber:
         return self.latencies_ms
 
 
+class LoopLag:
+    """How late the app's event loop runs a 20 ms timer: a direct view of "falling behind"."""
+
+    def __init__(self, interval: float = 0.02) -> None:
+        self.interval = interval
+        self.lags_ms: list[float] = []
+        self._task: asyncio.Task | None = None
+
+    async def _tick(self) -> None:
+        while True:
+            due = time.perf_counter() + self.interval
+            await asyncio.sleep(self.interval)
+            self.lags_ms.append(max(0.0, (time.perf_counter() - due) * 1000))
+
+    def start(self) -> LoopLag:
+        self._task = asyncio.get_running_loop().create_task(self._tick())
+        return self
+
+    def stop(self) -> list[float]:
+        if self._task:
+            self._task.cancel()
+        return self.lags_ms
+
+
 def p95(values: list[float]) -> float | None:
     if not values:
         return None
@@ -173,6 +197,7 @@ class TimingSink:
     def __init__(self) -> None:
         self.inner: Callable[[msgs.Msg], None] = lambda msg: None  # the app's sink, once it made the session
         self.log = RunLog()
+        self.fleet: Any = None  # the session's background fleet, when agents/ installed one
 
     def __call__(self, msg: msgs.Msg) -> None:
         if isinstance(msg, (msgs.TextDelta, msgs.ReasoningDelta)):
@@ -198,6 +223,9 @@ class BenchSession:
         return getattr(self._real, name)
 
     def run(self, prompt: str, cancel: Any, *, attachments: Any = ()) -> Any:
+        agents = re.search(r"agents (\d+) tokens (\d+) tag (\w+)", prompt)
+        if agents:
+            return self._spawn(prompt, *(agents.group(i) for i in (1, 2, 3)))
         m = re.search(r"fill (\d+) tag (\w+)", prompt)
         if not m:
             return self._real.run(prompt, cancel, attachments=attachments)
@@ -232,6 +260,24 @@ class BenchSession:
         return RunResult(final_text=last)
 
 
+    def _spawn(self, prompt: str, count: str, tokens: str, tag: str) -> Any:
+        """Start `count` background agents, each streaming a `tokens`-token answer (issue 5's bench)."""
+        from mrsmith_tui.core.session import RunResult
+
+        run_id = f"spawn-{tag}"
+        self._sink(msgs.UserPrompt(run_id=run_id, text=prompt))
+        self._sink(msgs.RunStarted(run_id=run_id, agent="bench", model="bench-model"))
+        fleet = self._real.services.get("fleet")
+        error = None
+        if fleet is None:
+            error = "no fleet in session.services"
+        else:
+            for i in range(int(count)):
+                fleet.spawn(f"stream {tokens} plain tag {tag}{i}", label=f"bench {i}")
+        self._sink(msgs.RunEnded(run_id=run_id, error=error))
+        return RunResult(final_text="", error=error)
+
+
 # --------------------------------------------------------------------------- starting the app
 
 
@@ -248,7 +294,8 @@ def bench_config(base_url: str):
 Scenario = Callable[[App, FrameWatch, TimingSink], Awaitable[Any]]
 
 
-def run_app(run_tui: Callable[..., int], base_url: str, scenario: Scenario, workdir: Path) -> Any:
+def run_app(run_tui: Callable[..., int], base_url: str, scenario: Scenario, workdir: Path,
+            max_agents: int = 100) -> Any:
     """Start the app through `run_tui`, headless at 120×40, and run `scenario` against it."""
     from mrsmith_tui.core.session import build_session
 
@@ -260,6 +307,13 @@ def run_app(run_tui: Callable[..., int], base_url: str, scenario: Scenario, work
         timing.inner = sink
         real = build_session(config=config, agent_name="bench", cwd=workdir, sink=timing, approver=approver,
                              persist=False)
+        try:
+            from mrsmith_tui.agents.install import install
+        except ImportError:
+            pass
+        else:
+            install(real, max_agents=max_agents)
+            timing.fleet = real.services.get("fleet")
         return BenchSession(real, timing)
 
     original_run = App.run

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from textual.app import App
 
-from bench.harness import FrameWatch, KeyProber, TimingSink, p95, send_key, type_text, wait_event
+from bench.harness import FrameWatch, KeyProber, LoopLag, TimingSink, p95, send_key, type_text, wait_event
 from bench.report import Figure
 from bench.workload import END_MARK
 
@@ -26,10 +26,14 @@ class Settings:
     idle_seconds: float = 10.0
     stream_timeout: float = 60.0
     fill_timeout: float = 120.0
+    agents: int = 100
+    agent_tokens: int = 2_000
+    agents_timeout: float = 90.0
 
     @classmethod
     def quick(cls) -> Settings:
-        return cls(scale_tokens=3_000, scale_repeats=1, idle_seconds=4.0, stream_timeout=20.0, fill_timeout=30.0)
+        return cls(scale_tokens=3_000, scale_repeats=1, idle_seconds=4.0, stream_timeout=20.0, fill_timeout=30.0,
+                   agent_tokens=1_000, agents_timeout=30.0)
 
 
 @dataclass
@@ -113,7 +117,9 @@ async def run_all(app: App, watch: FrameWatch, timing: TimingSink, s: Settings, 
     base_med, base_p95 = _ms(base_keys)
 
     # 1. Throughput, with key presses during the stream.
+    lag = LoopLag().start()
     r = await stream_once(app, watch, timing, s.stream_tokens, "T", probe=True, timeout=s.stream_timeout)
+    lags = lag.stop()
     med, key95 = _ms(r.keys_ms)
     throughput = [
         Figure(f"stream {s.stream_tokens:,} tokens (Markdown+code+reasoning)", r.rate, "tokens/s", ">= 5000",
@@ -123,6 +129,8 @@ async def run_all(app: App, watch: FrameWatch, timing: TimingSink, s: Settings, 
         Figure("key press -> screen, idle app, p95 (baseline)", base_p95, "ms", "",
                f"median {base_med:.1f} ms" if base_med is not None else ""),
         Figure("CPU per token while streaming", r.cpu / r.tokens * 1e6 if r.tokens else None, "µs", ""),
+        Figure("event-loop lag during the stream, p95", p95(lags), "ms", "",
+               f"max {max(lags):.0f} ms" if lags else ""),
     ]
     if ceiling:
         throughput.append(Figure("no-UI ceiling: provider + tool loop, same stream", ceiling, "tokens/s", ""))
@@ -176,7 +184,52 @@ async def run_all(app: App, watch: FrameWatch, timing: TimingSink, s: Settings, 
     out[f"Idle ({s.idle_seconds:.0f} s, after the runs above)"] = [
         Figure("CPU while idle", idle_cpu, "% core", "< 1", f"{watch.frames - frames0} frames in {elapsed:.1f} s"),
     ]
+    out[f"Many agents (issue 5): {s.agents} background agents x {s.agent_tokens:,} tokens"] = \
+        await many_agents(app, watch, timing, s)
     return out
+
+
+async def many_agents(app: App, watch: FrameWatch, timing: TimingSink, s: Settings) -> list[Figure]:
+    frames0, cpu0, t0 = watch.frames, time.process_time(), time.perf_counter()
+    lag = LoopLag().start()
+    timing.log.reset()
+    type_text(app, f"agents {s.agents} tokens {s.agent_tokens} tag G\r")
+    await _wait_ended(timing, 30)
+    if timing.log.error:
+        lag.stop()
+        return [Figure("background agents", None, "", ">= 0", timing.log.error)]
+    prober = KeyProber(app, watch).start()
+    done = await _all_agents_done(timing, s.agents_timeout)
+    keys = prober.stop()
+    wall = time.perf_counter() - t0
+    # A key pressed right after the last agent ended waits behind every queued update: the backlog.
+    loop = asyncio.get_running_loop()
+    backlog = await loop.run_in_executor(None, _sync_keys, app, watch, 1)
+    lags = lag.stop()
+    med, key95 = _ms(keys)
+    frames = watch.frames - frames0
+    return [
+        Figure("all agents finished", wall if done else None, "s", "",
+               "" if done else f"not all finished after {s.agents_timeout:.0f} s"),
+        Figure("panel frames while they ran", frames / wall if wall else None, "frames/s", "",
+               f"{frames} frames; CPU {(time.process_time() - cpu0) / wall * 100:.0f} % of a core"),
+        Figure("key press -> screen while they ran, p95", key95, "ms", "< 50",
+               f"median {med:.1f} ms, {len(keys)} keys" if med is not None else "no keys measured"),
+        Figure("key press -> screen right after the last one ended", backlog[0] if backlog else None, "ms", "< 50",
+               "the queue of agent updates still to be drawn"),
+        Figure("event-loop lag while they ran, p95", p95(lags), "ms", "", f"max {max(lags):.0f} ms" if lags else ""),
+    ]
+
+
+async def _all_agents_done(timing: TimingSink, timeout: float) -> bool:
+    fleet = timing.fleet
+    deadline = time.perf_counter() + timeout
+    while time.perf_counter() < deadline:
+        records = fleet.list() if fleet is not None else []
+        if records and all(r.finished for r in records):
+            return True
+        await asyncio.sleep(0.05)
+    return False
 
 
 def _sync_keys(app: App, watch: FrameWatch, n: int = 15) -> list[float]:
