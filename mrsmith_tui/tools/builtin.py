@@ -1,0 +1,18 @@
+"""The built-in tools, built for one agent (shell takes the agent's command lists)."""
+
+from __future__ import annotations
+
+from mrsmith_tui.config.schema import AgentConfig
+from mrsmith_tui.tools.base import Tool
+from mrsmith_tui.tools.edit import EditTool
+from mrsmith_tui.tools.glob_tool import GlobTool
+from mrsmith_tui.tools.list_dir import ListDirTool
+from mrsmith_tui.tools.read_file import ReadFileTool
+from mrsmith_tui.tools.write_file import WriteFileTool
+
+
+def builtin_tools(agent: AgentConfig) -> list[Tool]:
+    """Opt-in (registry.OPT_IN): shell, read_file, write_file, list_dir, glob, web_fetch.
+    Always on: edit, todowrite, question."""
+    tools: list[Tool] = [ReadFileTool(), WriteFileTool(), ListDirTool(), GlobTool(), EditTool()]
+    return tools

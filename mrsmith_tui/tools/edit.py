@@ -1,0 +1,144 @@
+"""edit: replace text in a file inside the root; one change or several, all or none."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
+from mrsmith_tui.tools.edit_match import EditError, apply_edit
+from mrsmith_tui.tools.fileio import read_bytes_or_none, unified_diff, write_atomic
+from mrsmith_tui.tools.sandbox import SandboxError, display, resolve
+
+MAX_DIFF_CHARS = 20_000
+
+
+@dataclass(frozen=True)
+class _Plan:
+    path: Path
+    shown: str
+    before: bytes | None
+    after: bytes
+    diff: str
+
+
+def _changes(args: dict[str, Any]) -> list[tuple[str, str, bool]] | str:
+    edits = args.get("edits")
+    if edits is not None:
+        if "old" in args or "new" in args:
+            return "give either `old`/`new` or `edits`, not both"
+        if not isinstance(edits, list) or not edits:
+            return "`edits` must be a non-empty list of {old, new} objects"
+        out = []
+        for n, e in enumerate(edits, start=1):
+            if not isinstance(e, dict) or not isinstance(e.get("old"), str) or not isinstance(e.get("new"), str):
+                return f"edits[{n}] must be an object with string `old` and `new`"
+            out.append((e["old"], e["new"], bool(e.get("replace_all", False))))
+        return out
+    old, new = args.get("old"), args.get("new")
+    if not isinstance(old, str) or not isinstance(new, str):
+        return "`old` and `new` (strings) are required, or `edits`"
+    return [(old, new, bool(args.get("replace_all", False)))]
+
+
+def _plan(args: dict[str, Any], ctx: ToolContext) -> _Plan | str:
+    changes = _changes(args)
+    if isinstance(changes, str):
+        return changes
+    try:
+        path = resolve(ctx.root, args.get("path"))
+    except SandboxError as e:
+        return str(e)
+    shown = display(ctx.root, path)
+    if path.is_dir():
+        return f"{shown} is a directory"
+    before = read_bytes_or_none(path)
+    if ctx.ledger is not None and ctx.ledger.stale(path, before):
+        return ctx.ledger.stale_message(shown)
+    if before is None:
+        if len(changes) == 1 and changes[0][0] == "":
+            text = changes[0][1]  # old "" on a missing file creates it
+            return _Plan(path, shown, None, text.encode("utf-8"), unified_diff(shown, "", text))
+        return f"{shown} does not exist (to create a file, use write_file or edit with old: \"\")"
+    if b"\x00" in before[:8192]:
+        return f"{shown} is a binary file; edit changes text files only"
+    try:
+        original = before.decode("utf-8")
+    except UnicodeDecodeError:
+        return f"{shown} is not UTF-8 text; edit changes text files only"
+    crlf = "\r\n" in original
+    buffer = original.replace("\r\n", "\n") if crlf else original
+    for n, (old, new, replace_all) in enumerate(changes, start=1):
+        if crlf:
+            old, new = old.replace("\r\n", "\n"), new.replace("\r\n", "\n")
+        try:
+            buffer = apply_edit(buffer, old, new, replace_all)
+        except EditError as e:
+            where = f"edits[{n}]: " if len(changes) > 1 else ""
+            tail = "; no edit was applied" if len(changes) > 1 else ""
+            return f"{shown}: {where}{e}{tail}"
+    if original.replace("\r\n", "\n").endswith("\n") and not buffer.endswith("\n"):
+        buffer += "\n"
+    result = buffer.replace("\n", "\r\n") if crlf else buffer
+    diff = unified_diff(shown, original.replace("\r\n", "\n"), buffer)
+    return _Plan(path, shown, before, result.encode("utf-8"), diff)
+
+
+class EditTool(BaseTool):
+    name = "edit"
+    read_only = False
+    description = (
+        "Change part of a text file: replace the exact text `old` with `new`. Read the file first and copy "
+        "`old` exactly, with enough surrounding lines to match one place only; an `old` that matches several "
+        "places is refused with their line numbers (add context, or set replace_all: true to change all). "
+        "If no exact match exists, a match ignoring indentation is tried and `new` is re-indented to fit. "
+        "For several changes to one file pass `edits: [{old, new}, ...]` instead: they apply in order to one "
+        "buffer and are written all together, or not at all. Line endings (CRLF) and the final newline are "
+        "kept. `old: \"\"` on a file that does not exist creates it with `new`. An edit to a file that changed "
+        "since you last read it is refused: read it again."
+    )
+    parameters = {
+        "type": "object",
+        "properties": {
+            "path": {"type": "string", "description": "File path relative to the working directory"},
+            "old": {"type": "string", "description": "The exact text to replace"},
+            "new": {"type": "string", "description": "The text to put in its place"},
+            "replace_all": {"type": "boolean", "description": "Replace every occurrence of `old` (default false)"},
+            "edits": {
+                "type": "array",
+                "description": "Several replacements applied in order, all or none (instead of old/new)",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "old": {"type": "string"},
+                        "new": {"type": "string"},
+                        "replace_all": {"type": "boolean"},
+                    },
+                    "required": ["old", "new"],
+                },
+            },
+        },
+        "required": ["path"],
+        "additionalProperties": False,
+    }
+
+    def approval(self, args: dict[str, Any], ctx: ToolContext) -> ApprovalNeed | None:
+        plan = _plan(args, ctx)
+        if isinstance(plan, str):
+            return None  # run() reports the problem
+        return ApprovalNeed(reason=f"edit changes {plan.shown}", spec="edit", diff=plan.diff)
+
+    def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
+        plan = _plan(args, ctx)
+        if isinstance(plan, str):
+            return ToolResult.error(plan)
+        try:
+            write_atomic(plan.path, plan.after)
+        except OSError as e:
+            return ToolResult.error(f"cannot write {plan.shown}: {e.strerror or e}")
+        if ctx.ledger is not None:
+            ctx.ledger.record(plan.path, plan.after)
+        told = plan.diff if len(plan.diff) <= MAX_DIFF_CHARS else plan.diff[:MAX_DIFF_CHARS] + "\n[diff cut]"
+        verb = "Created" if plan.before is None else "Edited"
+        return ToolResult(content=f"{verb} {plan.shown}\n{told}", diff=plan.diff)

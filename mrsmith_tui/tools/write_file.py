@@ -1,0 +1,86 @@
+"""write_file: create or overwrite a whole file inside the root, atomically."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
+from mrsmith_tui.tools.fileio import read_bytes_or_none, unified_diff, write_atomic
+from mrsmith_tui.tools.sandbox import SandboxError, display, resolve
+
+MAX_DIFF_CHARS = 20_000
+
+
+@dataclass(frozen=True)
+class _Plan:
+    path: Path
+    shown: str
+    before: bytes | None
+    after: bytes
+    diff: str
+
+
+def _plan(args: dict[str, Any], ctx: ToolContext) -> _Plan | str:
+    content = args.get("content")
+    if not isinstance(content, str):
+        return "content must be a string (the whole new file)"
+    try:
+        path = resolve(ctx.root, args.get("path"))
+    except SandboxError as e:
+        return str(e)
+    shown = display(ctx.root, path)
+    if path.is_dir():
+        return f"{shown} is a directory"
+    if path.exists() and not path.is_file():
+        return f"{shown} is not a regular file"
+    before = read_bytes_or_none(path)
+    if ctx.ledger is not None and ctx.ledger.stale(path, before):
+        return ctx.ledger.stale_message(shown)
+    old_text = "" if before is None else before.decode("utf-8", errors="replace")
+    return _Plan(path, shown, before, content.encode("utf-8"), unified_diff(shown, old_text, content))
+
+
+class WriteFileTool(BaseTool):
+    name = "write_file"
+    read_only = False
+    description = (
+        "Create a file, or replace a whole file, inside the working directory. Parent directories are "
+        "created. `content` is the complete new file. To change part of an existing file, prefer edit. "
+        "Overwriting a file that changed since you last read it is refused: read it again first."
+    )
+    parameters = {
+        "type": "object",
+        "properties": {
+            "path": {"type": "string", "description": "File path relative to the working directory"},
+            "content": {"type": "string", "description": "The complete content of the file"},
+        },
+        "required": ["path", "content"],
+        "additionalProperties": False,
+    }
+
+    def approval(self, args: dict[str, Any], ctx: ToolContext) -> ApprovalNeed | None:
+        plan = _plan(args, ctx)
+        if isinstance(plan, str):
+            return None  # run() reports the problem; nothing to ask about
+        verb = "creates" if plan.before is None else "overwrites"
+        return ApprovalNeed(reason=f"write_file {verb} {plan.shown}", spec="write_file", diff=plan.diff)
+
+    def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
+        plan = _plan(args, ctx)
+        if isinstance(plan, str):
+            return ToolResult.error(plan)
+        try:
+            write_atomic(plan.path, plan.after)
+        except OSError as e:
+            return ToolResult.error(f"cannot write {plan.shown}: {e.strerror or e}")
+        if ctx.ledger is not None:
+            ctx.ledger.record(plan.path, plan.after)
+        verb = "Created" if plan.before is None else "Wrote"
+        lines = plan.after.count(b"\n") + (0 if plan.after.endswith(b"\n") or not plan.after else 1)
+        summary = f"{verb} {plan.shown} ({lines} lines, {len(plan.after)} bytes)"
+        if plan.before is None:
+            return ToolResult(content=summary, diff=plan.diff)  # the model knows what it wrote
+        told = plan.diff if len(plan.diff) <= MAX_DIFF_CHARS else plan.diff[:MAX_DIFF_CHARS] + "\n[diff cut]"
+        return ToolResult(content=summary + "\n" + (told or "(no change)"), diff=plan.diff)
