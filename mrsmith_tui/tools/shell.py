@@ -1,0 +1,162 @@
+"""shell: run a command with `bash -c` in the root; read-only commands run without asking."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any, Iterable
+
+from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
+from mrsmith_tui.tools.shell_classify import classify
+
+DEFAULT_TIMEOUT_MS = 30_000
+MAX_TIMEOUT_MS = 600_000
+MAX_OUTPUT = 50_000  # characters sent back to the model
+
+
+def cap_output(text: str, limit: int = MAX_OUTPUT) -> str:
+    """Head and tail of a long output, saying how much of the middle was cut."""
+    if len(text) <= limit:
+        return text
+    head, tail = text[: limit // 2], text[-(limit // 2) :]
+    cut = len(text) - len(head) - len(tail)
+    return f"{head}\n[... {cut} characters cut from the middle of {len(text)} ...]\n{tail}"
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)  # the process group: children and grandchildren too
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+class ShellTool(BaseTool):
+    name = "shell"
+    read_only = False
+    description = (
+        "Run a shell command with `bash -c` in the working directory and get its stdout, stderr and exit "
+        "code. stdin is closed (nothing can prompt you): pass flags like --yes or use non-interactive modes. "
+        f"Times out after {DEFAULT_TIMEOUT_MS // 1000} s unless you set timeout_ms (up to "
+        f"{MAX_TIMEOUT_MS // 60000} minutes); on timeout the whole process group is killed. For a server or "
+        "watcher that keeps running, set background: true: you get its pid and a log file to read later. "
+        "Read-only commands (ls, cat, grep, rg, find, git status/log/diff, ...) run at once; anything that "
+        "may change files asks the person first. Prefer read_file/glob/edit for files. Output longer than "
+        f"{MAX_OUTPUT // 1000} KB is cut in the middle."
+    )
+    parameters = {
+        "type": "object",
+        "properties": {
+            "command": {"type": "string", "description": "The command line, run as `bash -c <command>`"},
+            "timeout_ms": {"type": "integer", "description": f"Timeout in milliseconds (default {DEFAULT_TIMEOUT_MS}, max {MAX_TIMEOUT_MS})"},
+            "background": {"type": "boolean", "description": "Start detached and return at once with pid and log path"},
+        },
+        "required": ["command"],
+        "additionalProperties": False,
+    }
+
+    def __init__(self, harmless: Iterable[str] = (), dangerous: Iterable[str] = ()) -> None:
+        self.harmless = tuple(harmless)
+        self.dangerous = tuple(dangerous)
+
+    def summary(self, args: dict[str, Any]) -> str:
+        command = args.get("command")
+        return command.strip().splitlines()[0][:200] if isinstance(command, str) and command.strip() else ""
+
+    def approval(self, args: dict[str, Any], ctx: ToolContext) -> ApprovalNeed | None:
+        command = args.get("command")
+        if not isinstance(command, str) or not command.strip():
+            return None  # run() reports it
+        verdict = classify(command, self.harmless, self.dangerous)
+        if verdict.read_only:
+            return None
+        return ApprovalNeed(reason=verdict.reason or "the command may change files", spec=verdict.spec)
+
+    def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
+        command = args.get("command")
+        if not isinstance(command, str) or not command.strip():
+            return ToolResult.error("command must be a non-empty string")
+        timeout_ms = args.get("timeout_ms", DEFAULT_TIMEOUT_MS)
+        if not isinstance(timeout_ms, int) or isinstance(timeout_ms, bool) or not 0 < timeout_ms <= MAX_TIMEOUT_MS:
+            return ToolResult.error(f"timeout_ms must be an integer from 1 to {MAX_TIMEOUT_MS}, got {timeout_ms!r}")
+        if args.get("background"):
+            return self._background(command, ctx)
+        return self._foreground(command, timeout_ms / 1000, ctx)
+
+    def _background(self, command: str, ctx: ToolContext) -> ToolResult:
+        log_dir = Path(tempfile.gettempdir()) / f"mrsmith-{os.getuid()}"
+        log_dir.mkdir(mode=0o700, exist_ok=True)
+        fd, log_path = tempfile.mkstemp(prefix="bg-", suffix=".log", dir=log_dir)
+        try:
+            proc = subprocess.Popen(
+                ["bash", "-c", command], cwd=ctx.root, stdin=subprocess.DEVNULL, stdout=fd, stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        except OSError as e:
+            return ToolResult.error(f"cannot start bash: {e}")
+        finally:
+            os.close(fd)
+        return ToolResult(
+            content=f"Started in the background: pid {proc.pid}; stdout and stderr go to {log_path}. "
+            f"Read it with shell `tail -n 50 {log_path}`; stop it with `kill {proc.pid}`."
+        )
+
+    def _foreground(self, command: str, timeout: float, ctx: ToolContext) -> ToolResult:
+        try:
+            proc = subprocess.Popen(
+                ["bash", "-c", command], cwd=ctx.root, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, start_new_session=True,
+            )
+        except OSError as e:
+            return ToolResult.error(f"cannot start bash: {e}")
+        chunks: dict[str, list[str]] = {"stdout": [], "stderr": []}
+        lock = threading.Lock()
+
+        def pump(stream, key: str) -> None:
+            for raw in iter(lambda: stream.read1(65536), b""):
+                text = raw.decode("utf-8", "replace")
+                with lock:
+                    chunks[key].append(text)
+                ctx.output(text)
+            stream.close()
+
+        readers = [threading.Thread(target=pump, args=(proc.stdout, "stdout"), daemon=True),
+                   threading.Thread(target=pump, args=(proc.stderr, "stderr"), daemon=True)]
+        for r in readers:
+            r.start()
+        unregister = ctx.cancel.on_cancel(lambda: _kill_group(proc))
+        deadline = time.monotonic() + timeout
+        timed_out = False
+        try:
+            while True:
+                try:
+                    proc.wait(timeout=0.05)
+                    break
+                except subprocess.TimeoutExpired:
+                    if time.monotonic() >= deadline:
+                        timed_out = True
+                        _kill_group(proc)
+        finally:
+            unregister()
+            _kill_group(proc)  # children left behind (`sleep 100 &`) would hold the pipes open
+            for r in readers:
+                r.join(timeout=1.0)
+        cancelled = ctx.cancel.cancelled
+        with lock:
+            out, err = "".join(chunks["stdout"]), "".join(chunks["stderr"])
+        parts = []
+        if out:
+            parts.append(cap_output(out))
+        if err:
+            parts.append("[stderr]\n" + cap_output(err))
+        if timed_out:
+            parts.append(f"[timed out after {timeout:g} s; the process group was killed]")
+        elif cancelled:
+            parts.append("[cancelled; the process group was killed]")
+        code = proc.returncode
+        parts.append(f"[exit code {code}]")
+        return ToolResult(content="\n".join(parts), ok=(code == 0 and not timed_out and not cancelled), exit_code=code)
