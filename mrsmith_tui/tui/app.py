@@ -1,0 +1,610 @@
+"""The shell: the only impure part of the TUI.
+
+Textual events and worker Msgs become Msgs for `update`; the Effects it returns are carried
+out here (start or cancel a run in a worker thread, answer a waiting worker, copy, write
+the history, run a command against the session, exit). Views are synced once per batch of
+messages, each region only when its slice of the model changed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.timer import Timer
+from textual.widgets import Static
+
+from mrsmith_tui import msgs as m
+from mrsmith_tui import paths
+from mrsmith_tui.cancel import CancelToken
+from mrsmith_tui.config.schema import Config
+from mrsmith_tui.tui import effects as fx
+from mrsmith_tui.tui import model as ui
+from mrsmith_tui.tui.bridge import CoalescingSink, TuiApprover
+from mrsmith_tui.tui.modals import RequestModal, modal_for
+from mrsmith_tui.tui.update import COMMANDS, initial_model, sidebar_visible, update
+from mrsmith_tui.tui.view.blocks import review_text
+from mrsmith_tui.tui.view.conversation import BlockClicked, ConversationKey, ConversationView, UserScrolled
+from mrsmith_tui.tui.view.prompt import PromptArea
+from mrsmith_tui.tui.view.sidebar import SidebarView
+from mrsmith_tui.tui.view.status import StatusBar
+
+SessionFactory = Callable[[Any, Any], Any]
+SPINNER_INTERVAL = 0.1  # 10 fps, only while something runs
+
+
+class Dispatch(Message):
+    """The one door into the app for Msgs from any thread."""
+
+    def __init__(self, msg: m.Msg) -> None:
+        super().__init__()
+        self.msg = msg
+
+
+def default_history_path() -> Path:
+    return paths.config_dir() / "history"
+
+
+def load_history(path: Path | None) -> tuple[str, ...]:
+    if path is None or not path.is_file():
+        return ()
+    out: list[str] = []
+    try:
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+            try:
+                entry = json.loads(line)
+            except ValueError:
+                entry = line
+            if isinstance(entry, str) and entry.strip():
+                out.append(entry)
+    except OSError:
+        return ()
+    return tuple(out[-ui.HISTORY_CAP:])
+
+
+def append_history(path: Path | None, entry: str, kept: tuple[str, ...]) -> None:
+    """One JSON string a line; rewritten (whole, then renamed) when it grows past twice the cap."""
+    if path is None:
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with path.open("a", encoding="utf-8") as f:
+            f.write(json.dumps(entry) + "\n")
+        if path.stat().st_size > 400_000 or sum(1 for _ in path.open(encoding="utf-8")) > 2 * ui.HISTORY_CAP:
+            tmp = path.with_suffix(".tmp")
+            tmp.write_text("".join(json.dumps(e) + "\n" for e in kept[-ui.HISTORY_CAP:]), encoding="utf-8")
+            tmp.replace(path)
+    except OSError:
+        pass  # history is a convenience; never break the session for it
+
+
+def _themes() -> tuple[list[Any], str | None, str | None]:
+    try:
+        from mrsmith_tui.tui import themes
+    except ImportError:
+        return [], None, None
+    return themes.load_themes(), themes.DEFAULT_THEME, getattr(themes, "NO_COLOR_THEME", None)
+
+
+class MrSmithApp(App[int]):
+    CSS_PATH = "app.tcss"
+    TITLE = "mrsmith"
+    ENABLE_COMMAND_PALETTE = True
+    BINDINGS = [
+        Binding("ctrl+c", "interrupt", "cancel / quit", show=False, priority=True),
+        Binding("ctrl+d", "quit_key", "quit", show=False, priority=True),
+        Binding("ctrl+o", "review", "review", show=False, priority=True),
+        Binding("ctrl+b", "sidebar", "sidebar", show=False, priority=True),
+        Binding("escape", "cancel", "cancel run", show=False),
+        Binding("alt+up", "focus_move(-1)", "previous block", show=False, priority=True),
+        Binding("alt+down", "focus_move(1)", "next block", show=False, priority=True),
+        Binding("shift+tab", "focus_move(-1)", "blocks", show=False),
+        Binding("pageup", "page(-1)", "page up", show=False, priority=True),
+        Binding("pagedown", "page(1)", "page down", show=False, priority=True),
+    ]
+
+    def __init__(self, make_session: SessionFactory | None, *, config: Config | None = None, theme: str | None = None,
+                 history_path: Path | None = None, replay: Iterable[m.Msg] = (), clock: Callable[[], float] = time.time,
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.animation_level = "none"
+        self._make_session = make_session
+        self._config = config or Config()
+        self._history_path = history_path
+        self._replay = list(replay)
+        self._clock = clock
+        self._wanted_theme = theme
+        self.session: Any = None
+        self.sink = CoalescingSink(self._post)
+        self.approver = TuiApprover(self.sink)
+        self._token: CancelToken | None = None
+        self._spinner: Timer | None = None
+        self._wake: Timer | None = None
+        self._wake_at: float | None = None
+        self._render_queued = False
+        self._modal: RequestModal | None = None
+        self._review_open = False
+        self.exit_code = 0
+        self.model = self._initial_model()
+
+    # ----------------------------------------------------------------- setup
+
+    def _initial_model(self) -> ui.Model:
+        agents = tuple(a.name for a in self._config.agents)
+        agent = None
+        if self._config.agents:
+            name = self._config.default_agent or self._config.agents[0].name
+            agent = next((a for a in self._config.agents if a.name == name), self._config.agents[0])
+        return initial_model(
+            agent=agent.name if agent else "", model=agent.model if agent else "",
+            effort=agent.reasoning_effort if agent else None,
+            context_limit=agent.max_context_tokens if agent else 0,
+            history=load_history(self._history_path), agents=agents,
+        )
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="main"):
+            yield ConversationView(id="conversation")
+            yield SidebarView(id="sidebar")
+        yield Static("", id="note")
+        yield PromptArea(id="prompt")
+        yield StatusBar(id="status")
+
+    def on_mount(self) -> None:
+        self._setup_themes()
+        self.model = replace(self.model, themes_known=tuple(sorted(self.available_themes)))
+        self.query_one(PromptArea).focus()
+        size = self.size
+        self.dispatch(ui.Resized(width=size.width, height=size.height))
+        for msg in self._replay:
+            self.dispatch(msg)
+        if self._make_session is not None:
+            try:
+                self.session = self._make_session(self.sink, self.approver)
+            except Exception as e:  # noqa: BLE001 - shown, never a traceback
+                text = getattr(e, "message", None) or str(e) or type(e).__name__
+                self.dispatch(m.Error(text=f"could not start the session: {text}"))
+            else:
+                self._adopt_session()
+        self._request_render()
+
+    def _setup_themes(self) -> None:
+        themes, default, no_color = _themes()
+        for theme in themes:
+            self.register_theme(theme)
+        wanted = self._wanted_theme
+        if wanted is None and os.environ.get("NO_COLOR") and no_color in self.available_themes:
+            wanted = no_color
+        wanted = wanted or default
+        if wanted and wanted in self.available_themes:
+            self.theme = wanted
+        elif wanted:
+            self.dispatch(ui.Note(text=f"theme {wanted!r} not found; themes: {', '.join(sorted(self.available_themes))}",
+                                  kind="warning"))
+
+    def _adopt_session(self) -> None:
+        s = self.session
+        agent = getattr(s, "agent", None)
+        if agent is not None:
+            self.model = replace(self.model, ledger=replace(
+                self.model.ledger, agent=agent.name, model=agent.model, effort=agent.reasoning_effort,
+                context_limit=self.model.ledger.context_limit or agent.max_context_tokens))
+
+    def get_system_commands(self, screen: Any) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        for name, what in COMMANDS.items():
+            if what.startswith("<"):
+                continue  # needs an argument: type it in the prompt
+            yield SystemCommand(name, what, lambda name=name: self.dispatch(ui.Submit(text=name)))
+        yield SystemCommand("Review", "the whole conversation unfolded (Ctrl-O)", self.action_review)
+        yield SystemCommand("Toggle sidebar", "tasks and agents (Ctrl-B)", self.action_sidebar)
+
+    # ----------------------------------------------------------------- the loop
+
+    def _post(self, msg: m.Msg) -> None:
+        """Called from any thread (the sink)."""
+        self.post_message(Dispatch(msg))
+
+    def on_dispatch(self, event: Dispatch) -> None:
+        self.dispatch(event.msg)
+
+    def dispatch(self, msg: m.Msg) -> None:
+        self.model, effects = update(self.model, msg)
+        for effect in effects:
+            self._run_effect(effect)
+        self._request_render()
+
+    def ui(self, cls: type, **fields: Any) -> None:
+        self.dispatch(cls(at=self._clock(), **fields))
+
+    def _request_render(self) -> None:
+        if not self._render_queued:
+            self._render_queued = True
+            self.call_later(self._render)
+
+    def _render(self) -> None:
+        self._render_queued = False
+        if not self.is_running:
+            return
+        model = self.model
+        try:
+            conv = self.query_one(ConversationView)
+        except Exception:  # noqa: BLE001 - not composed yet or shutting down
+            return
+        conv.sync(model.conv, model.now)
+        sidebar = self.query_one(SidebarView)
+        visible = sidebar_visible(model)
+        if sidebar.display != visible:
+            sidebar.display = visible
+        if visible:
+            sidebar.show(model.sidebar, model.now)
+        self._render_note(model)
+        prompt = self.query_one(PromptArea)
+        prompt.set_draft(model.input.draft)
+        prompt.completing = bool(model.input.completions)
+        self.query_one(StatusBar).show(model)
+        self._sync_modal(model)
+        self._sync_review(model)
+        self._sync_spinner(model)
+
+    def _render_note(self, model: ui.Model) -> None:
+        note = self.query_one("#note", Static)
+        if model.input.completions:
+            shown = "  ".join(model.input.completions[:8])
+            text = f"Tab ⇥ {shown}"
+        elif model.conv.unseen and not model.conv.follow:
+            text = "↓ new output below · PageDown or End"
+        else:
+            text = model.screen.note
+        if getattr(note, "_mrsmith_text", None) != text:
+            note._mrsmith_text = text  # type: ignore[attr-defined]
+            note.update(text, layout=False)
+
+    def _sync_modal(self, model: ui.Model) -> None:
+        head = model.pending.head if model.pending.armed else None
+        current = self._modal
+        if current is not None and (head is None or head.request_id != current.request_id):
+            self._modal = None
+            if current.is_attached and current in self.screen_stack:
+                current.dismiss(None)
+        if head is not None and self._modal is None:
+            modal = modal_for(head)
+            self._modal = modal
+            rid = head.request_id
+
+            def answered(answer: str | None, rid: str = rid) -> None:
+                if self._modal is not None and self._modal.request_id == rid:
+                    self._modal = None
+                if answer is not None:
+                    self.ui(ui.Answer, request_id=rid, answer=answer)
+
+            self.push_screen(modal, answered)
+
+    def _sync_review(self, model: ui.Model) -> None:
+        if model.screen.review and not self._review_open:
+            from mrsmith_tui.tui.review import ReviewScreen
+
+            self._review_open = True
+
+            def closed(_: Any) -> None:
+                self._review_open = False
+                self.ui(ui.ToggleReview, open=False)
+
+            self.push_screen(ReviewScreen(review_text(model.conv.blocks)), closed)
+        elif not model.screen.review and self._review_open:
+            screen = self.screen
+            from mrsmith_tui.tui.review import ReviewScreen
+
+            if isinstance(screen, ReviewScreen):
+                screen.dismiss(None)
+
+    def _sync_spinner(self, model: ui.Model) -> None:
+        busy = model.ledger.state not in ("idle", "waiting") or model.run.running and model.ledger.state != "waiting"
+        if busy and self._spinner is None:
+            self._spinner = self.set_interval(SPINNER_INTERVAL, self._tick)
+        elif not busy and self._spinner is not None:
+            self._spinner.stop()
+            self._spinner = None
+
+    def _tick(self) -> None:
+        self.ui(ui.Tick)
+
+    # ----------------------------------------------------------------- effects
+
+    def _run_effect(self, effect: fx.Effect) -> None:
+        if isinstance(effect, fx.StartRun):
+            self._start_run(effect.prompt)
+        elif isinstance(effect, fx.CancelRun):
+            self._cancel_run()
+        elif isinstance(effect, fx.Resolve):
+            self.approver.resolve(effect.request_id, effect.answer)
+        elif isinstance(effect, fx.Copy):
+            self.copy_to_clipboard(effect.text)
+        elif isinstance(effect, fx.SaveHistory):
+            append_history(self._history_path, effect.entry, self.model.input.history)
+        elif isinstance(effect, fx.Exit):
+            self._quit()
+        elif isinstance(effect, fx.WakeAt):
+            self._wake_up_at(effect.at)
+        elif isinstance(effect, fx.Command):
+            self._command(effect.name, effect.arg)
+
+    def _wake_up_at(self, at: float) -> None:
+        if self._wake is not None and self._wake_at is not None and self._wake_at <= at:
+            if self._wake_at > self._clock():
+                return
+        if self._wake is not None:
+            self._wake.stop()
+        self._wake_at = at
+        self._wake = self.set_timer(max(0.01, at - self._clock() + 0.01), self._woken)
+
+    def _woken(self) -> None:
+        self._wake = None
+        self._wake_at = None
+        self._tick()
+
+    def _start_run(self, prompt: str) -> None:
+        if self.session is None:
+            self.sink(m.Error(text="no session: nothing can run (see the error above)"))
+            self.sink(ui.WorkerDone())
+            return
+        token = CancelToken()
+        self._token = token
+        session, sink = self.session, self.sink
+
+        def work() -> None:
+            crashed = None
+            try:
+                session.run(prompt, token)
+            except Exception as e:  # noqa: BLE001 - one line, never a traceback
+                crashed = f"the run failed: {type(e).__name__}: {e}"
+            sink(ui.WorkerDone(crashed=crashed))
+
+        self.run_worker(work, thread=True, exit_on_error=False, group="run", name="run")
+
+    def _run_in_worker(self, job: Callable[[CancelToken], str | None]) -> None:
+        token = CancelToken()
+        self._token = token
+        sink = self.sink
+
+        def work() -> None:
+            crashed = None
+            try:
+                text = job(token)
+                if text:
+                    sink(ui.Note(text=text))
+            except Exception as e:  # noqa: BLE001
+                crashed = getattr(e, "message", None) or f"{type(e).__name__}: {e}"
+            sink(ui.WorkerDone(crashed=crashed))
+
+        self.run_worker(work, thread=True, exit_on_error=False, group="run", name="job")
+
+    def _cancel_run(self) -> None:
+        if self._token is not None:
+            self._token.cancel()
+        for rid in self.approver.cancel(main_only=True):
+            self.dispatch(m.RequestResolved(request_id=rid, answer="cancelled"))
+
+    def _quit(self) -> None:
+        if self._token is not None:
+            self._token.cancel()
+        self.approver.cancel(main_only=False)
+        self.exit(self.exit_code)
+
+    async def action_quit(self) -> None:
+        self._quit()
+
+    def on_unmount(self) -> None:
+        if self._token is not None:
+            self._token.cancel()
+        self.approver.cancel(main_only=False)
+        self.sink.close()
+        if self.session is not None:
+            try:
+                self.session.close()
+            except Exception:  # noqa: BLE001 - closing must not raise at exit
+                pass
+
+    # ----------------------------------------------------------------- commands
+
+    def _command(self, name: str, arg: str) -> None:
+        handler = getattr(self, "_cmd_" + name.lstrip("/"), None)
+        if self.session is None and name not in ("/theme",):
+            self.ui(ui.Note, text=f"{name}: no session", kind="error")
+            if name == "/compact":
+                self.sink(ui.WorkerDone())
+            return
+        try:
+            handler(arg)
+        except Exception as e:  # noqa: BLE001 - a command error is one line
+            text = getattr(e, "message", None) or str(e) or type(e).__name__
+            self.ui(ui.Note, text=f"{name}: {text}", kind="error")
+
+    def _cmd_reset(self, arg: str) -> None:
+        self.session.reset()
+        self.ui(ui.Cleared)
+
+    def _cmd_usage(self, arg: str) -> None:
+        ledger = getattr(self.session, "ledger", None)
+        if ledger is None:
+            self.ui(ui.Note, text="usage: this session keeps no ledger", kind="warning")
+            return
+        try:
+            from mrsmith_tui.core.usage_report import usage_report
+        except ImportError:
+            self.ui(ui.Note, text="usage: the report is not available", kind="warning")
+            return
+        self.ui(ui.Note, text=usage_report(ledger))
+
+    def _cmd_agents(self, arg: str) -> None:
+        current = getattr(getattr(self.session, "agent", None), "name", "")
+        lines = ["Agents"] + [f"{'●' if a.name == current else '○'} {a.name}  {a.provider}/{a.model}"
+                              for a in self._config.agents]
+        fleet = getattr(self.session, "services", {}).get("fleet")
+        records = fleet.list() if fleet is not None and hasattr(fleet, "list") else []
+        if records:
+            lines += ["", "Background agents"]
+            for r in records:
+                lines.append(f"{getattr(r, 'agent_id', getattr(r, 'id', '?'))}  {getattr(r, 'label', '')}  "
+                             f"{getattr(r, 'state', '')}")
+        elif fleet is None:
+            lines += ["", "(background agents are not available in this build)"]
+        self.ui(ui.Note, text="\n".join(lines))
+
+    def _cmd_agent(self, arg: str) -> None:
+        self.session.switch_agent(arg)
+        a = self.session.agent
+        self.ui(ui.AgentSwitched, agent=a.name, model=a.model, effort=a.reasoning_effort,
+                context_limit=a.max_context_tokens)
+
+    def _cmd_skills(self, arg: str) -> None:
+        catalog = getattr(self.session, "services", {}).get("skills")
+        if catalog is None:
+            self.ui(ui.Note, text="skills are not available in this build", kind="warning")
+            return
+        if not arg:
+            skills = catalog.list()
+            if not skills:
+                self.ui(ui.Note, text="no skills found (./skills or ~/.config/mrsmith/skills)")
+                return
+            lines = ["Skills"] + [f"{'●' if catalog.is_loaded(s.name) else '○'} {s.name}  "
+                                  f"{getattr(s, 'description', '')}" for s in skills]
+            self.ui(ui.Note, text="\n".join(lines))
+            return
+        skill = catalog.load(arg)
+        body = getattr(skill, "body", None)
+        if body and hasattr(self.session, "add_context"):
+            self.session.add_context(f"The person loaded the skill {skill.name}:\n\n{body}",
+                                     {"type": "skill", "name": skill.name})
+        self.ui(ui.Note, text=f"skill {skill.name} loaded")
+
+    def _cmd_reasoning(self, arg: str) -> None:
+        if not arg:
+            effort = getattr(getattr(self.session, "agent", None), "reasoning_effort", None)
+            current = self.model.ledger.effort or effort
+            self.ui(ui.Note, text=f"reasoning effort: {current or 'model default'} · /reasoning <value|off>")
+            return
+        value = None if arg == "off" else arg
+        self.session.set_reasoning_effort(value)
+        self.ui(ui.EffortChanged, effort=value)
+
+    def _cmd_theme(self, arg: str) -> None:
+        if arg not in self.available_themes:
+            raise ValueError(f"no theme {arg!r}; themes: {', '.join(sorted(self.available_themes))}")
+        self.theme = arg
+        self.ui(ui.Note, text=f"theme {arg}")
+
+    def _cmd_export(self, arg: str) -> None:
+        session_id = str(getattr(self.session, "session_id", "session"))
+        target = Path(arg).expanduser() if arg else Path.cwd() / f"mrsmith-{session_id[:8]}.md"
+        transcript = getattr(self.session, "transcript_path", None)
+        if transcript is not None:
+            from mrsmith_tui.session.export import export_session
+
+            written = export_session(transcript, target)
+        else:
+            written = target
+            tmp = target.with_name(target.name + ".tmp")
+            tmp.write_text(review_text(self.model.conv.blocks), encoding="utf-8")
+            tmp.replace(target)
+        self.ui(ui.Note, text=f"exported to {written}")
+
+    def _cmd_compact(self, arg: str) -> None:
+        session = self.session
+        if not hasattr(session, "compact"):
+            self.ui(ui.Note, text="/compact is not available in this build", kind="warning")
+            self.sink(ui.WorkerDone())
+            return
+        self._run_in_worker(lambda token: session.compact(token) or "compacted")
+
+    # ----------------------------------------------------------------- events -> Msgs
+
+    def on_prompt_area_send(self, event: PromptArea.Send) -> None:
+        self.ui(ui.Submit, text=event.text)
+
+    def on_prompt_area_recall(self, event: PromptArea.Recall) -> None:
+        self.ui(ui.HistoryMove, step=event.step)
+
+    def on_prompt_area_complete(self, event: PromptArea.Complete) -> None:
+        self.ui(ui.Complete)
+
+    def on_text_area_changed(self, event: PromptArea.Changed) -> None:
+        if isinstance(event.text_area, PromptArea):
+            self.ui(ui.DraftChanged, text=event.text_area.text)
+
+    def on_block_clicked(self, event: BlockClicked) -> None:
+        self.ui(ui.ToggleFold, key=event.key)
+
+    def on_user_scrolled(self, event: UserScrolled) -> None:
+        self.ui(ui.Scrolled, at_bottom=event.at_bottom)
+
+    def on_conversation_key(self, event: ConversationKey) -> None:
+        if event.action == "up":
+            self.ui(ui.FocusMove, step=-1)
+        elif event.action == "down":
+            self.ui(ui.FocusMove, step=1)
+        elif event.action == "fold":
+            self.ui(ui.ToggleFold)
+        elif event.action == "copy":
+            self.ui(ui.CopyBlock)
+        else:
+            self.ui(ui.FocusMove, step=0)
+            self.query_one(PromptArea).focus()
+
+    def on_resize(self, event: Any) -> None:
+        self.ui(ui.Resized, width=event.size.width, height=event.size.height)
+
+    def action_interrupt(self) -> None:
+        self.ui(ui.InterruptKey)
+
+    def action_quit_key(self) -> None:
+        self.ui(ui.QuitKey)
+
+    def action_cancel(self) -> None:
+        self.ui(ui.CancelKey)
+
+    def action_review(self) -> None:
+        self.ui(ui.ToggleReview)
+
+    def action_sidebar(self) -> None:
+        self.ui(ui.ToggleSidebar)
+
+    def action_focus_move(self, step: int) -> None:
+        if isinstance(self.screen, RequestModal):
+            return
+        self.ui(ui.FocusMove, step=step)
+        if self.model.conv.focused is not None:
+            self.query_one(ConversationView).focus()
+
+    def action_page(self, step: int) -> None:
+        if self.screen is not self.screen_stack[0]:
+            return
+        self.query_one(ConversationView).page(step)
+
+
+def run_tui(make_session: Callable[[Any, Any], Any], *, config: Config, theme: str | None = None,
+            history_path: Path | None = None) -> int:
+    """Run the full-screen UI. `make_session(sink, approver)` builds the AgentSession."""
+    app = MrSmithApp(make_session, config=config, theme=theme,
+                     history_path=history_path if history_path is not None else default_history_path())
+    result = app.run()
+    return result if isinstance(result, int) else app.exit_code
+
+
+def run_view(records: list[dict[str, Any]], *, config: Config, theme: str | None = None) -> int:
+    """A recorded session, read-only (`mrsmith view ID`)."""
+    from mrsmith_tui.session.resume import replay_msgs
+
+    replay = list(replay_msgs(records))
+    replay.append(m.Notice(text="read-only view of a recorded session · Ctrl-O review · Ctrl-D quit"))
+    app = MrSmithApp(None, config=config, theme=theme, history_path=None, replay=replay)
+    result = app.run()
+    return result if isinstance(result, int) else 0

@@ -1,0 +1,59 @@
+"""What `update` asks the shell to do. Plain data; the shell (app.py) runs them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Effect:
+    pass
+
+
+@dataclass(frozen=True)
+class StartRun(Effect):
+    prompt: str
+
+
+@dataclass(frozen=True)
+class CancelRun(Effect):
+    pass
+
+
+@dataclass(frozen=True)
+class Resolve(Effect):
+    """Answer the worker waiting on `request_id`."""
+
+    request_id: str
+    answer: str  # "yes" | "no" | "always" | question text | "" (no answer)
+
+
+@dataclass(frozen=True)
+class Copy(Effect):
+    text: str
+    what: str  # shown in the note: "answer", "command", ...
+
+
+@dataclass(frozen=True)
+class SaveHistory(Effect):
+    entry: str
+
+
+@dataclass(frozen=True)
+class Exit(Effect):
+    pass
+
+
+@dataclass(frozen=True)
+class Command(Effect):
+    """A slash command the shell carries out against the session (reset, agent, export, ...)."""
+
+    name: str
+    arg: str = ""
+
+
+@dataclass(frozen=True)
+class WakeAt(Effect):
+    """Send a Tick at (about) this time: arming an approval, clearing a note."""
+
+    at: float

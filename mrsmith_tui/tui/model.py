@@ -1,0 +1,291 @@
+"""The whole screen as immutable data: frozen dataclasses and tuples, no widgets, no clock.
+
+Time enters only through Msgs (`msg.at`); `Model.now` is the time of the last Msg folded in.
+Views compare slices by identity, so `update` must keep every unchanged slice the same object.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from mrsmith_tui.msgs import Msg, Question, Todo
+
+BlockKind = Literal["user", "reasoning", "text", "tool", "usage", "warning", "error", "notice"]
+RunState = Literal["idle", "thinking", "streaming", "tool", "waiting"]
+
+# Caps: every buffer is bounded; the full text of a block stays in `text` (for review and
+# export) but what a live widget shows is cut by the view.
+TOOL_OUTPUT_CAP = 64_000  # chars of live tool output kept (the tail)
+HISTORY_CAP = 500  # prompts kept in the recall history
+QUEUE_CAP = 20  # prompts queued while a run goes
+
+
+@dataclass(frozen=True)
+class Block:
+    key: str  # unique in the conversation ("b1", "b2", ...)
+    kind: BlockKind
+    text: str = ""  # the source: prompt, reasoning, Markdown answer, tool output, message
+    done: bool = False
+    folded: bool = False
+    started: float = 0.0
+    ended: float | None = None
+    source_id: str = ""  # block_id of the stream or call_id of the tool
+    agent_id: str | None = None
+    # tools
+    name: str = ""
+    summary: str = ""
+    arguments: str = ""
+    ok: bool | None = None
+    exit_code: int | None = None
+    diff: str | None = None
+    denied: bool = False
+    dropped: int = 0  # chars of live output dropped from the front (cap)
+
+
+@dataclass(frozen=True)
+class Conversation:
+    blocks: tuple[Block, ...] = ()
+    next_key: int = 1
+    focused: str | None = None  # key of the focused block
+    follow: bool = True  # stick to the bottom
+    unseen: bool = False  # new output arrived while the person was scrolled up
+
+
+@dataclass(frozen=True)
+class Ledger:
+    state: RunState = "idle"
+    agent: str = ""
+    model: str = ""
+    effort: str | None = None
+    context_tokens: int = 0
+    context_limit: int = 0
+    cache_pct: int | None = None
+    tokens_in: int = 0
+    tokens_out: int = 0
+    cached_in: int = 0
+    tool_used: int = 0
+    tool_limit: int | None = None
+    background: int = 0  # running background agents
+    run_started: float | None = None
+    # this turn's usage (the dim line at the end of a turn)
+    turn_in: int = 0
+    turn_out: int = 0
+    turn_cached: int = 0
+
+
+@dataclass(frozen=True)
+class AgentRow:
+    agent_id: str
+    label: str
+    state: str = "running"
+    started: float = 0.0
+    ended: float | None = None
+    tool_calls: int = 0
+    tokens: int = 0
+    last_action: str = ""
+    background: bool = True
+
+
+@dataclass(frozen=True)
+class Sidebar:
+    tasks: tuple[Todo, ...] = ()
+    agents: tuple[AgentRow, ...] = ()
+    wanted: bool | None = None  # the person's choice; None: automatic
+
+
+@dataclass(frozen=True)
+class InputState:
+    draft: str = ""
+    history: tuple[str, ...] = ()
+    recall: int | None = None  # index into history while recalling
+    stash: str = ""  # the draft before recall started
+    last_typed: float = 0.0
+    completions: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Request:
+    """A pending approval, continue or question."""
+
+    request_id: str
+    kind: Literal["approval", "continue", "question"]
+    at: float
+    tool: str = ""
+    arguments: str = ""
+    reason: str = ""
+    spec: str = ""
+    diff: str | None = None
+    rounds: int = 0
+    questions: tuple[Question, ...] = ()
+    agent_id: str | None = None
+
+
+@dataclass(frozen=True)
+class Pending:
+    queue: tuple[Request, ...] = ()
+    armed: bool = False  # the head request is shown and takes keys
+    since: float = 0.0  # when the head became the head (arming counts from here)
+
+    @property
+    def head(self) -> Request | None:
+        return self.queue[0] if self.queue else None
+
+
+@dataclass(frozen=True)
+class Run:
+    running: bool = False
+    run_id: str = ""
+    queued: tuple[str, ...] = ()
+    cancelling: bool = False
+
+
+@dataclass(frozen=True)
+class Screen:
+    width: int = 120
+    height: int = 40
+    review: bool = False
+    quit_armed_at: float | None = None
+    note: str = ""  # one transient line (copied, hints)
+    note_at: float = 0.0
+
+
+@dataclass(frozen=True)
+class Model:
+    conv: Conversation = field(default_factory=Conversation)
+    ledger: Ledger = field(default_factory=Ledger)
+    sidebar: Sidebar = field(default_factory=Sidebar)
+    input: InputState = field(default_factory=InputState)
+    pending: Pending = field(default_factory=Pending)
+    run: Run = field(default_factory=Run)
+    screen: Screen = field(default_factory=Screen)
+    now: float = 0.0
+    commands: tuple[str, ...] = ()  # slash commands offered (for completion)
+    agents_known: tuple[str, ...] = ()  # configured agent names
+    themes_known: tuple[str, ...] = ()
+
+
+# --------------------------------------------------------------------------- UI Msgs
+# What the shell turns Textual events into. Plain data, with `at` like every Msg.
+
+
+@dataclass(frozen=True)
+class Submit(Msg):
+    text: str
+
+
+@dataclass(frozen=True)
+class DraftChanged(Msg):
+    text: str
+
+
+@dataclass(frozen=True)
+class HistoryMove(Msg):
+    step: int  # -1 older, +1 newer
+
+
+@dataclass(frozen=True)
+class Complete(Msg):
+    """Tab in the input: accept the first completion."""
+
+
+@dataclass(frozen=True)
+class CancelKey(Msg):
+    """Esc."""
+
+
+@dataclass(frozen=True)
+class InterruptKey(Msg):
+    """Ctrl-C: cancels a run; twice quits."""
+
+
+@dataclass(frozen=True)
+class QuitKey(Msg):
+    """Ctrl-D."""
+
+
+@dataclass(frozen=True)
+class FocusMove(Msg):
+    step: int  # -1 up, +1 down; 0 leaves the blocks
+
+
+@dataclass(frozen=True)
+class FocusBlock(Msg):
+    key: str | None
+
+
+@dataclass(frozen=True)
+class ToggleFold(Msg):
+    key: str | None = None  # None: the focused block
+
+
+@dataclass(frozen=True)
+class CopyBlock(Msg):
+    key: str | None = None  # None: the focused block
+
+
+@dataclass(frozen=True)
+class Scrolled(Msg):
+    at_bottom: bool
+
+
+@dataclass(frozen=True)
+class Resized(Msg):
+    width: int
+    height: int
+
+
+@dataclass(frozen=True)
+class ToggleSidebar(Msg):
+    pass
+
+
+@dataclass(frozen=True)
+class ToggleReview(Msg):
+    open: bool | None = None  # None: flip
+
+
+@dataclass(frozen=True)
+class Answer(Msg):
+    """The person answered the head request (key y / n / a, Esc, or a question's text)."""
+
+    request_id: str
+    answer: str
+
+
+@dataclass(frozen=True)
+class Tick(Msg):
+    """Time passes (spinner frames, arming an approval). Sent only while something waits."""
+
+
+@dataclass(frozen=True)
+class WorkerDone(Msg):
+    """The run's worker thread returned (after the run's RunEnded)."""
+
+    crashed: str | None = None
+
+
+@dataclass(frozen=True)
+class Note(Msg):
+    """A line of information from the shell (a command's result)."""
+
+    text: str
+    kind: Literal["notice", "warning", "error"] = "notice"
+
+
+@dataclass(frozen=True)
+class Cleared(Msg):
+    """The session was reset: a fresh conversation."""
+
+
+@dataclass(frozen=True)
+class AgentSwitched(Msg):
+    agent: str
+    model: str
+    effort: str | None = None
+    context_limit: int = 0
+
+
+@dataclass(frozen=True)
+class EffortChanged(Msg):
+    effort: str | None

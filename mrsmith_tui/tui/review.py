@@ -1,0 +1,103 @@
+"""The review overlay: the whole conversation unfolded in one read-only TextArea (line-based,
+so a 100,000-line output scrolls as well as a short one). `/` finds, `n` goes to the next match."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Input, Static, TextArea
+from textual.widgets.text_area import Selection
+
+
+class ReviewScreen(Screen[None]):
+    BINDINGS = [
+        Binding("escape,ctrl+o", "close", "back", show=False, priority=True),
+        Binding("slash", "find", "find", show=False),
+        Binding("n", "next", "next match", show=False),
+        Binding("N", "previous", "previous match", show=False),
+    ]
+
+    def __init__(self, text: str) -> None:
+        super().__init__(id="review")
+        self.text = text
+        self.needle = ""
+
+    def compose(self) -> ComposeResult:
+        yield Static(" Review · / find · n next · N previous · Esc or Ctrl-O back", id="review-title")
+        area = TextArea(self.text, read_only=True, soft_wrap=True, show_line_numbers=False, id="review-text")
+        area.cursor_blink = False
+        yield area
+        find = Input(placeholder="find…", id="review-find")
+        find.cursor_blink = False
+        find.display = False
+        yield find
+
+    def on_mount(self) -> None:
+        area = self.query_one(TextArea)
+        area.focus()
+        area.move_cursor(area.document.end)
+
+    def action_close(self) -> None:
+        find = self.query_one(Input)
+        if find.display and self.focused is find:
+            find.display = False
+            self.query_one(TextArea).focus()
+            return
+        self.dismiss(None)
+
+    def action_find(self) -> None:
+        find = self.query_one(Input)
+        find.display = True
+        find.value = self.needle
+        find.focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.needle = event.value
+        event.input.display = False
+        self.query_one(TextArea).focus()
+        self._go(+1, from_start=True)
+
+    def action_next(self) -> None:
+        self._go(+1)
+
+    def action_previous(self) -> None:
+        self._go(-1)
+
+    def _go(self, step: int, from_start: bool = False) -> None:
+        status = self.query_one("#review-title", Static)
+        if not self.needle:
+            return
+        area = self.query_one(TextArea)
+        text_lower, needle = self.text.lower(), self.needle.lower()
+        offset = self._offset(area)
+        if from_start:
+            hit = text_lower.find(needle)
+        elif step > 0:
+            hit = text_lower.find(needle, offset + 1)
+            if hit < 0:
+                hit = text_lower.find(needle)
+        else:
+            hit = text_lower.rfind(needle, 0, max(0, offset))
+            if hit < 0:
+                hit = text_lower.rfind(needle)
+        if hit < 0:
+            status.update(f" Review · no match for {self.needle!r} · Esc back")
+            return
+        start = self._location(hit)
+        end = self._location(hit + len(needle))
+        area.selection = Selection(start, end)
+        area.scroll_cursor_visible(center=True)
+        count = text_lower.count(needle)
+        status.update(f" Review · {count} match{'es' if count != 1 else ''} for {self.needle!r} · n next · N previous · Esc back")
+
+    def _offset(self, area: TextArea) -> int:
+        row, col = area.selection.start
+        lines = self.text.split("\n")[:row]
+        return sum(len(line) + 1 for line in lines) + col
+
+    def _location(self, offset: int) -> tuple[int, int]:
+        row = self.text.count("\n", 0, offset)
+        line_start = self.text.rfind("\n", 0, offset) + 1
+        return row, offset - line_start

@@ -1,0 +1,819 @@
+"""`update(model, msg) -> (model, effects)`: every UI rule, as one pure function.
+
+No widgets, no clock, no I/O. Unchanged slices of the model stay the same objects, so a
+view can tell by identity whether its region needs drawing.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import replace
+from typing import Callable
+
+from mrsmith_tui import msgs as m
+from mrsmith_tui.tui import effects as fx
+from mrsmith_tui.tui import model as ui
+from mrsmith_tui.tui.model import Block, Model, Request
+
+Effects = tuple[fx.Effect, ...]
+
+ARM_DELAY = 0.35  # seconds an approval is on screen before it takes keys
+TYPING_QUIET = 1.0  # an approval waits while the person typed within this
+QUIT_WINDOW = 2.0  # a second Ctrl-C within this quits
+NOTE_SECONDS = 4.0
+OPEN_SCAN = 64  # open blocks are near the end: look this far back
+
+COMMANDS: dict[str, str] = {
+    "/help": "this list",
+    "/exit": "quit",
+    "/reset": "start a fresh conversation",
+    "/usage": "tokens, cache and cost of this session",
+    "/agents": "configured agents and running background agents",
+    "/agent": "<name>  switch to another agent",
+    "/skills": "[name]  list skills, or load one",
+    "/tasks": "the task list",
+    "/reasoning": "[value|off]  reasoning effort",
+    "/theme": "<name>  switch theme",
+    "/copy": "copy the last answer",
+    "/export": "[path]  the session as Markdown",
+    "/compact": "summarise older turns to free context",
+}
+
+KEYS_HELP = (
+    "Enter send · Ctrl-J newline · Up/Down history · Tab complete · Esc cancel run · "
+    "Ctrl-C cancel (twice: quit) · Ctrl-D quit · Ctrl-O review · Ctrl-B sidebar · Ctrl-P palette · "
+    "Alt-Up/Down or Shift-Tab: move between blocks, Enter fold, c copy"
+)
+
+
+def initial_model(*, agent: str = "", model: str = "", effort: str | None = None, context_limit: int = 0,
+                  history: tuple[str, ...] = (), agents: tuple[str, ...] = (), themes: tuple[str, ...] = (),
+                  width: int = 120, height: int = 40) -> Model:
+    return Model(
+        ledger=ui.Ledger(agent=agent, model=model, effort=effort, context_limit=context_limit),
+        input=ui.InputState(history=history[-ui.HISTORY_CAP:]),
+        screen=ui.Screen(width=width, height=height),
+        commands=tuple(COMMANDS),
+        agents_known=agents,
+        themes_known=themes,
+    )
+
+
+def update(model: Model, msg: m.Msg) -> tuple[Model, Effects]:
+    handler = _HANDLERS.get(type(msg))
+    if handler is None:
+        return model, ()
+    model, effects = handler(model, msg)
+    if model.now < msg.at:
+        model = replace(model, now=msg.at)
+    return model, effects
+
+
+# --------------------------------------------------------------------------- blocks
+
+
+def _add_block(model: Model, kind: ui.BlockKind, at: float, **fields) -> Model:
+    conv = model.conv
+    block = Block(key=f"b{conv.next_key}", kind=kind, started=at, **fields)
+    conv = replace(conv, blocks=conv.blocks + (block,), next_key=conv.next_key + 1,
+                   unseen=conv.unseen or not conv.follow)
+    return replace(model, conv=conv)
+
+
+def _find_open(blocks: tuple[Block, ...], kind: str, source_id: str) -> int | None:
+    for i in range(len(blocks) - 1, max(-1, len(blocks) - 1 - OPEN_SCAN), -1):
+        b = blocks[i]
+        if b.kind == kind and b.source_id == source_id and not b.done:
+            return i
+    return None
+
+
+def _set_block(model: Model, index: int, block: Block) -> Model:
+    conv = model.conv
+    blocks = conv.blocks[:index] + (block,) + conv.blocks[index + 1:]
+    return replace(model, conv=replace(conv, blocks=blocks, unseen=conv.unseen or not conv.follow))
+
+
+def _note_block(model: Model, kind: ui.BlockKind, text: str, at: float) -> Model:
+    return _add_block(model, kind, at, text=text, done=True, ended=at)
+
+
+def _state(model: Model, state: ui.RunState) -> Model:
+    if model.ledger.state == state:
+        return model
+    return replace(model, ledger=replace(model.ledger, state=state))
+
+
+# --------------------------------------------------------------------------- core Msgs
+
+
+def _session_started(model: Model, msg: m.SessionStarted) -> tuple[Model, Effects]:
+    return replace(model, ledger=replace(model.ledger, agent=msg.agent or model.ledger.agent,
+                                         model=msg.model or model.ledger.model)), ()
+
+
+def _user_prompt(model: Model, msg: m.UserPrompt) -> tuple[Model, Effects]:
+    return _note_block(model, "user", msg.text, msg.at), ()
+
+
+def _run_started(model: Model, msg: m.RunStarted) -> tuple[Model, Effects]:
+    ledger = replace(model.ledger, state="thinking", run_started=msg.at, turn_in=0, turn_out=0, turn_cached=0,
+                     agent=msg.agent or model.ledger.agent, model=msg.model or model.ledger.model)
+    return replace(model, ledger=ledger, run=replace(model.run, run_id=msg.run_id)), ()
+
+
+def _delta(kind: str, state: ui.RunState) -> Callable:
+    def handle(model: Model, msg) -> tuple[Model, Effects]:
+        i = _find_open(model.conv.blocks, kind, msg.block_id)
+        if i is None:
+            model = _add_block(model, kind, msg.at, text=msg.text, source_id=msg.block_id)
+        else:
+            b = model.conv.blocks[i]
+            model = _set_block(model, i, replace(b, text=b.text + msg.text))
+        return _state(model, state), ()
+    return handle
+
+
+def _block_ended(model: Model, msg: m.BlockEnded) -> tuple[Model, Effects]:
+    i = _find_open(model.conv.blocks, msg.kind, msg.block_id)
+    if i is None:
+        if not msg.text:
+            return model, ()
+        model = _add_block(model, msg.kind, msg.at, text=msg.text, source_id=msg.block_id)
+        i = len(model.conv.blocks) - 1
+    b = model.conv.blocks[i]
+    done = replace(b, text=msg.text or b.text, done=True, ended=msg.at, folded=(b.kind == "reasoning"))
+    return _set_block(model, i, done), ()
+
+
+def _tool_started(model: Model, msg: m.ToolCallStarted) -> tuple[Model, Effects]:
+    model = _add_block(model, "tool", msg.at, source_id=msg.call_id, name=msg.name,
+                       summary=msg.summary, arguments=msg.arguments)
+    return _state(model, "tool"), ()
+
+
+def _tool_output(model: Model, msg: m.ToolOutput) -> tuple[Model, Effects]:
+    i = _find_open(model.conv.blocks, "tool", msg.call_id)
+    if i is None:
+        return model, ()
+    b = model.conv.blocks[i]
+    text, dropped = b.text + msg.text, b.dropped
+    if len(text) > ui.TOOL_OUTPUT_CAP:
+        cut = len(text) - ui.TOOL_OUTPUT_CAP
+        text, dropped = text[cut:], dropped + cut
+    return _set_block(model, i, replace(b, text=text, dropped=dropped)), ()
+
+
+def _tool_finished(model: Model, msg: m.ToolCallFinished) -> tuple[Model, Effects]:
+    i = _find_open(model.conv.blocks, "tool", msg.call_id)
+    if i is None:
+        model = _add_block(model, "tool", msg.at, source_id=msg.call_id, name=msg.name)
+        i = len(model.conv.blocks) - 1
+    b = model.conv.blocks[i]
+    done = replace(b, text=msg.result, dropped=0, done=True, ended=msg.at, ok=msg.ok, exit_code=msg.exit_code,
+                   diff=msg.diff, denied=msg.denied, folded=True,
+                   started=msg.at - msg.elapsed if msg.elapsed else b.started)
+    model = _set_block(model, i, done)
+    return _state(model, "thinking") if model.run.running else model, ()
+
+
+def _usage(model: Model, msg: m.UsageReported) -> tuple[Model, Effects]:
+    u, led = msg.usage, model.ledger
+    tokens_in, cached = led.tokens_in + u.prompt_tokens, led.cached_in + u.cached_tokens
+    led = replace(
+        led,
+        tokens_in=tokens_in, tokens_out=led.tokens_out + u.completion_tokens, cached_in=cached,
+        cache_pct=round(100 * cached / tokens_in) if tokens_in else led.cache_pct,
+        context_tokens=msg.context_tokens or led.context_tokens,
+        context_limit=msg.context_limit or led.context_limit,
+        turn_in=led.turn_in + u.prompt_tokens, turn_out=led.turn_out + u.completion_tokens,
+        turn_cached=led.turn_cached + u.cached_tokens,
+    )
+    return replace(model, ledger=led), ()
+
+
+def _budget(model: Model, msg: m.ToolBudget) -> tuple[Model, Effects]:
+    return replace(model, ledger=replace(model.ledger, tool_used=msg.used, tool_limit=msg.limit)), ()
+
+
+def _warning(model: Model, msg: m.Warning) -> tuple[Model, Effects]:
+    return _note_block(model, "warning", msg.text, msg.at), ()
+
+
+def _error(model: Model, msg: m.Error) -> tuple[Model, Effects]:
+    return _note_block(model, "error", msg.text, msg.at), ()
+
+
+def _notice(model: Model, msg: m.Notice) -> tuple[Model, Effects]:
+    return _note_block(model, "notice", msg.text, msg.at), ()
+
+
+def _run_ended(model: Model, msg: m.RunEnded) -> tuple[Model, Effects]:
+    led = model.ledger
+    if led.turn_in or led.turn_out:
+        took = msg.at - led.run_started if led.run_started is not None else 0.0
+        parts = [f"{_k(led.turn_in)} in", f"{_k(led.turn_out)} out"]
+        if led.turn_in:
+            parts.append(f"cache {round(100 * led.turn_cached / led.turn_in)}%")
+        parts.append(_seconds(took))
+        model = _note_block(model, "usage", " · ".join(parts), msg.at)
+    if msg.error:
+        model = _note_block(model, "error", msg.error, msg.at)
+    elif msg.cancelled:
+        model = _note_block(model, "notice", "cancelled", msg.at)
+    model = _close_open_blocks(model, msg.at)
+    waiting = "waiting" if model.pending.queue else "idle"
+    return replace(model, ledger=replace(model.ledger, state=waiting, run_started=None)), ()
+
+
+def _close_open_blocks(model: Model, at: float) -> Model:
+    """A cancelled or failed run can leave a block open; close it so nothing spins forever."""
+    blocks = model.conv.blocks
+    start = max(0, len(blocks) - OPEN_SCAN)
+    changed = False
+    out = list(blocks[start:])
+    for j, b in enumerate(out):
+        if not b.done and b.agent_id is None:
+            out[j] = replace(b, done=True, ended=at, folded=b.kind in ("reasoning", "tool"),
+                             ok=False if b.kind == "tool" else b.ok)
+            changed = True
+    if not changed:
+        return model
+    return replace(model, conv=replace(model.conv, blocks=blocks[:start] + tuple(out)))
+
+
+def _worker_done(model: Model, msg: ui.WorkerDone) -> tuple[Model, Effects]:
+    if msg.crashed:
+        model = _note_block(model, "error", msg.crashed, msg.at)
+        model = _close_open_blocks(model, msg.at)
+    run = replace(model.run, running=False, cancelling=False)
+    led = model.ledger if model.ledger.state == "idle" else replace(model.ledger, state="idle", run_started=None)
+    model = replace(model, run=run, ledger=led)
+    if run.queued:
+        first, rest = run.queued[0], run.queued[1:]
+        model = replace(model, run=replace(run, running=True, queued=rest))
+        return model, (fx.StartRun(first),)
+    return model, ()
+
+
+# --------------------------------------------------------------------------- requests
+
+
+def _request(kind: str) -> Callable:
+    def handle(model: Model, msg) -> tuple[Model, Effects]:
+        if any(r.request_id == msg.request_id for r in model.pending.queue):
+            return model, ()
+        fields = {"approval": lambda: dict(tool=msg.tool, arguments=msg.arguments, reason=msg.reason,
+                                           spec=msg.spec, diff=msg.diff),
+                  "continue": lambda: dict(rounds=msg.rounds),
+                  "question": lambda: dict(questions=msg.questions)}[kind]()
+        req = Request(request_id=msg.request_id, kind=kind, at=msg.at, agent_id=msg.agent_id, **fields)
+        pending = model.pending
+        if not pending.queue:
+            pending = replace(pending, since=msg.at, armed=False)
+        pending = replace(pending, queue=pending.queue + (req,))
+        model = _state(replace(model, pending=pending), "waiting")
+        return _try_arm(model, msg.at)
+    return handle
+
+
+def _try_arm(model: Model, now: float) -> tuple[Model, Effects]:
+    """Show the head request only after a short delay and never while the person is typing."""
+    p = model.pending
+    if p.head is None or p.armed:
+        return model, ()
+    ready_at = max(p.since + ARM_DELAY, model.input.last_typed + TYPING_QUIET)
+    if now >= ready_at:
+        return replace(model, pending=replace(p, armed=True)), ()
+    return model, (fx.WakeAt(ready_at),)
+
+
+def _pop_request(model: Model, request_id: str, at: float) -> Model:
+    queue = tuple(r for r in model.pending.queue if r.request_id != request_id)
+    if len(queue) == len(model.pending.queue):
+        return model
+    pending = ui.Pending(queue=queue, armed=False, since=at)
+    state = model.ledger.state
+    if not queue and state == "waiting":
+        state = "thinking" if model.run.running else "idle"
+    return replace(model, pending=pending, ledger=replace(model.ledger, state=state))
+
+
+def _answer(model: Model, msg: ui.Answer) -> tuple[Model, Effects]:
+    head = model.pending.head
+    if head is None or head.request_id != msg.request_id or not model.pending.armed:
+        return model, ()
+    model = _pop_request(model, msg.request_id, msg.at)
+    model, more = _try_arm(model, msg.at)
+    return model, (fx.Resolve(msg.request_id, msg.answer),) + more
+
+
+def _resolved(model: Model, msg: m.RequestResolved) -> tuple[Model, Effects]:
+    model = _pop_request(model, msg.request_id, msg.at)
+    return _try_arm(model, msg.at)
+
+
+# --------------------------------------------------------------------------- tasks and agents
+
+
+def _tasks(model: Model, msg: m.TasksChanged) -> tuple[Model, Effects]:
+    return replace(model, sidebar=replace(model.sidebar, tasks=tuple(msg.todos))), ()
+
+
+def _count_background(rows: tuple[ui.AgentRow, ...]) -> int:
+    return sum(1 for r in rows if r.background and r.state in ("running", "waiting", "stopping"))
+
+
+def _set_agents(model: Model, rows: tuple[ui.AgentRow, ...]) -> Model:
+    led = replace(model.ledger, background=_count_background(rows))
+    return replace(model, sidebar=replace(model.sidebar, agents=rows), ledger=led)
+
+
+def _agent_spawned(model: Model, msg: m.AgentSpawned) -> tuple[Model, Effects]:
+    rows = tuple(r for r in model.sidebar.agents if r.agent_id != msg.agent_id)
+    row = ui.AgentRow(agent_id=msg.agent_id, label=msg.label, started=msg.at, background=msg.background,
+                      last_action=_one_line(msg.task, 60))
+    return _set_agents(model, rows + (row,)), ()
+
+
+def _agent_index(model: Model, agent_id: str) -> int | None:
+    for i, r in enumerate(model.sidebar.agents):
+        if r.agent_id == agent_id:
+            return i
+    return None
+
+
+def _agent_state(model: Model, msg: m.AgentStateChanged) -> tuple[Model, Effects]:
+    i = _agent_index(model, msg.agent_id)
+    if i is None:
+        model, _ = _agent_spawned(model, m.AgentSpawned(agent_id=msg.agent_id, label=msg.agent_id, task="", at=msg.at))
+        i = len(model.sidebar.agents) - 1
+    row = model.sidebar.agents[i]
+    ended = msg.at if msg.state in ("stopped", "done", "failed") else None
+    row = replace(row, state=msg.state, ended=ended, last_action=_one_line(msg.detail, 60) or row.last_action)
+    rows = model.sidebar.agents
+    return _set_agents(model, rows[:i] + (row,) + rows[i + 1:]), ()
+
+
+def _from_agent(model: Model, msg: m.FromAgent) -> tuple[Model, Effects]:
+    inner = msg.msg
+    if isinstance(inner, (m.ApprovalRequested, m.ContinueRequested, m.QuestionRequested, m.RequestResolved,
+                          m.AgentSpawned, m.AgentStateChanged, m.FromAgent)):
+        return update(model, inner)
+    i = _agent_index(model, msg.agent_id)
+    if i is None:
+        model, _ = _agent_spawned(model, m.AgentSpawned(agent_id=msg.agent_id, label=msg.agent_id, task="", at=msg.at))
+        i = len(model.sidebar.agents) - 1
+    row = model.sidebar.agents[i]
+    if isinstance(inner, m.ToolCallStarted):
+        row = replace(row, tool_calls=row.tool_calls + 1, last_action=_one_line(f"{inner.name} {inner.summary}", 60))
+    elif isinstance(inner, m.UsageReported):
+        row = replace(row, tokens=row.tokens + inner.usage.prompt_tokens + inner.usage.completion_tokens)
+    elif isinstance(inner, m.ReasoningDelta) and row.last_action != "thinking":
+        row = replace(row, last_action="thinking")
+    elif isinstance(inner, m.TextDelta) and row.last_action != "writing":
+        row = replace(row, last_action="writing")
+    elif isinstance(inner, m.Error):
+        model = _note_block(model, "error", f"{msg.agent_id}: {inner.text}", msg.at)
+        row = replace(row, last_action=_one_line(inner.text, 60))
+    elif isinstance(inner, m.Warning):
+        row = replace(row, last_action=_one_line(inner.text, 60))
+    else:
+        return model, ()
+    if row is model.sidebar.agents[i]:
+        return model, ()
+    rows = model.sidebar.agents
+    return _set_agents(model, rows[:i] + (row,) + rows[i + 1:]), ()
+
+
+# --------------------------------------------------------------------------- input
+
+
+def completions(model: Model, draft: str) -> tuple[str, ...]:
+    if not draft.startswith("/") or "\n" in draft:
+        return ()
+    if " " not in draft:
+        return tuple(c for c in model.commands if c.startswith(draft) and c != draft)
+    name, _, arg = draft.partition(" ")
+    pool = {"/agent": model.agents_known, "/theme": model.themes_known}.get(name, ())
+    return tuple(f"{name} {p}" for p in pool if p.startswith(arg) and p != arg)
+
+
+def _draft(model: Model, msg: ui.DraftChanged) -> tuple[Model, Effects]:
+    inp = model.input
+    if msg.text == inp.draft:
+        return model, ()
+    recall = inp.recall
+    if recall is not None and msg.text != inp.history[recall]:
+        recall = None
+    inp = replace(inp, draft=msg.text, last_typed=msg.at, recall=recall, completions=completions(model, msg.text))
+    model = replace(model, input=inp)
+    if model.pending.head is not None and not model.pending.armed:
+        return _try_arm(model, msg.at)
+    return model, ()
+
+
+def _history_move(model: Model, msg: ui.HistoryMove) -> tuple[Model, Effects]:
+    inp = model.input
+    if not inp.history:
+        return model, ()
+    if inp.recall is None:
+        if msg.step > 0:
+            return model, ()
+        inp = replace(inp, stash=inp.draft, recall=len(inp.history) - 1)
+    else:
+        nxt = inp.recall + msg.step
+        if nxt >= len(inp.history):
+            inp = replace(inp, recall=None, draft=inp.stash, completions=())
+            return replace(model, input=inp), ()
+        inp = replace(inp, recall=max(0, nxt))
+    return replace(model, input=replace(inp, draft=inp.history[inp.recall], completions=())), ()
+
+
+def _complete(model: Model, msg: ui.Complete) -> tuple[Model, Effects]:
+    inp = model.input
+    if not inp.completions:
+        return model, ()
+    draft = inp.completions[0]
+    draft += " " if COMMANDS.get(draft, "").startswith(("<", "[")) else ""
+    return replace(model, input=replace(inp, draft=draft, completions=completions(model, draft))), ()
+
+
+def _remember(inp: ui.InputState, text: str) -> tuple[ui.InputState, Effects]:
+    if inp.history and inp.history[-1] == text:
+        return inp, ()
+    return replace(inp, history=(inp.history + (text,))[-ui.HISTORY_CAP:]), (fx.SaveHistory(text),)
+
+
+def _submit(model: Model, msg: ui.Submit) -> tuple[Model, Effects]:
+    text = msg.text.strip()
+    if not text:
+        return model, ()
+    inp, saved = _remember(model.input, text)
+    inp = replace(inp, draft="", recall=None, stash="", completions=())
+    model = replace(model, input=inp, conv=replace(model.conv, follow=True, unseen=False))
+    if text.startswith("/") and "\n" not in text.split(" ", 1)[0]:
+        model, effects = _command(model, text, msg.at)
+        return model, saved + effects
+    if model.run.running:
+        if len(model.run.queued) >= ui.QUEUE_CAP:
+            return _flash(model, f"queue full ({ui.QUEUE_CAP}); wait for the run", msg.at), saved
+        model = replace(model, run=replace(model.run, queued=model.run.queued + (text,)))
+        return _flash(model, f"queued · sent when the run ends ({len(model.run.queued)} waiting)", msg.at), saved
+    model = replace(model, run=replace(model.run, running=True, cancelling=False))
+    return _state(model, "thinking"), saved + (fx.StartRun(text),)
+
+
+def _flash(model: Model, text: str, at: float) -> Model:
+    return replace(model, screen=replace(model.screen, note=text, note_at=at))
+
+
+def help_text() -> str:
+    width = max(len(c) for c in COMMANDS)
+    lines = [f"{c.ljust(width)}  {d}" for c, d in COMMANDS.items()]
+    return "Commands\n" + "\n".join(lines) + "\n\nKeys\n" + KEYS_HELP.replace(" · ", "\n")
+
+
+def tasks_text(tasks: tuple[m.Todo, ...]) -> str:
+    if not tasks:
+        return "no tasks yet (the model fills the list with todowrite)"
+    return "Tasks\n" + "\n".join(f"{TASK_GLYPH.get(t.status, '○')} {t.content}"
+                                 + ("" if t.priority == "medium" else f"  ({t.priority})") for t in tasks)
+
+
+TASK_GLYPH = {"pending": "○", "in_progress": "◐", "completed": "●", "cancelled": "⊘"}
+
+
+def _command(model: Model, text: str, at: float) -> tuple[Model, Effects]:
+    name, _, arg = text.partition(" ")
+    arg = arg.strip()
+    if name == "/exit":
+        return model, (fx.Exit(),)
+    if name == "/help":
+        return _note_block(model, "notice", help_text(), at), ()
+    if name == "/tasks":
+        return _note_block(model, "notice", tasks_text(model.sidebar.tasks), at), ()
+    if name == "/copy":
+        answer = next((b for b in reversed(model.conv.blocks) if b.kind == "text" and b.agent_id is None), None)
+        if answer is None:
+            return _flash(model, "nothing to copy yet", at), ()
+        return _flash(model, f"copied the last answer ({_count(answer.text)})", at), (fx.Copy(answer.text, "answer"),)
+    if name in ("/agent", "/theme") and not arg:
+        known = model.agents_known if name == "/agent" else model.themes_known
+        return _note_block(model, "warning", f"{name} needs a name: {', '.join(known) or '(none)'}", at), ()
+    if name in COMMANDS:
+        if name in ("/reset", "/agent", "/compact") and model.run.running:
+            return _note_block(model, "warning", f"{name} waits for the run to end (Esc cancels it)", at), ()
+        if name == "/compact":  # runs in the worker like a turn
+            model = _state(replace(model, run=replace(model.run, running=True, cancelling=False)), "thinking")
+        return model, (fx.Command(name, arg),)
+    close = difflib.get_close_matches(name, list(COMMANDS), n=1)
+    hint = f" · did you mean {close[0]}?" if close else " · /help lists the commands"
+    return _note_block(model, "warning", f"unknown command {name}{hint}", at), ()
+
+
+# --------------------------------------------------------------------------- keys
+
+
+def _cancel_key(model: Model, msg: ui.CancelKey) -> tuple[Model, Effects]:
+    if model.screen.review:
+        return replace(model, screen=replace(model.screen, review=False)), ()
+    if model.run.running:
+        return _cancel_run(model, msg.at)
+    if model.conv.focused is not None:
+        return replace(model, conv=replace(model.conv, focused=None)), ()
+    return model, ()
+
+
+def _cancel_run(model: Model, at: float) -> tuple[Model, Effects]:
+    if model.run.cancelling:
+        return model, ()
+    model = replace(model, run=replace(model.run, cancelling=True, queued=()))
+    return _flash(model, "cancelling…", at), (fx.CancelRun(),)
+
+
+def _interrupt(model: Model, msg: ui.InterruptKey) -> tuple[Model, Effects]:
+    armed = model.screen.quit_armed_at
+    if armed is not None and msg.at - armed <= QUIT_WINDOW:
+        return model, (fx.Exit(),)
+    screen = replace(model.screen, quit_armed_at=msg.at, note="Ctrl-C again to quit", note_at=msg.at)
+    model = replace(model, screen=screen)
+    if model.run.running:
+        model, effects = _cancel_run(model, msg.at)
+        model = _flash(model, "cancelling · Ctrl-C again to quit", msg.at)
+        return model, effects + (fx.WakeAt(msg.at + NOTE_SECONDS),)
+    return model, (fx.WakeAt(msg.at + NOTE_SECONDS),)
+
+
+def _quit(model: Model, msg: ui.QuitKey) -> tuple[Model, Effects]:
+    return model, (fx.Exit(),)
+
+
+def _focus_move(model: Model, msg: ui.FocusMove) -> tuple[Model, Effects]:
+    conv = model.conv
+    if msg.step == 0 or not conv.blocks:
+        return (replace(model, conv=replace(conv, focused=None)), ()) if conv.focused else (model, ())
+    keys = [b.key for b in conv.blocks]
+    if conv.focused in keys:
+        i = max(0, min(len(keys) - 1, keys.index(conv.focused) + msg.step))
+    else:
+        i = len(keys) - 1
+    follow = conv.follow and i == len(keys) - 1
+    return replace(model, conv=replace(conv, focused=keys[i], follow=follow)), ()
+
+
+def _focus_block(model: Model, msg: ui.FocusBlock) -> tuple[Model, Effects]:
+    if model.conv.focused == msg.key:
+        return model, ()
+    return replace(model, conv=replace(model.conv, focused=msg.key)), ()
+
+
+def _block_index(model: Model, key: str | None) -> int | None:
+    key = key or model.conv.focused
+    if key is None:
+        return None
+    blocks = model.conv.blocks
+    for i in range(len(blocks) - 1, -1, -1):
+        if blocks[i].key == key:
+            return i
+    return None
+
+
+def _toggle_fold(model: Model, msg: ui.ToggleFold) -> tuple[Model, Effects]:
+    i = _block_index(model, msg.key)
+    if i is None:
+        return model, ()
+    b = model.conv.blocks[i]
+    model = _set_block(model, i, replace(b, folded=not b.folded))
+    return replace(model, conv=replace(model.conv, focused=b.key, unseen=model.conv.unseen and not model.conv.follow)), ()
+
+
+def copy_source(block: Block) -> tuple[str, str]:
+    """The raw text a block stands for and what to call it in the note."""
+    if block.kind == "tool":
+        if block.name == "shell":
+            return (block.summary or block.arguments), "command"
+        if block.diff:
+            return block.diff, "diff"
+        return block.text, f"{block.name} output"
+    return block.text, {"user": "prompt", "text": "answer", "reasoning": "reasoning"}.get(block.kind, block.kind)
+
+
+def _copy_block(model: Model, msg: ui.CopyBlock) -> tuple[Model, Effects]:
+    i = _block_index(model, msg.key)
+    if i is None:
+        return _flash(model, "focus a block first (Alt-Up)", msg.at), ()
+    text, what = copy_source(model.conv.blocks[i])
+    return _flash(model, f"copied the {what} ({_count(text)})", msg.at), (fx.Copy(text, what),)
+
+
+def _scrolled(model: Model, msg: ui.Scrolled) -> tuple[Model, Effects]:
+    conv = model.conv
+    unseen = conv.unseen and not msg.at_bottom
+    if conv.follow == msg.at_bottom and conv.unseen == unseen:
+        return model, ()
+    return replace(model, conv=replace(conv, follow=msg.at_bottom, unseen=unseen)), ()
+
+
+def _resized(model: Model, msg: ui.Resized) -> tuple[Model, Effects]:
+    if (model.screen.width, model.screen.height) == (msg.width, msg.height):
+        return model, ()
+    return replace(model, screen=replace(model.screen, width=msg.width, height=msg.height)), ()
+
+
+def sidebar_visible(model: Model) -> bool:
+    sb = model.sidebar
+    if sb.wanted is not None:
+        return sb.wanted
+    return model.screen.width >= 100 and bool(sb.tasks or sb.agents)
+
+
+def _toggle_sidebar(model: Model, msg: ui.ToggleSidebar) -> tuple[Model, Effects]:
+    return replace(model, sidebar=replace(model.sidebar, wanted=not sidebar_visible(model))), ()
+
+
+def _toggle_review(model: Model, msg: ui.ToggleReview) -> tuple[Model, Effects]:
+    want = (not model.screen.review) if msg.open is None else msg.open
+    if want == model.screen.review:
+        return model, ()
+    return replace(model, screen=replace(model.screen, review=want)), ()
+
+
+def _tick(model: Model, msg: ui.Tick) -> tuple[Model, Effects]:
+    effects: Effects = ()
+    screen = model.screen
+    if screen.note and msg.at - screen.note_at >= NOTE_SECONDS:
+        model = replace(model, screen=replace(screen, note=""))
+    if screen.quit_armed_at is not None and msg.at - screen.quit_armed_at > QUIT_WINDOW:
+        model = replace(model, screen=replace(model.screen, quit_armed_at=None))
+    model, more = _try_arm(model, msg.at)
+    return model, effects + more
+
+
+def _note(model: Model, msg: ui.Note) -> tuple[Model, Effects]:
+    return _note_block(model, msg.kind, msg.text, msg.at), ()
+
+
+def _cleared(model: Model, msg: ui.Cleared) -> tuple[Model, Effects]:
+    led = replace(model.ledger, context_tokens=0, turn_in=0, turn_out=0, turn_cached=0)
+    sidebar = replace(model.sidebar, tasks=(), agents=tuple(r for r in model.sidebar.agents if r.ended is None))
+    conv = ui.Conversation(next_key=model.conv.next_key)
+    model = replace(model, conv=conv, ledger=led, sidebar=sidebar)
+    return _note_block(model, "notice", "fresh conversation", msg.at), ()
+
+
+def _agent_switched(model: Model, msg: ui.AgentSwitched) -> tuple[Model, Effects]:
+    led = replace(model.ledger, agent=msg.agent, model=msg.model, effort=msg.effort,
+                  context_limit=msg.context_limit or model.ledger.context_limit)
+    model = replace(model, ledger=led)
+    return _note_block(model, "notice", f"agent {msg.agent} · {msg.model}", msg.at), ()
+
+
+def _effort(model: Model, msg: ui.EffortChanged) -> tuple[Model, Effects]:
+    model = replace(model, ledger=replace(model.ledger, effort=msg.effort))
+    return _note_block(model, "notice", f"reasoning effort {msg.effort or 'off (model default)'}", msg.at), ()
+
+
+# --------------------------------------------------------------------------- status bar
+
+
+SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+STATE_WORDS = {"idle": "idle", "thinking": "thinking", "streaming": "streaming", "tool": "tool",
+               "waiting": "waiting for you"}
+
+
+def spinner(now: float) -> str:
+    return SPINNER[int(now * 10) % len(SPINNER)]
+
+
+def context_level(led: ui.Ledger) -> str:
+    """"ok", "warning" (>= 85 %) or "error" (>= 100 %)."""
+    if not led.context_limit:
+        return "ok"
+    pct = 100 * led.context_tokens / led.context_limit
+    return "error" if pct >= 100 else "warning" if pct >= 85 else "ok"
+
+
+def status_fields(model: Model) -> list[tuple[int, str, str]]:
+    """(keep-priority, text, style) per field; the lowest priority is shed first as the screen narrows."""
+    led = model.ledger
+    busy = led.state != "idle"
+    glyph = spinner(model.now) if busy and led.state != "waiting" else ("◆" if led.state == "waiting" else "○")
+    state = STATE_WORDS[led.state]
+    if model.run.queued:
+        state += f" · {len(model.run.queued)} queued"
+    fields = [(100, f"{glyph} {state}", "state-" + led.state)]
+    if led.agent:
+        fields.append((60, led.agent, "agent"))
+    if led.model:
+        fields.append((50, led.model, "model"))
+    if led.effort:
+        fields.append((30, f"effort {led.effort}", "dim"))
+    if led.context_limit:
+        pct = round(100 * led.context_tokens / led.context_limit)
+        fields.append((90, f"ctx {_k(led.context_tokens)}/{_k(led.context_limit)} {pct}%", "ctx-" + context_level(led)))
+    if led.cache_pct is not None:
+        fields.append((25, f"cache {led.cache_pct}%", "dim"))
+    if led.tokens_in or led.tokens_out:
+        fields.append((20, f"↑{_k(led.tokens_in)} ↓{_k(led.tokens_out)}", "dim"))
+    if led.tool_used or led.tool_limit:
+        limit = f"/{led.tool_limit}" if led.tool_limit else ""
+        fields.append((15, f"tools {led.tool_used}{limit}", "dim"))
+    if led.background:
+        fields.append((40, f"{led.background} agent{'s' if led.background != 1 else ''} running", "agents"))
+    return fields
+
+
+SEPARATOR = "  ·  "
+
+
+def fit_status(fields: list[tuple[int, str, str]], width: int) -> list[tuple[str, str]]:
+    """Drop the least important fields until the row fits `width` (never wraps)."""
+    kept = list(fields)
+    while kept:
+        total = sum(len(t) for _, t, _ in kept) + len(SEPARATOR) * (len(kept) - 1) + 2
+        if total <= width or len(kept) == 1:
+            break
+        weakest = min(range(len(kept)), key=lambda i: kept[i][0])
+        if kept[weakest][0] >= 90 and len(kept) <= 2:
+            break
+        kept.pop(weakest)
+    return [(t, s) for _, t, s in kept]
+
+
+# --------------------------------------------------------------------------- small helpers
+
+
+def _k(n: int) -> str:
+    if n >= 1_000_000:
+        return f"{n / 1_000_000:.1f}M"
+    if n >= 10_000:
+        return f"{n // 1000}k"
+    if n >= 1000:
+        return f"{n / 1000:.1f}k"
+    return str(n)
+
+
+def _seconds(s: float) -> str:
+    if s < 60:
+        return f"{s:.1f}s" if s < 10 else f"{s:.0f}s"
+    return f"{int(s // 60)}m{int(s % 60):02d}s"
+
+
+def _count(text: str) -> str:
+    lines = text.count("\n") + 1
+    return f"{lines} line{'s' if lines != 1 else ''}, {len(text)} chars"
+
+
+def _one_line(text: str, limit: int) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
+
+
+_HANDLERS: dict[type, Callable] = {
+    m.SessionStarted: _session_started,
+    m.UserPrompt: _user_prompt,
+    m.RunStarted: _run_started,
+    m.ReasoningDelta: _delta("reasoning", "thinking"),
+    m.TextDelta: _delta("text", "streaming"),
+    m.BlockEnded: _block_ended,
+    m.ToolCallStarted: _tool_started,
+    m.ToolOutput: _tool_output,
+    m.ToolCallFinished: _tool_finished,
+    m.UsageReported: _usage,
+    m.ToolBudget: _budget,
+    m.Warning: _warning,
+    m.Error: _error,
+    m.Notice: _notice,
+    m.RunEnded: _run_ended,
+    m.ApprovalRequested: _request("approval"),
+    m.ContinueRequested: _request("continue"),
+    m.QuestionRequested: _request("question"),
+    m.RequestResolved: _resolved,
+    m.TasksChanged: _tasks,
+    m.AgentSpawned: _agent_spawned,
+    m.AgentStateChanged: _agent_state,
+    m.FromAgent: _from_agent,
+    ui.Submit: _submit,
+    ui.DraftChanged: _draft,
+    ui.HistoryMove: _history_move,
+    ui.Complete: _complete,
+    ui.CancelKey: _cancel_key,
+    ui.InterruptKey: _interrupt,
+    ui.QuitKey: _quit,
+    ui.FocusMove: _focus_move,
+    ui.FocusBlock: _focus_block,
+    ui.ToggleFold: _toggle_fold,
+    ui.CopyBlock: _copy_block,
+    ui.Scrolled: _scrolled,
+    ui.Resized: _resized,
+    ui.ToggleSidebar: _toggle_sidebar,
+    ui.ToggleReview: _toggle_review,
+    ui.Answer: _answer,
+    ui.Tick: _tick,
+    ui.WorkerDone: _worker_done,
+    ui.Note: _note,
+    ui.Cleared: _cleared,
+    ui.AgentSwitched: _agent_switched,
+    ui.EffortChanged: _effort,
+}

@@ -1,0 +1,267 @@
+"""One conversation block as something a Static can show: Content for the live and the
+structural parts, a Rich Markdown for a finished answer.
+
+Folded bodies hang from a `│` gutter, so the structure survives NO_COLOR. Every body is
+capped (lines, line length, Markdown size): the full text stays in the model for the
+review overlay and /export.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from textual.content import Content
+
+from mrsmith_tui.tui.model import Block
+from mrsmith_tui.tui.update import _k, _one_line, _seconds, spinner
+
+GUTTER = "│ "
+LINE_CAP = 1_000  # chars of one shown line
+SHOWN_LINES = 400  # lines of an unfolded body
+LIVE_LINES = 60  # lines of a streaming answer shown while it streams
+LIVE_TAIL = 3  # lines of streaming reasoning / tool output shown
+FOLDED_LINES = 4
+DIFF_FOLDED = 14
+MARKDOWN_CAP = 24_000  # bigger answers are shown as plain text (highlighting capped)
+
+MUTED = "$text-muted"
+
+
+def _cut(line: str) -> str:
+    if len(line) <= LINE_CAP:
+        return line
+    return f"{line[:LINE_CAP]} … +{len(line) - LINE_CAP} chars"
+
+
+def _lines(text: str) -> list[str]:
+    return text.rstrip("\n").split("\n") if text.strip() else []
+
+
+def _head_lines(text: str, n: int) -> tuple[list[str], int]:
+    """The first `n` lines and how many more there are, without splitting a huge text whole."""
+    out: list[str] = []
+    start = 0
+    while len(out) < n:
+        end = text.find("\n", start)
+        if end < 0:
+            if start < len(text):
+                out.append(text[start:])
+            return out, 0
+        out.append(text[start:end])
+        start = end + 1
+    rest = text[start:].rstrip("\n")
+    return out, (rest.count("\n") + 1 if rest else 0)
+
+
+def _tail_lines(text: str, n: int) -> tuple[list[str], int]:
+    stripped = text.rstrip("\n")
+    cut = len(stripped)
+    for _ in range(n):
+        cut = stripped.rfind("\n", 0, cut)
+        if cut < 0:
+            return stripped.split("\n") if stripped else [], 0
+    return stripped[cut + 1:].split("\n"), stripped.count("\n", 0, cut) + 1
+
+
+def _gutter(lines: list[str], style: str = MUTED, body_style: str = "") -> list[Content]:
+    return [Content.assemble((GUTTER, style), (_cut(line), body_style)) for line in lines]
+
+
+def _more(n: int, what: str = "lines") -> Content:
+    return Content.assemble((GUTTER, MUTED), (f"… +{n} {what}", f"{MUTED} italic"))
+
+
+def _join(parts: list[Content]) -> Content:
+    return Content("\n").join(parts)
+
+
+def elapsed(block: Block, now: float) -> float:
+    end = block.ended if block.ended is not None else now
+    return max(0.0, end - block.started)
+
+
+# --------------------------------------------------------------------------- kinds
+
+
+def render_user(b: Block) -> Content:
+    lines = b.text.split("\n")
+    first = Content.assemble(("› ", "bold $accent"), (_cut(lines[0]), "bold"))
+    rest = [Content.assemble(("  ", ""), (_cut(line), "bold")) for line in lines[1:SHOWN_LINES]]
+    return _join([first, *rest])
+
+
+def render_reasoning(b: Block, now: float) -> Content:
+    n = b.text.count("\n") + 1 if b.text.strip() else 0
+    took = _seconds(elapsed(b, now))
+    if not b.done:
+        head = Content.assemble((f"{spinner(now)} thinking", f"italic {MUTED}"),
+                                (f" · {n} line{'s' if n != 1 else ''} · {took}", MUTED))
+        tail, _ = _tail_lines(b.text, LIVE_TAIL)
+        return _join([head, *_gutter(tail, MUTED, f"italic {MUTED}")])
+    if b.folded:
+        first = _one_line(b.text.strip().split("\n", 1)[0] if b.text.strip() else "", 72)
+        more = f" … +{n - 1} lines" if n > 1 else ""
+        return Content.assemble(("▸ thought", f"{MUTED}"), (f" · {first}{more} · {took}", f"{MUTED} italic"))
+    head = Content.assemble(("▾ thought", MUTED), (f" · {took}", MUTED))
+    shown, more_n = _head_lines(b.text, SHOWN_LINES)
+    body = _gutter(shown, MUTED, f"italic {MUTED}")
+    if more_n:
+        body.append(_more(more_n, "lines · Ctrl-O to review"))
+    return _join([head, *body])
+
+
+def render_text_live(b: Block) -> Content:
+    tail, hidden = _tail_lines(b.text, LIVE_LINES)
+    parts = []
+    if hidden:
+        parts.append(Content.styled(f"… {hidden} lines above (shown whole when the answer ends)", f"{MUTED} italic"))
+    parts.extend(Content(_cut(line)) for line in tail)
+    return _join(parts)
+
+
+def render_text_done(b: Block) -> Any:
+    if b.folded:
+        shown, more = _head_lines(b.text, FOLDED_LINES)
+        parts = _gutter(shown)
+        if more:
+            parts.append(_more(more))
+        return _join(parts) if parts else Content("")
+    longest = max((len(line) for line in b.text.split("\n")), default=0) if len(b.text) <= MARKDOWN_CAP else 0
+    if len(b.text) <= MARKDOWN_CAP and longest <= LINE_CAP:
+        from rich.markdown import Markdown
+
+        return Markdown(b.text, code_theme="ansi_dark", hyperlinks=False)
+    shown, more = _head_lines(b.text, SHOWN_LINES)
+    parts = [Content(_cut(line)) for line in shown]
+    if more:
+        parts.append(Content.styled(f"… +{more} lines · Ctrl-O to review, /export for all", f"{MUTED} italic"))
+    return _join(parts)
+
+
+def tool_summary(b: Block) -> str:
+    if b.summary:
+        return _one_line(b.summary, 80)
+    try:
+        args = json.loads(b.arguments) if b.arguments else {}
+    except ValueError:
+        return _one_line(b.arguments, 80)
+    if isinstance(args, dict):
+        for key in ("command", "path", "file_path", "url", "pattern", "query", "description"):
+            if isinstance(args.get(key), str):
+                return _one_line(args[key], 80)
+        for value in args.values():
+            if isinstance(value, str):
+                return _one_line(value, 80)
+    return ""
+
+
+def render_tool(b: Block, now: float) -> Content:
+    took = _seconds(elapsed(b, now))
+    if not b.done:
+        glyph, gstyle = spinner(now), "$accent"
+        tail_info = f" · {took}"
+    elif b.denied:
+        glyph, gstyle, tail_info = "⊘", "$warning", " · denied"
+    elif b.ok:
+        glyph, gstyle = "✓", "$success"
+        tail_info = (f" · exit {b.exit_code}" if b.exit_code not in (None, 0) else "") + f" · {took}"
+    else:
+        glyph, gstyle = "✗", "$error"
+        tail_info = (f" · exit {b.exit_code}" if b.exit_code is not None else " · failed") + f" · {took}"
+    head = Content.assemble((f"{glyph} ", gstyle), (b.name, "bold"), ("  ", ""),
+                            (tool_summary(b), ""), (tail_info, MUTED))
+    if not b.done:
+        tail, hidden = _tail_lines(b.text, LIVE_TAIL * 2)
+        body = _gutter(tail, MUTED, MUTED)
+        if hidden or b.dropped:
+            body.insert(0, _more(hidden, "lines above") if hidden else _more(b.dropped, "chars above"))
+        return _join([head, *body])
+    body: list[Content] = []
+    if b.diff:
+        limit = DIFF_FOLDED if b.folded else SHOWN_LINES
+        shown, more = _head_lines(b.diff, limit)
+        body.extend(_diff_line(line) for line in shown)
+        if more:
+            body.append(_more(more, "diff lines"))
+    elif b.text.strip():
+        limit = FOLDED_LINES if b.folded else SHOWN_LINES
+        shown, more = _head_lines(b.text, limit)
+        body.extend(_gutter(shown, MUTED, MUTED if b.ok else ""))
+        if more:
+            body.append(_more(more, "lines" if b.folded else "lines · Ctrl-O to review"))
+    return _join([head, *body])
+
+
+def _diff_line(line: str) -> Content:
+    line = _cut(line)
+    if line.startswith("+++") or line.startswith("---"):
+        style = f"bold {MUTED}"
+    elif line.startswith("+"):
+        style = "$success"
+    elif line.startswith("-"):
+        style = "$error"
+    elif line.startswith("@@"):
+        style = "$accent"
+    else:
+        style = MUTED
+    return Content.assemble((GUTTER, MUTED), (line, style))
+
+
+def render_message(b: Block) -> Content:
+    glyph, style = {"warning": ("⚠ ", "$warning"), "error": ("✗ ", "$error"),
+                    "usage": ("  ", MUTED), "notice": ("· ", MUTED)}[b.kind]
+    lines = b.text.split("\n")
+    first = Content.assemble((glyph, style), (_cut(lines[0]), style if b.kind != "notice" else ""))
+    rest = _gutter(lines[1:SHOWN_LINES], MUTED, "" if b.kind == "notice" else style)
+    if b.kind == "usage":
+        first = Content.styled("  " + lines[0], f"{MUTED}")
+    return _join([first, *rest])
+
+
+def render_block(b: Block, now: float) -> Any:
+    if b.kind == "user":
+        return render_user(b)
+    if b.kind == "reasoning":
+        return render_reasoning(b, now)
+    if b.kind == "text":
+        return render_text_done(b) if b.done else render_text_live(b)
+    if b.kind == "tool":
+        return render_tool(b, now)
+    return render_message(b)
+
+
+def review_text(blocks: tuple[Block, ...]) -> str:
+    """Everything unfolded, as plain text (the review overlay)."""
+    out: list[str] = []
+    for b in blocks:
+        if b.kind == "user":
+            out.append("› " + b.text.replace("\n", "\n  "))
+        elif b.kind == "reasoning":
+            out.append("▾ thought\n" + _indent(b.text))
+        elif b.kind == "text":
+            out.append(b.text)
+        elif b.kind == "tool":
+            state = "…" if not b.done else ("⊘" if b.denied else "✓" if b.ok else "✗")
+            code = f" · exit {b.exit_code}" if b.exit_code is not None else ""
+            out.append(f"{state} {b.name}  {tool_summary(b)}{code}")
+            if b.arguments and b.name != "shell":
+                out.append(_indent(b.arguments))
+            if b.diff:
+                out.append(_indent(b.diff))
+            if b.text:
+                out.append(_indent(b.text))
+        elif b.kind == "usage":
+            out.append("  " + b.text)
+        else:
+            glyph = {"warning": "⚠", "error": "✗", "notice": "·"}[b.kind]
+            out.append(f"{glyph} {b.text}")
+        out.append("")
+    return "\n".join(out)
+
+
+def _indent(text: str) -> str:
+    return "\n".join(GUTTER + line for line in text.rstrip("\n").split("\n"))
+
+
+__all__ = ["render_block", "review_text", "tool_summary", "elapsed", "_k"]

@@ -1,0 +1,152 @@
+"""The conversation region: one long-lived Static per block, keyed by the block's key.
+
+Only blocks whose model object changed are drawn again (identity check), open blocks also
+when the spinner's frame moves. At most LIVE_BLOCKS blocks are mounted; older ones become
+one line pointing at the review overlay, so the widget count (and so the cost of a streamed
+token) stays bounded however long the session grows.
+"""
+
+from __future__ import annotations
+
+from textual import events
+from textual.containers import VerticalScroll
+from textual.message import Message
+from textual.widgets import Static
+
+from mrsmith_tui.tui.model import Block, Conversation
+from mrsmith_tui.tui.view.blocks import render_block
+
+LIVE_BLOCKS = 150
+
+
+class BlockClicked(Message):
+    def __init__(self, key: str) -> None:
+        super().__init__()
+        self.key = key
+
+
+class ConversationKey(Message):
+    """A key pressed while the conversation has the focus (move, fold, copy, leave)."""
+
+    def __init__(self, action: str) -> None:
+        super().__init__()
+        self.action = action
+
+
+class UserScrolled(Message):
+    def __init__(self, at_bottom: bool) -> None:
+        super().__init__()
+        self.at_bottom = at_bottom
+
+
+class BlockView(Static):
+    DEFAULT_CSS = ""
+
+    def __init__(self, block: Block) -> None:
+        super().__init__("", id=None, classes=f"block -{block.kind}")
+        self.key = block.key
+        self.block: Block | None = None
+        self.frame: int = -1
+
+    def show(self, block: Block, now: float) -> None:
+        frame = int(now * 10) if not block.done else -1
+        if block is self.block and frame == self.frame:
+            return
+        self.block, self.frame = block, frame
+        self.set_class(not block.done, "-open")
+        self.set_class(block.kind == "tool" and block.done and not block.ok, "-failed")
+        self.update(render_block(block, now))
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        self.post_message(BlockClicked(self.key))
+
+
+class ConversationView(VerticalScroll):
+    BINDINGS = [
+        ("up,k", "key('up')", "previous block"),
+        ("down,j", "key('down')", "next block"),
+        ("enter,space", "key('fold')", "fold"),
+        ("c", "key('copy')", "copy"),
+        ("escape,i,tab", "key('leave')", "back to the prompt"),
+    ]
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.can_focus = True
+        self._conv: Conversation | None = None
+        self._views: dict[str, BlockView] = {}
+        self._order: list[str] = []
+        self._earlier = Static("", classes="earlier")
+        self._focused: str | None = None
+
+    def compose(self):
+        yield self._earlier
+
+    def action_key(self, action: str) -> None:
+        self.post_message(ConversationKey(action))
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        self.post_message(UserScrolled(False))
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        self.call_after_refresh(self._report_bottom)
+
+    def _report_bottom(self) -> None:
+        self.post_message(UserScrolled(self.at_bottom))
+
+    @property
+    def at_bottom(self) -> bool:
+        return self.scroll_y >= self.max_scroll_y - 1
+
+    def page(self, step: int) -> None:
+        if step < 0:
+            self.scroll_page_up(animate=False)
+            self.post_message(UserScrolled(False))
+        else:
+            self.scroll_page_down(animate=False)
+            self.call_after_refresh(self._report_bottom)
+
+    def sync(self, conv: Conversation, now: float) -> None:
+        if conv is self._conv and not self._has_open():
+            return
+        blocks = conv.blocks
+        window = blocks[-LIVE_BLOCKS:]
+        hidden = len(blocks) - len(window)
+        wanted = [b.key for b in window]
+        if wanted != self._order:
+            keep = set(wanted)
+            gone = [k for k in self._order if k not in keep]
+            for key in gone:
+                self._views.pop(key).remove()
+            new = [BlockView(b) for b in window if b.key not in self._views]
+            for view in new:
+                self._views[view.key] = view
+            if new:
+                self.mount_all(new)
+            self._order = wanted
+        earlier = f"… {hidden} earlier block{'s' if hidden != 1 else ''} · Ctrl-O to review" if hidden else ""
+        self._earlier.display = bool(hidden)
+        if hidden:
+            self._earlier.update(earlier, layout=False)
+        for b in window:
+            self._views[b.key].show(b, now)
+        if conv.focused != self._focused:
+            old = self._views.get(self._focused or "")
+            if old is not None:
+                old.remove_class("-focused")
+            self._focused = conv.focused
+            new_focus = self._views.get(conv.focused or "")
+            if new_focus is not None:
+                new_focus.add_class("-focused")
+                self.scroll_to_widget(new_focus, animate=False)
+        self._conv = conv
+        if conv.follow and conv.focused is None:
+            self.scroll_end(animate=False, immediate=False)
+
+    def _has_open(self) -> bool:
+        if not self._order:
+            return False
+        view = self._views.get(self._order[-1])
+        return bool(view and view.block and not view.block.done) or any(
+            v.block is not None and not v.block.done for v in (self._views[k] for k in self._order[-8:]))

@@ -1,0 +1,65 @@
+"""The input: a multi-line editor where Enter sends and Ctrl-J breaks the line."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.message import Message
+from textual.widgets import TextArea
+
+
+class PromptArea(TextArea):
+    class Send(Message):
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    class Recall(Message):
+        def __init__(self, step: int) -> None:
+            super().__init__()
+            self.step = step
+
+    class Complete(Message):
+        pass
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__("", soft_wrap=True, show_line_numbers=False, tab_behavior="focus",
+                         compact=True, highlight_cursor_line=False, **kwargs)
+        self.cursor_blink = False
+        self.completing = False  # set by the shell while slash completions are offered
+
+    def set_draft(self, text: str) -> None:
+        """Replace the text (history recall, completion, clearing after send); cursor at the end."""
+        if text == self.text:
+            return
+        self.load_text(text)
+        self.move_cursor(self.document.end)
+
+    async def _on_key(self, event: events.Key) -> None:
+        key = event.key
+        if key == "enter":
+            event.stop()
+            event.prevent_default()
+            self.post_message(self.Send(self.text))
+            return
+        if key in ("ctrl+j", "shift+enter", "alt+enter"):
+            event.stop()
+            event.prevent_default()
+            self.insert("\n")
+            return
+        if key == "tab" and self.completing:
+            event.stop()
+            event.prevent_default()
+            self.post_message(self.Complete())
+            return
+        row, _ = self.cursor_location
+        if key == "up" and row == 0:
+            event.stop()
+            event.prevent_default()
+            self.post_message(self.Recall(-1))
+            return
+        if key == "down" and row == self.document.line_count - 1:
+            event.stop()
+            event.prevent_default()
+            self.post_message(self.Recall(+1))
+            return
+        await super()._on_key(event)
