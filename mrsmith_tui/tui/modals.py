@@ -29,7 +29,8 @@ def _arguments_text(raw: str) -> str:
         for k, v in value.items():
             if k in ("content", "new_string", "old_string") and isinstance(v, str) and len(v) > 200:
                 v = v[:200] + f"… (+{len(v) - 200} chars)"
-            lines.append(f"{k}: {v if isinstance(v, str) else json.dumps(v)}")
+            shown = v.strip() if isinstance(v, str) else json.dumps(v)
+            lines.append(f"{k}: {shown}")
         return "\n".join(lines)
     return json.dumps(value, indent=2)
 

@@ -9,6 +9,7 @@ review overlay and /export.
 from __future__ import annotations
 
 import json
+import textwrap
 from typing import Any
 
 from textual.content import Content
@@ -64,8 +65,25 @@ def _tail_lines(text: str, n: int) -> tuple[list[str], int]:
     return stripped[cut + 1:].split("\n"), stripped.count("\n", 0, cut) + 1
 
 
+# The width a gutter body wraps at. Set by `render_block`: wrapped lines keep their `│`, so
+# the structure reads the same without colour.
+_width = 0
+
+
+def _wrap(line: str) -> list[str]:
+    room = _width - len(GUTTER)
+    if room < 8 or len(line) <= room:
+        return [line]
+    return textwrap.wrap(line, room, replace_whitespace=False, drop_whitespace=True, break_long_words=True,
+                         break_on_hyphens=False) or [""]
+
+
 def _gutter(lines: list[str], style: str = MUTED, body_style: str = "") -> list[Content]:
-    return [Content.assemble((GUTTER, style), (_cut(line), body_style)) for line in lines]
+    out = []
+    for line in lines:
+        for piece in _wrap(_cut(line).expandtabs(4)):
+            out.append(Content.assemble((GUTTER, style), (piece, body_style)))
+    return out
 
 
 def _more(n: int, what: str = "lines") -> Content:
@@ -92,13 +110,13 @@ def render_user(b: Block) -> Content:
 
 
 def render_reasoning(b: Block, now: float) -> Content:
-    n = b.text.count("\n") + 1 if b.text.strip() else 0
+    n = b.text.strip().count("\n") + 1 if b.text.strip() else 0
     took = _seconds(elapsed(b, now))
     if not b.done:
         head = Content.assemble((f"{spinner(now)} thinking", f"italic {MUTED}"),
                                 (f" · {n} line{'s' if n != 1 else ''} · {took}", MUTED))
         tail, _ = _tail_lines(b.text, LIVE_TAIL)
-        return _join([head, *_gutter(tail, MUTED, f"italic {MUTED}")])
+        return _join([head, *_gutter(tail, MUTED, f"italic {MUTED}")[-LIVE_TAIL:]])
     if b.folded:
         first = _one_line(b.text.strip().split("\n", 1)[0] if b.text.strip() else "", 72)
         more = f" … +{n - 1} lines" if n > 1 else ""
@@ -194,7 +212,10 @@ def render_tool(b: Block, now: float) -> Content:
 
 
 def _diff_line(line: str) -> Content:
-    line = _cut(line)
+    line = _cut(line).expandtabs(4)
+    room = _width - len(GUTTER)
+    if room >= 8 and len(line) > room:
+        line = line[: room - 1] + "…"
     if line.startswith("+++") or line.startswith("---"):
         style = f"bold {MUTED}"
     elif line.startswith("+"):
@@ -219,7 +240,9 @@ def render_message(b: Block) -> Content:
     return _join([first, *rest])
 
 
-def render_block(b: Block, now: float) -> Any:
+def render_block(b: Block, now: float, width: int = 0) -> Any:
+    global _width
+    _width = width
     if b.kind == "user":
         return render_user(b)
     if b.kind == "reasoning":

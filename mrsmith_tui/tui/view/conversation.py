@@ -47,15 +47,17 @@ class BlockView(Static):
         self.key = block.key
         self.block: Block | None = None
         self.frame: int = -1
+        self.width: int = 0
+        self.now: float = 0.0
 
-    def show(self, block: Block, now: float) -> None:
+    def show(self, block: Block, now: float, width: int) -> None:
         frame = int(now * 10) if not block.done else -1
-        if block is self.block and frame == self.frame:
+        if block is self.block and frame == self.frame and width == self.width:
             return
-        self.block, self.frame = block, frame
+        self.block, self.frame, self.width, self.now = block, frame, width, now
         self.set_class(not block.done, "-open")
         self.set_class(block.kind == "tool" and block.done and not block.ok, "-failed")
-        self.update(render_block(block, now))
+        self.update(render_block(block, now, width))
 
     def on_click(self, event: events.Click) -> None:
         event.stop()
@@ -129,8 +131,9 @@ class ConversationView(VerticalScroll):
         self._earlier.display = bool(hidden)
         if hidden:
             self._earlier.update(earlier, layout=False)
+        width = self.block_width()
         for b in window:
-            self._views[b.key].show(b, now)
+            self._views[b.key].show(b, now, width)
         if conv.focused != self._focused:
             old = self._views.get(self._focused or "")
             if old is not None:
@@ -143,6 +146,16 @@ class ConversationView(VerticalScroll):
         self._conv = conv
         if conv.follow and conv.focused is None:
             self.scroll_end(animate=False, immediate=False)
+
+    def block_width(self) -> int:
+        """The text width inside a block (the region less the block's padding and edge)."""
+        width = self.scrollable_content_region.width or (self.app.size.width - 2)
+        return max(10, width - 3)
+
+    def on_resize(self, event: events.Resize) -> None:
+        if self._conv is not None:
+            conv, self._conv = self._conv, None
+            self.call_after_refresh(self.sync, conv, max((v.now for v in self._views.values()), default=0.0))
 
     def _has_open(self) -> bool:
         if not self._order:

@@ -23,7 +23,8 @@ class PromptArea(TextArea):
 
     def __init__(self, **kwargs) -> None:
         super().__init__("", soft_wrap=True, show_line_numbers=False, tab_behavior="focus",
-                         compact=True, highlight_cursor_line=False, **kwargs)
+                         compact=True, highlight_cursor_line=False,
+                         placeholder="Ask mrsmith…  (Enter send · Ctrl-J newline · /help)", **kwargs)
         self.cursor_blink = False
         self.completing = False  # set by the shell while slash completions are offered
 
