@@ -521,7 +521,7 @@ def _cancel_key(model: Model, msg: ui.CancelKey) -> tuple[Model, Effects]:
     if model.run.running:
         return _cancel_run(model, msg.at)
     if model.conv.focused is not None:
-        return replace(model, conv=replace(model.conv, focused=None)), ()
+        return replace(model, conv=replace(model.conv, focused=None, follow=True, unseen=False)), ()
     return model, ()
 
 
@@ -552,7 +552,9 @@ def _quit(model: Model, msg: ui.QuitKey) -> tuple[Model, Effects]:
 def _focus_move(model: Model, msg: ui.FocusMove) -> tuple[Model, Effects]:
     conv = model.conv
     if msg.step == 0 or not conv.blocks:
-        return (replace(model, conv=replace(conv, focused=None)), ()) if conv.focused else (model, ())
+        if conv.focused is None:
+            return model, ()
+        return replace(model, conv=replace(conv, focused=None, follow=True, unseen=False)), ()
     keys = [b.key for b in conv.blocks]
     if conv.focused in keys:
         i = max(0, min(len(keys) - 1, keys.index(conv.focused) + msg.step))

@@ -1,0 +1,308 @@
+"""The UI rules, as pure tests of `update` (no terminal)."""
+
+from __future__ import annotations
+
+from mrsmith_tui import msgs as m
+from mrsmith_tui.tui import effects as fx
+from mrsmith_tui.tui import model as ui
+from mrsmith_tui.tui.update import (ARM_DELAY, TYPING_QUIET, completions, fit_status, initial_model, sidebar_visible,
+                                    status_fields, update)
+
+
+def fold(model, *msgs_):
+    effects = []
+    for msg in msgs_:
+        model, more = update(model, msg)
+        effects.extend(more)
+    return model, effects
+
+
+def fresh(**kw):
+    return initial_model(agent="default", model="gpt-x", context_limit=1000, agents=("default", "fast"),
+                         themes=("mrsmith", "dusk"), **kw)
+
+
+def running(model=None):
+    model, _ = fold(model or fresh(), ui.Submit(text="hi", at=1.0), m.RunStarted(run_id="r1", at=1.0))
+    return model
+
+
+# --------------------------------------------------------------------------- streaming and folding
+
+
+def test_deltas_of_one_block_build_one_block_and_reasoning_folds_when_it_ends():
+    model, _ = fold(running(),
+                    m.ReasoningDelta(block_id="r1", text="first line\n", at=2.0),
+                    m.ReasoningDelta(block_id="r1", text="second", at=3.0))
+    [thought] = model.conv.blocks  # the user block comes from the session's UserPrompt, not from Submit
+    assert thought.text == "first line\nsecond" and not thought.done
+    model, _ = fold(model, m.BlockEnded(block_id="r1", kind="reasoning", text="first line\nsecond", at=14.0))
+    thought = model.conv.blocks[-1]
+    assert thought.done and thought.folded and thought.ended == 14.0
+
+
+def test_text_block_stays_unfolded_and_toggle_folds_it():
+    model, _ = fold(running(), m.TextDelta(block_id="t1", text="hello", at=2), m.BlockEnded(block_id="t1", kind="text",
+                                                                                           text="hello", at=3))
+    block = model.conv.blocks[-1]
+    assert block.done and not block.folded
+    model, _ = fold(model, ui.ToggleFold(key=block.key, at=4))
+    assert model.conv.blocks[-1].folded and model.conv.focused == block.key
+
+
+def test_unchanged_slices_keep_their_identity_while_a_block_streams():
+    model = running()
+    model, _ = fold(model, m.TasksChanged(todos=(m.Todo("a"),), at=1.5))
+    sidebar, ledger = model.sidebar, model.ledger
+    model, _ = fold(model, m.TextDelta(block_id="t1", text="a", at=2), m.TextDelta(block_id="t1", text="b", at=2.1))
+    assert model.sidebar is sidebar  # the sidebar region will not redraw
+    first = model.conv.blocks
+    model, _ = fold(model, m.TextDelta(block_id="t1", text="c", at=2.2))
+    assert model.conv.blocks[:-1] == first[:-1] and all(a is b for a, b in zip(model.conv.blocks[:-1], first[:-1]))
+    assert ledger.state == "thinking" and model.ledger.state == "streaming"
+
+
+def test_tool_block_live_output_is_capped_then_replaced_by_the_result():
+    model, _ = fold(running(), m.ToolCallStarted(call_id="c1", name="shell", arguments="{}", summary="yes", at=2))
+    big = "y\n" * (ui.TOOL_OUTPUT_CAP // 2 + 100)
+    model, _ = fold(model, m.ToolOutput(call_id="c1", text=big, at=2.5))
+    tool = model.conv.blocks[-1]
+    assert len(tool.text) == ui.TOOL_OUTPUT_CAP and tool.dropped == 200
+    model, _ = fold(model, m.ToolCallFinished(call_id="c1", name="shell", ok=False, result="boom", exit_code=2,
+                                              elapsed=1.0, at=3))
+    tool = model.conv.blocks[-1]
+    assert (tool.done, tool.ok, tool.exit_code, tool.text, tool.folded) == (True, False, 2, "boom", True)
+    assert tool.started == 2.0
+
+
+def test_run_end_adds_turn_usage_and_error_blocks_and_closes_open_blocks():
+    model, _ = fold(running(),
+                    m.TextDelta(block_id="t1", text="partial", at=2),
+                    m.UsageReported(usage=m.UsageInfo(1000, 200, 500), context_tokens=900, context_limit=1000, at=3),
+                    m.RunEnded(run_id="r1", error="provider 'x' answered 401: bad key", at=5))
+    kinds = [b.kind for b in model.conv.blocks]
+    assert kinds[-2:] == ["usage", "error"]
+    assert "1000 in" in model.conv.blocks[-2].text or "1.0k in" in model.conv.blocks[-2].text
+    assert "cache 50%" in model.conv.blocks[-2].text
+    assert all(b.done for b in model.conv.blocks)
+    assert model.ledger.state == "idle" and model.ledger.cache_pct == 50
+
+
+# --------------------------------------------------------------------------- follow the tail
+
+
+def test_scrolling_up_stops_following_and_new_output_is_marked_unseen():
+    model, _ = fold(running(), ui.Scrolled(at_bottom=False, at=2))
+    assert not model.conv.follow and not model.conv.unseen
+    model, _ = fold(model, m.TextDelta(block_id="t1", text="x", at=3))
+    assert model.conv.unseen
+    model, _ = fold(model, ui.Scrolled(at_bottom=True, at=4))
+    assert model.conv.follow and not model.conv.unseen
+
+
+# --------------------------------------------------------------------------- queueing and runs
+
+
+def test_prompt_sent_during_a_run_is_queued_and_started_when_the_worker_is_done():
+    model = running()
+    model, effects = fold(model, ui.Submit(text="second", at=2))
+    assert effects == [fx.SaveHistory("second")] and model.run.queued == ("second",)
+    model, effects = fold(model, m.RunEnded(run_id="r1", at=3), ui.WorkerDone(at=3))
+    assert effects == [fx.StartRun("second")] and model.run.running and model.run.queued == ()
+
+
+def test_first_prompt_starts_a_run_and_is_remembered():
+    model, effects = fold(fresh(), ui.Submit(text="  do it  ", at=1))
+    assert effects == [fx.SaveHistory("do it"), fx.StartRun("do it")]
+    assert model.run.running and model.input.history[-1] == "do it" and model.input.draft == ""
+
+
+def test_esc_cancels_a_run_once_and_drops_the_queue():
+    model, _ = fold(running(), ui.Submit(text="later", at=2))
+    model, effects = fold(model, ui.CancelKey(at=3), ui.CancelKey(at=3.1))
+    assert effects == [fx.CancelRun()] and model.run.queued == ()
+
+
+def test_ctrl_c_cancels_then_quits_when_pressed_again():
+    model, effects = fold(running(), ui.InterruptKey(at=10))
+    assert fx.CancelRun() in effects and fx.Exit() not in effects
+    model, effects = fold(model, ui.InterruptKey(at=11))
+    assert fx.Exit() in effects
+
+
+def test_ctrl_c_twice_far_apart_does_not_quit():
+    model, _ = fold(fresh(), ui.InterruptKey(at=10))
+    model, effects = fold(model, ui.InterruptKey(at=20))
+    assert fx.Exit() not in effects
+
+
+# --------------------------------------------------------------------------- approvals
+
+
+def approval(rid="q1", at=5.0, agent_id=None):
+    return m.ApprovalRequested(request_id=rid, tool="write_file", arguments="{}", reason="writes", spec="write_file",
+                               at=at, agent_id=agent_id)
+
+
+def test_approval_arms_only_after_the_delay():
+    model, effects = fold(running(), approval(at=5.0))
+    assert not model.pending.armed and effects == [fx.WakeAt(5.0 + ARM_DELAY)]
+    assert model.ledger.state == "waiting"
+    model, effects = fold(model, ui.Answer(request_id="q1", answer="yes", at=5.1))
+    assert effects == []  # keys before arming are not answers
+    model, _ = fold(model, ui.Tick(at=5.0 + ARM_DELAY))
+    assert model.pending.armed
+    model, effects = fold(model, ui.Answer(request_id="q1", answer="always", at=6))
+    assert effects == [fx.Resolve("q1", "always")] and model.pending.queue == ()
+
+
+def test_approval_waits_while_the_person_types_and_keeps_the_draft():
+    model, _ = fold(running(), ui.DraftChanged(text="half a thou", at=4.9), approval(at=5.0))
+    assert not model.pending.armed
+    model, effects = fold(model, ui.DraftChanged(text="half a thought", at=5.5), ui.Tick(at=5.0 + ARM_DELAY))
+    assert not model.pending.armed and fx.WakeAt(5.5 + TYPING_QUIET) in effects
+    model, _ = fold(model, ui.Tick(at=5.5 + TYPING_QUIET))
+    assert model.pending.armed and model.input.draft == "half a thought"
+
+
+def test_several_approvals_queue_and_the_next_rearms():
+    model, _ = fold(running(), approval("q1", 5.0), approval("q2", 5.1, agent_id="agent-1"), ui.Tick(at=6))
+    assert [r.request_id for r in model.pending.queue] == ["q1", "q2"] and model.pending.armed
+    model, effects = fold(model, ui.Answer(request_id="q1", answer="no", at=7))
+    assert model.pending.head.request_id == "q2" and not model.pending.armed
+    assert fx.WakeAt(7 + ARM_DELAY) in effects
+
+
+def test_a_request_resolved_elsewhere_leaves_the_queue():
+    model, _ = fold(running(), approval("q1"), m.RequestResolved(request_id="q1", answer="cancelled", at=6))
+    assert model.pending.queue == () and model.ledger.state != "waiting"
+
+
+# --------------------------------------------------------------------------- commands and completion
+
+
+def test_commands_parse_into_effects_or_blocks():
+    model, effects = fold(fresh(), ui.Submit(text="/agent fast", at=1))
+    assert fx.Command("/agent", "fast") in effects
+    _, effects = fold(fresh(), ui.Submit(text="/exit", at=1))
+    assert fx.Exit() in effects
+    model, effects = fold(fresh(), ui.Submit(text="/hepl", at=1))
+    assert model.conv.blocks[-1].kind == "warning" and "did you mean /help" in model.conv.blocks[-1].text
+    model, _ = fold(fresh(), ui.Submit(text="/help", at=1))
+    assert "/reasoning" in model.conv.blocks[-1].text and "Ctrl-O" in model.conv.blocks[-1].text
+
+
+def test_reset_waits_for_the_run():
+    model, effects = fold(running(), ui.Submit(text="/reset", at=2))
+    assert not any(isinstance(e, fx.Command) for e in effects) and model.conv.blocks[-1].kind == "warning"
+
+
+def test_copy_command_copies_the_last_answer_source():
+    model, _ = fold(running(), m.BlockEnded(block_id="t1", kind="text", text="**bold** answer", at=2))
+    model, effects = fold(model, ui.Submit(text="/copy", at=3))
+    assert fx.Copy("**bold** answer", "answer") in effects and "copied" in model.screen.note
+
+
+def test_slash_completion_offers_commands_then_arguments():
+    model = fresh()
+    assert completions(model, "/re") == ("/reset", "/reasoning")
+    assert completions(model, "/agent f") == ("/agent fast",)
+    assert completions(model, "hello") == ()
+    model, _ = fold(model, ui.DraftChanged(text="/ag", at=1), ui.Complete(at=1.1))
+    assert model.input.draft in ("/agent ", "/agents")
+
+
+# --------------------------------------------------------------------------- history recall
+
+
+def test_history_recall_walks_back_and_returns_to_the_draft():
+    model = fresh(history=("one", "two"))
+    model, _ = fold(model, ui.DraftChanged(text="draft", at=1), ui.HistoryMove(step=-1, at=2))
+    assert model.input.draft == "two"
+    model, _ = fold(model, ui.HistoryMove(step=-1, at=3), ui.HistoryMove(step=-1, at=4))
+    assert model.input.draft == "one"
+    model, _ = fold(model, ui.HistoryMove(step=1, at=5), ui.HistoryMove(step=1, at=6))
+    assert model.input.draft == "draft" and model.input.recall is None
+
+
+def test_history_is_capped():
+    model = fresh(history=tuple(str(i) for i in range(ui.HISTORY_CAP + 50)))
+    assert len(model.input.history) == ui.HISTORY_CAP
+    model, _ = fold(model, ui.Submit(text="new", at=1))
+    assert len(model.input.history) == ui.HISTORY_CAP and model.input.history[-1] == "new"
+
+
+# --------------------------------------------------------------------------- status bar
+
+
+def test_status_fields_shed_in_order_and_keep_state_and_context():
+    model, _ = fold(running(), m.UsageReported(usage=m.UsageInfo(900, 100, 450), context_tokens=900,
+                                               context_limit=1000, at=2),
+                    m.ToolBudget(used=3, limit=50, at=2), m.AgentSpawned(agent_id="agent-1", label="x", task="t", at=2))
+    wide = [t for t, _ in fit_status(status_fields(model), 200)]
+    assert any("tools 3/50" in t for t in wide) and any("1 agent running" in t for t in wide)
+    narrow = [t for t, _ in fit_status(status_fields(model), 40)]
+    assert narrow[0].endswith("thinking") and any("90%" in t for t in narrow)
+    assert not any("tools" in t for t in narrow)
+    tiny = fit_status(status_fields(model), 10)
+    assert len(tiny) >= 1 and "thinking" in tiny[0][0]
+
+
+def test_context_gauge_warns_at_85_and_errors_at_100():
+    base = running()
+    for tokens, style in ((800, "ctx-ok"), (860, "ctx-warning"), (1000, "ctx-error")):
+        model, _ = fold(base, m.UsageReported(usage=m.UsageInfo(1, 1), context_tokens=tokens, context_limit=1000, at=2))
+        assert any(s == style for _, _, s in status_fields(model))
+
+
+# --------------------------------------------------------------------------- sidebar and agents
+
+
+def test_agent_table_from_spawn_state_and_wrapped_msgs():
+    model, _ = fold(fresh(),
+                    m.AgentSpawned(agent_id="agent-1", label="tests", task="run the tests", at=1),
+                    m.FromAgent(agent_id="agent-1", msg=m.ToolCallStarted(call_id="c", name="shell", arguments="{}",
+                                                                        summary="pytest", at=2), at=2),
+                    m.FromAgent(agent_id="agent-1", msg=m.UsageReported(usage=m.UsageInfo(100, 20), at=3), at=3))
+    [row] = model.sidebar.agents
+    assert (row.tool_calls, row.tokens, row.last_action, row.state) == (1, 120, "shell pytest", "running")
+    assert model.ledger.background == 1 and model.conv.blocks == ()  # agent usage never enters the conversation
+    model, _ = fold(model, m.AgentStateChanged(agent_id="agent-1", state="done", at=9))
+    assert model.sidebar.agents[0].ended == 9 and model.ledger.background == 0
+
+
+def test_agent_approval_inside_from_agent_queues_like_any_other():
+    model, _ = fold(fresh(), m.FromAgent(agent_id="agent-1", msg=approval("q9", agent_id="agent-1"), at=5))
+    assert model.pending.head.request_id == "q9"
+
+
+def test_sidebar_shows_itself_on_wide_screens_with_content_and_obeys_the_toggle():
+    model, _ = fold(fresh(width=120), m.TasksChanged(todos=(m.Todo("x"),), at=1))
+    assert sidebar_visible(model)
+    model, _ = fold(model, ui.Resized(width=80, height=24, at=2))
+    assert not sidebar_visible(model)
+    model, _ = fold(model, ui.ToggleSidebar(at=3))
+    assert sidebar_visible(model)
+    empty, _ = fold(fresh(width=120), ui.Tick(at=1))
+    assert not sidebar_visible(empty)
+
+
+def test_focus_moves_between_blocks_and_copy_gives_the_source():
+    model, _ = fold(running(), m.ToolCallStarted(call_id="c", name="shell", arguments='{"command":"ls"}',
+                                                 summary="git status", at=2),
+                    m.ToolCallFinished(call_id="c", name="shell", ok=True, result="clean", at=3),
+                    m.BlockEnded(block_id="t1", kind="text", text="# Title\n\nbody", at=4))
+    model, _ = fold(model, ui.FocusMove(step=-1, at=5))
+    assert model.conv.focused == model.conv.blocks[-1].key
+    model, effects = fold(model, ui.CopyBlock(at=6))
+    assert effects == [fx.Copy("# Title\n\nbody", "answer")]
+    model, effects = fold(model, ui.FocusMove(step=-1, at=7), ui.CopyBlock(at=8))
+    assert effects == [fx.Copy("git status", "command")]
+    model, _ = fold(model, ui.CancelKey(at=9))
+    assert model.conv.focused is None
+
+
+def test_reset_clears_the_conversation_and_tasks():
+    model, _ = fold(running(), m.TasksChanged(todos=(m.Todo("x"),), at=1), m.RunEnded(run_id="r1", at=2),
+                    ui.WorkerDone(at=2), ui.Cleared(at=3))
+    assert [b.text for b in model.conv.blocks] == ["fresh conversation"] and model.sidebar.tasks == ()
