@@ -298,8 +298,8 @@ def test_focus_moves_between_blocks_and_copy_gives_the_source():
     assert effects == [fx.Copy("# Title\n\nbody", "answer")]
     model, effects = fold(model, ui.FocusMove(step=-1, at=7), ui.CopyBlock(at=8))
     assert effects == [fx.Copy("git status", "command")]
-    model, _ = fold(model, ui.CancelKey(at=9))
-    assert model.conv.focused is None
+    model, _ = fold(model, m.RunEnded(run_id="r1", at=8.5), ui.WorkerDone(at=8.5), ui.CancelKey(at=9))
+    assert model.conv.focused is None and model.conv.follow
 
 
 def test_reset_clears_the_conversation_and_tasks():
