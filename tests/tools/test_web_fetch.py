@@ -1,0 +1,141 @@
+"""web_fetch against a real local HTTP server; names resolve through a stub, never real DNS."""
+
+from __future__ import annotations
+
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import httpx
+import pytest
+
+from mrsmith_tui.tools.web_fetch import MAX_BYTES, WebFetchTool
+
+PUBLIC_IP = "93.184.216.34"
+
+
+class _Handler(BaseHTTPRequestHandler):
+    hits: list[str] = []
+
+    def log_message(self, *a):  # keep the test output quiet
+        pass
+
+    def do_GET(self):
+        self.hits.append(self.path)
+        routes = {
+            "/page": (200, "text/html; charset=utf-8", b"<html><body><h1>Title</h1><p>Hello <b>web</b></p></body></html>"),
+            "/plain": (200, "text/plain", b"just text"),
+            "/bin": (200, "application/octet-stream", b"\x00\x01\x02"),
+            "/big": (200, "text/plain", b"y" * (MAX_BYTES + 5000)),
+            "/missing": (404, "text/plain", b"nope"),
+        }
+        if self.path.startswith("/to-loopback"):
+            port = self.server.server_address[1]
+            self._send(302, "text/plain", b"", location=f"http://127.0.0.1:{port}/secret")
+        elif self.path.startswith("/loop"):
+            self._send(302, "text/plain", b"", location="/loop")
+        elif self.path == "/hop":
+            self._send(301, "text/plain", b"", location="/plain")
+        else:
+            self._send(*routes.get(self.path, (200, "text/plain", b"secret data")))
+
+    def _send(self, code, kind, body, location=None):
+        self.send_response(code)
+        self.send_header("Content-Type", kind)
+        self.send_header("Content-Length", str(len(body)))
+        if location:
+            self.send_header("Location", location)
+        self.end_headers()
+        self.wfile.write(body)
+
+
+@pytest.fixture
+def server():
+    _Handler.hits = []
+    srv = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    threading.Thread(target=srv.serve_forever, daemon=True).start()
+    yield srv
+    srv.shutdown()
+    srv.server_close()
+
+
+class _RouteToLocal(httpx.HTTPTransport):
+    """Plays the internet: requests for public.example reach the local server."""
+
+    def __init__(self, port: int) -> None:
+        super().__init__()
+        self.port = port
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.host == "public.example":
+            request.url = request.url.copy_with(host="127.0.0.1", port=self.port)
+        return super().handle_request(request)
+
+
+def stub_resolver(table):
+    def resolve(host: str) -> list[str]:
+        if host not in table:
+            raise OSError("name not known")
+        return table[host]
+    return resolve
+
+
+def _tool(server) -> WebFetchTool:
+    return WebFetchTool(resolver=stub_resolver({"public.example": [PUBLIC_IP], "localhost": ["127.0.0.1", "::1"]}),
+                        transport=_RouteToLocal(server.server_address[1]))
+
+
+@pytest.mark.parametrize(
+    ("url", "spec"),
+    [
+        ("http://127.0.0.1/", "web_fetch:127.0.0.1"),
+        ("http://localhost:8080/x", "web_fetch:localhost"),
+        ("http://[::1]/", "web_fetch:::1"),
+        ("http://169.254.169.254/latest/meta-data/", "web_fetch:169.254.169.254"),
+        ("http://10.0.0.1/", "web_fetch:10.0.0.1"),
+        ("http://192.168.1.1/", "web_fetch:192.168.1.1"),
+        ("http://[::ffff:127.0.0.1]/", "web_fetch:::ffff:127.0.0.1"),
+        ("http://0.0.0.0/", "web_fetch:0.0.0.0"),
+    ],
+)
+def test_non_public_hosts_need_approval(server, ctx, url, spec) -> None:
+    need = _tool(server).approval({"url": url}, ctx)
+    assert need is not None and need.spec == spec
+
+
+def test_public_host_needs_no_approval_and_html_becomes_text(server, ctx) -> None:
+    tool = _tool(server)
+    assert tool.approval({"url": "http://public.example/page"}, ctx) is None
+    r = tool.run({"url": "http://public.example/page"}, ctx)
+    assert r.ok and "# Title" in r.content and "Hello **web**" in r.content and "<p>" not in r.content
+
+
+def test_redirect_to_loopback_is_rechecked_and_refused(server, ctx, approver) -> None:
+    r = _tool(server).run({"url": "http://public.example/to-loopback"}, ctx)
+    assert not r.ok and "not a public address" in r.content
+    assert "/secret" not in _Handler.hits
+    assert approver.queries and approver.queries[0].spec == "web_fetch:127.0.0.1"
+
+
+def test_redirect_to_loopback_followed_when_approved(server, ctx, approver) -> None:
+    approver.decision = "yes"
+    r = _tool(server).run({"url": "http://public.example/to-loopback"}, ctx)
+    assert r.ok and "secret data" in r.content
+
+
+def test_redirects_capped_and_followed(server, ctx) -> None:
+    r = _tool(server).run({"url": "http://public.example/loop"}, ctx)
+    assert not r.ok and "more than 5 redirects" in r.content
+    assert _tool(server).run({"url": "http://public.example/hop"}, ctx).content.endswith("just text")
+
+
+def test_caps_binary_errors_and_schemes(server, ctx) -> None:
+    tool = _tool(server)
+    big = tool.run({"url": "http://public.example/big"}, ctx)
+    assert "only the first" in big.content and big.content.count("y") <= MAX_BYTES + 10
+    assert "binary" in tool.run({"url": "http://public.example/bin"}, ctx).content
+    missing = tool.run({"url": "http://public.example/missing"}, ctx)
+    assert not missing.ok and "HTTP 404" in missing.content
+    for bad in ("file:///etc/passwd", "ftp://x/y", "gopher://x", "not a url"):
+        r = tool.run({"url": bad}, ctx)
+        assert not r.ok and "only http and https" in r.content
+    assert "cannot resolve" in tool.run({"url": "http://unknown.example/"}, ctx).content
