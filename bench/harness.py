@@ -16,6 +16,7 @@ The app is started exactly as the CLI starts it, through `run_tui(make_session, 
 from __future__ import annotations
 
 import asyncio
+import itertools
 import re
 import statistics
 import threading
@@ -99,12 +100,16 @@ def type_text(app: App, text: str) -> None:
         send_key(app, KEY_NAMES.get(ch, ch), ch)
 
 
+_probe_counter = itertools.count()
+
+
 class KeyProber:
     """Presses probe keys every `interval` seconds in a thread; latencies in ms."""
 
-    def __init__(self, app: App, watch: FrameWatch, interval: float = 0.05, timeout: float = 2.0) -> None:
+    def __init__(self, app: App, watch: FrameWatch, interval: float = 0.02, timeout: float = 2.0) -> None:
         self.app, self.watch, self.interval, self.timeout = app, watch, interval, timeout
         self.latencies_ms: list[float] = []
+        self.frame_times: list[float] = []  # when each key was first on screen
         self.typed = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="key-prober", daemon=True)
@@ -114,7 +119,7 @@ class KeyProber:
         return self
 
     def probe_once(self) -> None:
-        ch = PROBE_CHARS[self.typed % len(PROBE_CHARS)]
+        ch = PROBE_CHARS[next(_probe_counter) % len(PROBE_CHARS)]  # shared: two probers never collide
         # The input shows several probe characters at once; a fresh one marks this press.
         event, slot = self.watch.expect(ch)
         t0 = time.perf_counter()
@@ -122,6 +127,7 @@ class KeyProber:
         self.typed += 1
         if event.wait(self.timeout):
             self.latencies_ms.append((slot[0] - t0) * 1000)
+            self.frame_times.append(slot[0])
         else:
             self.watch.forget(ch)
             self.latencies_ms.append(self.timeout * 1000)  # counted as a (very) late key
@@ -136,9 +142,15 @@ class KeyProber:
             self.probe_once()
 
     def stop(self) -> list[float]:
+        """Blocking: never call it on the app's event loop (the pending key needs that loop)."""
         self._stop.set()
         self._thread.join(5)
         return self.latencies_ms
+
+    async def finish(self) -> list[float]:
+        """Stop from the app's event loop: the join runs in an executor thread."""
+        self._stop.set()
+        return await asyncio.get_running_loop().run_in_executor(None, self.stop)
 
 
 class LoopLag:
@@ -223,9 +235,9 @@ class BenchSession:
         return getattr(self._real, name)
 
     def run(self, prompt: str, cancel: Any, *, attachments: Any = ()) -> Any:
-        agents = re.search(r"agents (\d+) tokens (\d+) tag (\w+)", prompt)
+        agents = re.search(r"agents (\d+) tokens (\d+) tag (\w+) rate (\d+)", prompt)
         if agents:
-            return self._spawn(prompt, *(agents.group(i) for i in (1, 2, 3)))
+            return self._spawn(prompt, *(agents.group(i) for i in (1, 2, 3, 4)))
         m = re.search(r"fill (\d+) tag (\w+)", prompt)
         if not m:
             return self._real.run(prompt, cancel, attachments=attachments)
@@ -260,7 +272,7 @@ class BenchSession:
         return RunResult(final_text=last)
 
 
-    def _spawn(self, prompt: str, count: str, tokens: str, tag: str) -> Any:
+    def _spawn(self, prompt: str, count: str, tokens: str, tag: str, rate: str) -> Any:
         """Start `count` background agents, each streaming a `tokens`-token answer (issue 5's bench)."""
         from mrsmith_tui.core.session import RunResult
 
@@ -273,7 +285,7 @@ class BenchSession:
             error = "no fleet in session.services"
         else:
             for i in range(int(count)):
-                fleet.spawn(f"stream {tokens} plain tag {tag}{i}", label=f"bench {i}")
+                fleet.spawn(f"stream {tokens} plain tag {tag}{i} rate {rate}", label=f"bench {i}")
         self._sink(msgs.RunEnded(run_id=run_id, error=error))
         return RunResult(final_text="", error=error)
 

@@ -1,7 +1,7 @@
 """The loopback OpenAI-compatible server in a child process (its CPU is not the app's).
 
 The child answers each chat request from the last user message: `stream N` streams an
-N-token answer (15 % reasoning first), `stream N plain` one without reasoning; `... tag T` ends it with `ZQXEND<T>`; anything
+N-token answer (15 % reasoning first), `stream N plain` one without reasoning; `... tag T` ends it with `ZQXEND<T>`, `... rate R` paces it at R tokens/s; anything
 else gets a short reply. `python -m bench.server` prints its base URL on the first line.
 """
 
@@ -27,11 +27,14 @@ def _respond(body: dict, n: int):
     from bench.workload import END_MARK, stream_turn
     from loopback import text_turn
 
-    m = re.search(r"stream (\d+)( plain)?(?: tag (\w+))?", _last_user_text(body))
+    m = re.search(r"stream (\d+)( plain)?(?: tag (\w+))?(?: rate (\d+))?", _last_user_text(body))
     if not m:
         return text_turn("ok")
     mark = END_MARK + (m.group(3) or "")
-    return stream_turn(int(m.group(1)), 0.0 if m.group(2) else 0.15, seed=n + 1, mark=mark)[0]
+    turn = stream_turn(int(m.group(1)), 0.0 if m.group(2) else 0.15, seed=n + 1, mark=mark)[0]
+    if m.group(4):  # paced like a real model: one event every 1/rate s
+        turn.split, turn.delay = None, 1 / int(m.group(4))
+    return turn
 
 
 def main() -> None:
