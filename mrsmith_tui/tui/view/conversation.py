@@ -81,6 +81,7 @@ class ConversationView(VerticalScroll):
         self._order: list[str] = []
         self._earlier = Static("", classes="earlier")
         self._focused: str | None = None
+        self._now = 0.0
 
     def compose(self):
         yield self._earlier
@@ -143,7 +144,7 @@ class ConversationView(VerticalScroll):
             if new_focus is not None:
                 new_focus.add_class("-focused")
                 self.scroll_to_widget(new_focus, animate=False)
-        self._conv = conv
+        self._conv, self._now = conv, now
         if conv.follow and conv.focused is None:
             self.scroll_end(animate=False, immediate=False)
 
@@ -153,9 +154,14 @@ class ConversationView(VerticalScroll):
         return max(10, width - 3)
 
     def on_resize(self, event: events.Resize) -> None:
-        if self._conv is not None:
-            conv, self._conv = self._conv, None
-            self.call_after_refresh(self.sync, conv, max((v.now for v in self._views.values()), default=0.0))
+        self.call_after_refresh(self._resync)
+
+    def _resync(self) -> None:
+        """Draw again at the new width (from the latest synced model, never a stale one)."""
+        conv = self._conv
+        if conv is not None:
+            self._conv = None
+            self.sync(conv, self._now)
 
     def _has_open(self) -> bool:
         if not self._order:

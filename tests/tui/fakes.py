@@ -1,0 +1,79 @@
+"""A scripted stand-in for AgentSession: each run plays a list of steps through the sink."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable
+
+from mrsmith_tui import msgs as m
+from mrsmith_tui.config.schema import AgentConfig, Config, ProviderConfig
+from mrsmith_tui.tools.base import ApprovalQuery
+
+AT = 1_700_000_000.0  # frozen time for every scripted Msg
+
+CONFIG = Config(providers=[ProviderConfig(name="local", base_url="http://127.0.0.1:9/v1")],
+                agents=[AgentConfig(name="default", provider="local", model="qwen3-coder", max_context_tokens=32_000),
+                        AgentConfig(name="fast", provider="local", model="qwen3-mini")])
+
+Step = Callable[["FakeSession", Any], None]
+
+
+def approve(tool: str = "write_file", diff: str | None = None) -> Step:
+    def step(session: FakeSession, cancel: Any) -> None:
+        session.answers.append(session.approver.approve(ApprovalQuery(
+            tool=tool, arguments='{"path": "a.py"}', reason="writes a file", spec=tool, diff=diff)))
+    return step
+
+
+def wait_cancel(session: FakeSession, cancel: Any) -> None:
+    cancel.wait(10)
+
+
+class FakeSession:
+    def __init__(self, sink: Any, approver: Any, script: list[list[Any]] | None = None) -> None:
+        self.sink, self.approver = sink, approver
+        self.agent = CONFIG.agents[0]
+        self.services: dict[str, Any] = {}
+        self.session_id = "01930000-0000-7000-8000-000000000000"
+        self.transcript_path: Path | None = None
+        self.script = list(script or [])
+        self.prompts: list[str] = []
+        self.answers: list[str] = []
+        self.resets = 0
+        self.closed = False
+        self.effort: str | None = None
+
+    def run(self, prompt: str, cancel: Any, *, attachments: Any = ()) -> None:
+        self.prompts.append(prompt)
+        rid = f"run-{len(self.prompts)}"
+        self.sink(m.UserPrompt(run_id=rid, text=prompt, at=AT))
+        self.sink(m.RunStarted(run_id=rid, agent="default", model="qwen3-coder", at=AT))
+        steps = self.script.pop(0) if self.script else [m.TextDelta(block_id="t", text="ok", at=AT),
+                                                         m.BlockEnded(block_id="t", kind="text", text="ok", at=AT)]
+        for step in steps:
+            if isinstance(step, m.Msg):
+                self.sink(step)
+            else:
+                step(self, cancel)
+        self.sink(m.RunEnded(run_id=rid, cancelled=cancel.cancelled, at=AT))
+
+    def reset(self) -> None:
+        self.resets += 1
+
+    def switch_agent(self, name: str) -> None:
+        self.agent = next(a for a in CONFIG.agents if a.name == name)
+
+    def set_reasoning_effort(self, value: str | None) -> None:
+        self.effort = value
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def factory(script: list[list[Any]] | None = None, made: list | None = None) -> Callable[[Any, Any], FakeSession]:
+    def make(sink: Any, approver: Any) -> FakeSession:
+        session = FakeSession(sink, approver, script)
+        if made is not None:
+            made.append(session)
+        return session
+    return make

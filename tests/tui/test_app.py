@@ -1,0 +1,247 @@
+"""Pilot tests of the shell: the flows of the issue against a scripted session."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from mrsmith_tui import msgs as m
+from mrsmith_tui.tui.app import MrSmithApp, load_history
+from mrsmith_tui.tui.modals import ApprovalModal
+from mrsmith_tui.tui.review import ReviewScreen
+from mrsmith_tui.tui.view.conversation import BlockView
+from tests.tui.fakes import AT, CONFIG, approve, factory, wait_cancel
+
+DIFF = "--- a/a.py\n+++ b/a.py\n@@ -0,0 +1 @@\n+print(1)\n"
+
+
+async def until(pilot, predicate, timeout: float = 5.0) -> None:
+    for _ in range(int(timeout / 0.01)):
+        if predicate():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("condition not reached")
+
+
+def make_app(script=None, made=None, tmp_path=None, **kw) -> MrSmithApp:
+    history = (tmp_path / "history") if tmp_path is not None else None
+    return MrSmithApp(factory(script, made), config=CONFIG, history_path=history, **kw)
+
+
+async def send(pilot, text: str) -> None:
+    await pilot.press(*text)
+    await pilot.press("enter")
+
+
+async def test_a_prompt_streams_an_answer_and_is_saved_in_history(tmp_path):
+    made: list = []
+    app = make_app([[m.ReasoningDelta(block_id="r", text="hmm", at=AT),
+                     m.BlockEnded(block_id="r", kind="reasoning", text="hmm\nmore", at=AT),
+                     m.TextDelta(block_id="t", text="# Hi", at=AT),
+                     m.BlockEnded(block_id="t", kind="text", text="# Hi\n\nthere", at=AT)]], made, tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "hello")
+        await until(pilot, lambda: not app.model.run.running and app.model.conv.blocks)
+        kinds = [b.kind for b in app.model.conv.blocks]
+        assert kinds == ["user", "reasoning", "text"]
+        assert made[0].prompts == ["hello"]
+        views = list(app.query(BlockView))
+        assert len(views) == 3 and "thought" in str(views[1].render())
+    assert load_history(tmp_path / "history") == ("hello",)
+    assert json.loads((tmp_path / "history").read_text().splitlines()[0]) == "hello"
+    assert made[0].closed
+
+
+async def test_approval_modal_answers_yes_and_always(tmp_path):
+    made: list = []
+    app = make_app([[approve(diff=DIFF), approve("shell")]], made, tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "write it")
+        await until(pilot, lambda: isinstance(app.screen, ApprovalModal))
+        assert "+print(1)" in str(app.screen.query_one(".diff").render())
+        await pilot.press("y")
+        await until(pilot, lambda: isinstance(app.screen, ApprovalModal) and app.screen.req.tool == "shell")
+        await pilot.press("a")
+        await until(pilot, lambda: not app.model.run.running)
+    assert made[0].answers == ["yes", "always"]
+
+
+async def test_typing_delays_the_approval_and_the_draft_survives(tmp_path):
+    made: list = []
+    app = make_app([[approve()]], made, tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "go")
+        await until(pilot, lambda: app.model.pending.queue)
+        await pilot.press(*"yes I am typ")  # a 'y' typed now must not approve anything
+        assert not isinstance(app.screen, ApprovalModal)
+        await until(pilot, lambda: isinstance(app.screen, ApprovalModal))
+        assert app.model.input.draft == "yes I am typ"
+        await pilot.press("n")
+        await until(pilot, lambda: not app.model.run.running)
+    assert made[0].answers == ["no"]
+
+
+async def test_escape_cancels_a_running_turn(tmp_path):
+    made: list = []
+    app = make_app([[m.TextDelta(block_id="t", text="partial", at=AT), wait_cancel]], made, tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "long job")
+        await until(pilot, lambda: app.model.conv.blocks and app.model.conv.blocks[-1].kind == "text")
+        await pilot.press("escape")
+        await until(pilot, lambda: not app.model.run.running)
+        assert [b.text for b in app.model.conv.blocks][-1] == "cancelled"
+        assert all(b.done for b in app.model.conv.blocks)
+
+
+async def test_a_prompt_sent_during_a_run_is_queued_then_sent(tmp_path):
+    made: list = []
+    gate = []
+
+    def hold(session, cancel):
+        while not gate and not cancel.cancelled:
+            cancel.wait(0.01)
+
+    app = make_app([[hold], []], made, tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "first")
+        await until(pilot, lambda: made and made[0].prompts == ["first"])
+        await send(pilot, "second")
+        assert app.model.run.queued == ("second",)
+        gate.append(1)
+        await until(pilot, lambda: made[0].prompts == ["first", "second"] and not app.model.run.running)
+
+
+async def test_ctrl_c_twice_quits_and_ctrl_d_quits(tmp_path):
+    app = make_app(tmp_path=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+c")
+        assert app.is_running and "again" in app.model.screen.note
+        await pilot.press("ctrl+c")
+        await until(pilot, lambda: not app.is_running)
+    app = make_app(tmp_path=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("ctrl+d")
+        await until(pilot, lambda: not app.is_running)
+
+
+async def test_ctrl_o_opens_the_review_with_everything_and_finds(tmp_path):
+    lines = "\n".join(f"line {i}" for i in range(300)) + "\nneedle here\n"
+    app = make_app([[m.ToolCallStarted(call_id="c", name="shell", arguments="{}", summary="seq 300", at=AT),
+                     m.ToolCallFinished(call_id="c", name="shell", ok=True, result=lines, exit_code=0, at=AT)]],
+                   tmp_path=tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await send(pilot, "run")
+        await until(pilot, lambda: not app.model.run.running and len(app.model.conv.blocks) >= 2)
+        await pilot.press("ctrl+o")
+        await until(pilot, lambda: isinstance(app.screen, ReviewScreen))
+        assert "line 299" in app.screen.text and "needle here" in app.screen.text
+        await pilot.press("slash", *"needle", "enter")
+        await pilot.pause(0.05)
+        area = app.screen.query_one("#review-text")
+        assert area.selected_text.lower() == "needle"
+        await pilot.press("escape")
+        await until(pilot, lambda: not isinstance(app.screen, ReviewScreen) and not app.model.screen.review)
+
+
+async def test_history_recall_with_up_at_the_first_line(tmp_path):
+    (tmp_path / "history").write_text(json.dumps("older prompt") + "\n")
+    app = make_app(tmp_path=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("up")
+        await until(pilot, lambda: app.model.input.draft == "older prompt")
+        assert app.query_one("#prompt").text == "older prompt"
+        await pilot.press("down")
+        await until(pilot, lambda: app.query_one("#prompt").text == "")
+
+
+async def test_ctrl_j_breaks_the_line_and_enter_sends_both_lines(tmp_path):
+    made: list = []
+    app = make_app(made=made, tmp_path=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("a", "ctrl+j", "b", "enter")
+        await until(pilot, lambda: made and made[0].prompts)
+    assert made[0].prompts == ["a\nb"]
+
+
+async def test_block_focus_fold_and_copy(tmp_path):
+    app = make_app([[m.BlockEnded(block_id="r", kind="reasoning", text="one\ntwo\nthree", at=AT)]], tmp_path=tmp_path)
+    copied: list[str] = []
+    app.copy_to_clipboard = copied.append  # type: ignore[method-assign]
+    async with app.run_test(size=(100, 30)) as pilot:
+        await send(pilot, "think")
+        await until(pilot, lambda: not app.model.run.running and len(app.model.conv.blocks) == 2)
+        await pilot.press("alt+up")
+        await until(pilot, lambda: app.model.conv.focused == app.model.conv.blocks[-1].key)
+        await pilot.press("enter")
+        await until(pilot, lambda: not app.model.conv.blocks[-1].folded)
+        await pilot.press("c")
+        await until(pilot, lambda: copied)
+        assert copied == ["one\ntwo\nthree"] and "copied the reasoning" in app.model.screen.note
+        await pilot.press("escape")
+        await until(pilot, lambda: app.model.conv.focused is None and app.focused.id == "prompt")
+
+
+async def test_commands_reach_the_session(tmp_path):
+    made: list = []
+    app = make_app(made=made, tmp_path=tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await send(pilot, "/agent fast")
+        await until(pilot, lambda: app.model.ledger.model == "qwen3-mini")
+        await send(pilot, "/reasoning high")
+        await until(pilot, lambda: app.model.ledger.effort == "high")
+        assert made[0].effort == "high"
+        await send(pilot, "/reset")
+        await until(pilot, lambda: made[0].resets == 1)
+        await send(pilot, "/skills")
+        await until(pilot, lambda: "skills are not available" in app.model.conv.blocks[-1].text)
+        await send(pilot, "/theme nope")
+        await until(pilot, lambda: app.model.conv.blocks[-1].kind == "error")
+        await send(pilot, "/export " + str(tmp_path / "out.md"))
+        await until(pilot, lambda: (tmp_path / "out.md").exists())
+
+
+async def test_a_failing_session_factory_is_one_error_line(tmp_path):
+    def broken(sink, approver):
+        raise RuntimeError("agents[0].provider: 'x' is not a configured provider")
+
+    app = MrSmithApp(broken, config=CONFIG, history_path=None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.model.conv.blocks)
+        assert app.model.conv.blocks[-1].kind == "error" and "not a configured" in app.model.conv.blocks[-1].text
+
+
+async def test_many_blocks_keep_a_bounded_widget_count(tmp_path):
+    from mrsmith_tui.tui.view.conversation import LIVE_BLOCKS
+
+    app = make_app(tmp_path=tmp_path)
+    async with app.run_test(size=(100, 30)) as pilot:
+        for i in range(LIVE_BLOCKS + 50):
+            app.sink(m.Notice(text=f"n{i}", at=AT))
+        await until(pilot, lambda: len(app.model.conv.blocks) == LIVE_BLOCKS + 50)
+        await pilot.pause(0.05)
+        assert len(app.query(BlockView)) == LIVE_BLOCKS
+        assert "50 earlier blocks" in str(app.query_one(".earlier").render())
+
+
+async def test_sidebar_shows_tasks_and_agents(tmp_path):
+    app = make_app(tmp_path=tmp_path)
+    async with app.run_test(size=(120, 30)) as pilot:
+        assert not app.query_one("#sidebar").display
+        app.sink(m.TasksChanged(todos=(m.Todo("write tests", "in_progress", "high"),), at=AT))
+        app.sink(m.AgentSpawned(agent_id="agent-1", label="docs", task="write the docs", at=AT))
+        await until(pilot, lambda: app.query_one("#sidebar").display)
+        await pilot.pause(0.02)
+        text = str(app.query_one("#sidebar").render())
+        assert "write tests" in text and "agent-1" in text
+        await pilot.press("ctrl+b")
+        await until(pilot, lambda: not app.query_one("#sidebar").display)
+
+
+async def test_idle_app_runs_no_timers(tmp_path):
+    app = make_app(tmp_path=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await send(pilot, "hi")
+        await until(pilot, lambda: not app.model.run.running)
+        await pilot.pause(0.05)
+        assert app._spinner is None
