@@ -115,6 +115,7 @@ class MrSmithApp(App[int]):
                  history_path: Path | None = None, replay: Iterable[m.Msg] = (), clock: Callable[[], float] = time.time,
                  **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self._draft_in_widget = ""  # the draft the prompt widget was last given or reported
         self.animation_level = "none"
         self._make_session = make_session
         self._config = config or Config()
@@ -248,7 +249,12 @@ class MrSmithApp(App[int]):
             sidebar.show(model.sidebar, model.now)
         self._render_note(model)
         prompt = self.query_one(PromptArea)
-        prompt.set_draft(model.input.draft)
+        # Push the draft into the widget only when update changed it (history recall, completion,
+        # clearing after send). A draft that came from the widget is already there; pushing it back
+        # on every render would undo keys typed since that DraftChanged was posted.
+        if model.input.draft != self._draft_in_widget:
+            self._draft_in_widget = model.input.draft
+            prompt.set_draft(model.input.draft)
         prompt.completing = bool(model.input.completions)
         self.query_one(StatusBar).show(model)
         self._sync_modal(model)
@@ -405,7 +411,7 @@ class MrSmithApp(App[int]):
     def on_unmount(self) -> None:
         if self._token is not None:
             self._token.cancel()
-        self.approver.cancel(main_only=False)
+        self.approver.close()
         self.sink.close()
         if self.session is not None:
             try:
@@ -538,6 +544,7 @@ class MrSmithApp(App[int]):
 
     def on_text_area_changed(self, event: PromptArea.Changed) -> None:
         if isinstance(event.text_area, PromptArea):
+            self._draft_in_widget = event.text_area.text
             self.ui(ui.DraftChanged, text=event.text_area.text)
 
     def on_block_clicked(self, event: BlockClicked) -> None:

@@ -116,11 +116,20 @@ class TuiApprover:
         self._lock = threading.Lock()
         self._futures: dict[str, tuple[Future[str], str | None]] = {}
         self._ids = itertools.count(1)
+        self._closed = False
+
+    def close(self) -> None:
+        """The app is gone: answer everything pending, and every later request at once, with no."""
+        with self._lock:
+            self._closed = True
+        self.cancel(main_only=False)
 
     def _wait(self, make: Callable[[str], m.Msg], agent_id: str | None) -> str:
         rid = f"req-{next(self._ids)}"
         future: Future[str] = Future()
         with self._lock:
+            if self._closed:
+                return ""
             self._futures[rid] = (future, agent_id)
         self._sink(make(rid))
         try:

@@ -58,7 +58,7 @@ async def test_approval_modal_answers_yes_and_always(tmp_path):
     app = make_app([[approve(diff=DIFF), approve("shell")]], made, tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         await send(pilot, "write it")
-        await until(pilot, lambda: isinstance(app.screen, ApprovalModal))
+        await until(pilot, lambda: isinstance(app.screen, ApprovalModal) and app.screen.query(".diff"))
         assert "+print(1)" in str(app.screen.query_one(".diff").render())
         await pilot.press("y")
         await until(pilot, lambda: isinstance(app.screen, ApprovalModal) and app.screen.req.tool == "shell")
