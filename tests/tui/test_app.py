@@ -7,6 +7,7 @@ import json
 import pytest
 
 from mrsmith_tui import msgs as m
+from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.app import MrSmithApp, load_history
 from mrsmith_tui.tui.modals import ApprovalModal
 from mrsmith_tui.tui.review import ReviewScreen
@@ -186,18 +187,18 @@ async def test_commands_reach_the_session(tmp_path):
     made: list = []
     app = make_app(made=made, tmp_path=tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
-        await send(pilot, "/agent fast")
+        await send(pilot, "/agent fast")  # typed once; the rest are submitted directly
         await until(pilot, lambda: app.model.ledger.model == "qwen3-mini")
-        await send(pilot, "/reasoning high")
+        app.ui(ui.Submit, text="/reasoning high")
         await until(pilot, lambda: app.model.ledger.effort == "high")
         assert made[0].effort == "high"
-        await send(pilot, "/reset")
+        app.ui(ui.Submit, text="/reset")
         await until(pilot, lambda: made[0].resets == 1)
-        await send(pilot, "/skills")
+        app.ui(ui.Submit, text="/skills")
         await until(pilot, lambda: "skills are not available" in app.model.conv.blocks[-1].text)
-        await send(pilot, "/theme nope")
+        app.ui(ui.Submit, text="/theme nope")
         await until(pilot, lambda: app.model.conv.blocks[-1].kind == "error")
-        await send(pilot, "/export " + str(tmp_path / "out.md"))
+        app.ui(ui.Submit, text="/export " + str(tmp_path / "out.md"))
         await until(pilot, lambda: (tmp_path / "out.md").exists())
 
 
