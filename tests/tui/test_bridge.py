@@ -1,0 +1,105 @@
+"""The coalescing sink and the TuiApprover, without a terminal."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from mrsmith_tui import msgs as m
+from mrsmith_tui.tools.base import ApprovalQuery
+from mrsmith_tui.tui.bridge import CoalescingSink, TuiApprover
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.t = 100.0
+
+    def __call__(self) -> float:
+        return self.t
+
+
+def test_deltas_merge_per_block_and_order_is_kept():
+    posted: list[m.Msg] = []
+    clock = Clock()
+    sink = CoalescingSink(posted.append, interval=1.0, clock=clock)
+    sink(m.TextDelta(block_id="t1", text="a"))  # first one goes at once (nothing flushed for a second)
+    for ch in "bcd":
+        sink(m.TextDelta(block_id="t1", text=ch))
+    sink(m.ToolOutput(call_id="c1", text="x"))
+    sink(m.TextDelta(block_id="t1", text="e"))
+    sink(m.BlockEnded(block_id="t1", kind="text", text="abcde"))
+    assert [type(p).__name__ for p in posted] == ["TextDelta", "TextDelta", "ToolOutput", "BlockEnded"]
+    assert posted[0].text == "a" and posted[1].text == "bcde" and posted[2].text == "x"
+    sink.close()
+
+
+def test_a_held_delta_is_posted_when_the_stream_pauses():
+    posted: list[m.Msg] = []
+    sink = CoalescingSink(posted.append, interval=0.05)
+    sink(m.ReasoningDelta(block_id="r", text="a"))
+    sink(m.ReasoningDelta(block_id="r", text="b"))  # held back: within the interval
+    deadline = time.monotonic() + 2
+    while "".join(p.text for p in posted) != "ab" and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert "".join(p.text for p in posted) == "ab"
+    sink.close()
+
+
+def test_many_deltas_from_a_thread_become_few_posts_with_the_same_text():
+    posted: list[m.Msg] = []
+    sink = CoalescingSink(posted.append, interval=1 / 30)
+
+    def produce() -> None:
+        for i in range(20_000):
+            sink(m.TextDelta(block_id="t", text=str(i % 10)))
+        sink(m.BlockEnded(block_id="t", kind="text", text=""))
+
+    t = threading.Thread(target=produce)
+    t.start()
+    t.join()
+    text = "".join(p.text for p in posted if isinstance(p, m.TextDelta))
+    assert text == "".join(str(i % 10) for i in range(20_000))
+    assert len(posted) < 2_000 and isinstance(posted[-1], m.BlockEnded)
+    sink.close()
+
+
+def test_agent_deltas_coalesce_inside_their_wrapper():
+    posted: list[m.Msg] = []
+    clock = Clock()
+    sink = CoalescingSink(posted.append, interval=1.0, clock=clock)
+    sink(m.Notice(text="start"))
+    for ch in "abc":
+        sink(m.FromAgent(agent_id="agent-1", msg=m.TextDelta(block_id="t", text=ch)))
+    sink.flush()
+    assert isinstance(posted[-1], m.FromAgent) and posted[-1].msg.text == "abc"
+    sink.close()
+
+
+def test_approver_blocks_until_resolved_and_cancel_answers_no():
+    posted: list[m.Msg] = []
+    approver = TuiApprover(posted.append)
+    answers: list = []
+
+    def ask() -> None:
+        answers.append(approver.approve(ApprovalQuery(tool="shell", arguments="{}", reason="r", spec="shell:rm")))
+        answers.append(approver.confirm_continue(32))
+
+    t = threading.Thread(target=ask)
+    t.start()
+    while not posted:
+        time.sleep(0.005)
+    req = posted[0]
+    assert isinstance(req, m.ApprovalRequested) and req.spec == "shell:rm"
+    approver.resolve(req.request_id, "always")
+    while len(posted) < 2:
+        time.sleep(0.005)
+    assert approver.cancel(main_only=True) == [posted[1].request_id]
+    t.join(2)
+    assert answers == ["always", False]
+
+
+def test_a_closed_approver_answers_no_without_blocking():
+    approver = TuiApprover(lambda msg: None)
+    approver.close()
+    assert approver.approve(ApprovalQuery(tool="shell", arguments="{}", reason="r", spec="s")) == "no"
+    assert approver.ask((m.Question("q?"),)) is None
