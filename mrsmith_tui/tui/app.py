@@ -164,7 +164,7 @@ class MrSmithApp(App[int]):
         self.model = replace(self.model, themes_known=tuple(sorted(self.available_themes)))
         self.query_one(PromptArea).focus()
         size = self.size
-        self.dispatch(ui.Resized(width=size.width, height=size.height))
+        self.ui(ui.Resized, width=size.width, height=size.height)
         for msg in self._replay:
             self.dispatch(msg)
         if self._make_session is not None:
@@ -172,7 +172,7 @@ class MrSmithApp(App[int]):
                 self.session = self._make_session(self.sink, self.approver)
             except Exception as e:  # noqa: BLE001 - shown, never a traceback
                 text = getattr(e, "message", None) or str(e) or type(e).__name__
-                self.dispatch(m.Error(text=f"could not start the session: {text}"))
+                self.ui(m.Error, text=f"could not start the session: {text}")
             else:
                 self._adopt_session()
         self._request_render()
@@ -188,8 +188,8 @@ class MrSmithApp(App[int]):
         if wanted and wanted in self.available_themes:
             self.theme = wanted
         elif wanted:
-            self.dispatch(ui.Note(text=f"theme {wanted!r} not found; themes: {', '.join(sorted(self.available_themes))}",
-                                  kind="warning"))
+            self.ui(ui.Note, text=f"theme {wanted!r} not found; themes: {', '.join(sorted(self.available_themes))}",
+                    kind="warning")
 
     def _adopt_session(self) -> None:
         s = self.session
@@ -204,7 +204,7 @@ class MrSmithApp(App[int]):
         for name, what in COMMANDS.items():
             if what.startswith("<"):
                 continue  # needs an argument: type it in the prompt
-            yield SystemCommand(name, what, lambda name=name: self.dispatch(ui.Submit(text=name)))
+            yield SystemCommand(name, what, lambda name=name: self.ui(ui.Submit, text=name))
         yield SystemCommand("Review", "the whole conversation unfolded (Ctrl-O)", self.action_review)
         yield SystemCommand("Toggle sidebar", "tasks and agents (Ctrl-B)", self.action_sidebar)
 
@@ -359,12 +359,12 @@ class MrSmithApp(App[int]):
 
     def _start_run(self, prompt: str) -> None:
         if self.session is None:
-            self.sink(m.Error(text="no session: nothing can run (see the error above)"))
-            self.sink(ui.WorkerDone())
+            self.sink(m.Error(text="no session: nothing can run (see the error above)", at=self._clock()))
+            self.sink(ui.WorkerDone(at=self._clock()))
             return
         token = CancelToken()
         self._token = token
-        session, sink = self.session, self.sink
+        session, sink, clock = self.session, self.sink, self._clock
 
         def work() -> None:
             crashed = None
@@ -372,24 +372,24 @@ class MrSmithApp(App[int]):
                 session.run(prompt, token)
             except Exception as e:  # noqa: BLE001 - one line, never a traceback
                 crashed = f"the run failed: {type(e).__name__}: {e}"
-            sink(ui.WorkerDone(crashed=crashed))
+            sink(ui.WorkerDone(crashed=crashed, at=clock()))
 
         self.run_worker(work, thread=True, exit_on_error=False, group="run", name="run")
 
     def _run_in_worker(self, job: Callable[[CancelToken], str | None]) -> None:
         token = CancelToken()
         self._token = token
-        sink = self.sink
+        sink, clock = self.sink, self._clock
 
         def work() -> None:
             crashed = None
             try:
                 text = job(token)
                 if text:
-                    sink(ui.Note(text=text))
+                    sink(ui.Note(text=text, at=clock()))
             except Exception as e:  # noqa: BLE001
                 crashed = getattr(e, "message", None) or f"{type(e).__name__}: {e}"
-            sink(ui.WorkerDone(crashed=crashed))
+            sink(ui.WorkerDone(crashed=crashed, at=clock()))
 
         self.run_worker(work, thread=True, exit_on_error=False, group="run", name="job")
 
@@ -397,7 +397,7 @@ class MrSmithApp(App[int]):
         if self._token is not None:
             self._token.cancel()
         for rid in self.approver.cancel(main_only=True):
-            self.dispatch(m.RequestResolved(request_id=rid, answer="cancelled"))
+            self.ui(m.RequestResolved, request_id=rid, answer="cancelled")
 
     def _quit(self) -> None:
         if self._token is not None:
@@ -426,7 +426,7 @@ class MrSmithApp(App[int]):
         if self.session is None and name not in ("/theme",):
             self.ui(ui.Note, text=f"{name}: no session", kind="error")
             if name == "/compact":
-                self.sink(ui.WorkerDone())
+                self.sink(ui.WorkerDone(at=self._clock()))
             return
         try:
             handler(arg)
@@ -527,7 +527,7 @@ class MrSmithApp(App[int]):
         session = self.session
         if not hasattr(session, "compact"):
             self.ui(ui.Note, text="/compact is not available in this build", kind="warning")
-            self.sink(ui.WorkerDone())
+            self.sink(ui.WorkerDone(at=self._clock()))
             return
         self._run_in_worker(lambda token: session.compact(token) or "compacted")
 
