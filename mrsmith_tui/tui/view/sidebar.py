@@ -46,10 +46,10 @@ def _agent_lines(a: AgentRow, now: float, width: int) -> list[Content]:
         (AGENT_GLYPH.get(a.state, "○") + " ", AGENT_STYLE.get(a.state, "")),
         (a.agent_id, "bold"), (" " + _one_line(a.label, max(4, width - len(a.agent_id) - 3)), ""),
     )
-    facts = f"  {a.state} · {took} · {a.tool_calls} tools · {_k(a.tokens)} tok"
-    lines = [head, Content.styled(_one_line(facts, width), "$text-muted")]
+    facts = f"{a.state} · {took} · {a.tool_calls} tools · {_k(a.tokens)} tok"
+    lines = [head, Content.assemble(("│ ", "$text-muted"), (_one_line(facts, width - 2), "$text-muted"))]
     if a.last_action:
-        lines.append(Content.styled("  " + _one_line(a.last_action, width - 2), "$text-muted italic"))
+        lines.append(Content.assemble(("│ ", "$text-muted"), (_one_line(a.last_action, width - 2), "$text-muted italic")))
     return lines
 
 

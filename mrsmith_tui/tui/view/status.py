@@ -39,7 +39,7 @@ class StatusBar(Static):
         self._shown: str | None = None
 
     def show(self, model: Model) -> None:
-        content = status_content(model, self.size.width or model.screen.width)
+        content = status_content(model, model.screen.width or self.size.width)
         key = content.plain + "|" + "".join(str(s.style) for s in content.spans)
         if key == self._shown:
             return
