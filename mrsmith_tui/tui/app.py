@@ -29,7 +29,6 @@ from mrsmith_tui.config.schema import Config
 from mrsmith_tui.tui import effects as fx
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.bridge import CoalescingSink, TuiApprover
-from mrsmith_tui.tui.modals import RequestModal, modal_for
 from mrsmith_tui.tui.update import COMMANDS, initial_model, sidebar_visible, update
 from mrsmith_tui.tui.view.blocks import review_text
 from mrsmith_tui.tui.view.conversation import BlockClicked, ConversationKey, ConversationView, UserScrolled
@@ -131,7 +130,7 @@ class MrSmithApp(App[int]):
         self._wake: Timer | None = None
         self._wake_at: float | None = None
         self._render_queued = False
-        self._modal: RequestModal | None = None
+        self._modal: Any = None  # the RequestModal on screen
         self._review_open = False
         self.exit_code = 0
         self.model = self._initial_model()
@@ -282,6 +281,8 @@ class MrSmithApp(App[int]):
             if current.is_attached and current in self.screen_stack:
                 current.dismiss(None)
         if head is not None and self._modal is None:
+            from mrsmith_tui.tui.modals import modal_for  # lazily: start-up time
+
             modal = modal_for(head)
             self._modal = modal
             rid = head.request_id
@@ -585,7 +586,7 @@ class MrSmithApp(App[int]):
         self.ui(ui.ToggleSidebar)
 
     def action_focus_move(self, step: int) -> None:
-        if isinstance(self.screen, RequestModal):
+        if self._modal is not None and self.screen is self._modal:
             return
         self.ui(ui.FocusMove, step=step)
         if self.model.conv.focused is not None:
