@@ -8,7 +8,7 @@ from typing import Any
 
 from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
 from mrsmith_tui.tools.edit_match import EditError, apply_edit
-from mrsmith_tui.tools.fileio import read_bytes_or_none, unified_diff, write_atomic
+from mrsmith_tui.tools.fileio import commit_write, read_bytes_or_none, unified_diff
 from mrsmith_tui.tools.sandbox import SandboxError, display, resolve
 
 MAX_DIFF_CHARS = 20_000
@@ -133,12 +133,9 @@ class EditTool(BaseTool):
         plan = _plan(args, ctx)
         if isinstance(plan, str):
             return ToolResult.error(plan)
-        try:
-            write_atomic(plan.path, plan.after)
-        except OSError as e:
-            return ToolResult.error(f"cannot write {plan.shown}: {e.strerror or e}")
-        if ctx.ledger is not None:
-            ctx.ledger.record(plan.path, plan.after)
+        failed = commit_write(plan.path, plan.after, plan.shown, ctx.ledger)
+        if failed:
+            return ToolResult.error(failed)
         told = plan.diff if len(plan.diff) <= MAX_DIFF_CHARS else plan.diff[:MAX_DIFF_CHARS] + "\n[diff cut]"
         verb = "Created" if plan.before is None else "Edited"
         return ToolResult(content=f"{verb} {plan.shown}\n{told}", diff=plan.diff)

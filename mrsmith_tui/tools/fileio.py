@@ -6,6 +6,7 @@ import difflib
 import os
 import tempfile
 from pathlib import Path
+from typing import Any
 
 
 def read_bytes_or_none(path: Path) -> bytes | None:
@@ -44,3 +45,14 @@ def unified_diff(shown: str, before: str, after: str) -> str:
         before.splitlines(keepends=True), after.splitlines(keepends=True), f"a/{shown}", f"b/{shown}"
     )
     return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+
+
+def commit_write(path: Path, after: bytes, shown: str, ledger: Any) -> str | None:
+    """Write `after` atomically and tell the ledger; the error text for the model, or None."""
+    try:
+        write_atomic(path, after)
+    except OSError as e:
+        return f"cannot write {shown}: {e.strerror or e}"
+    if ledger is not None:
+        ledger.record(path, after)
+    return None

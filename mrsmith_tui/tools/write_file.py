@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
-from mrsmith_tui.tools.fileio import read_bytes_or_none, unified_diff, write_atomic
+from mrsmith_tui.tools.fileio import commit_write, read_bytes_or_none, unified_diff
 from mrsmith_tui.tools.sandbox import SandboxError, display, resolve
 
 MAX_DIFF_CHARS = 20_000
@@ -71,12 +71,9 @@ class WriteFileTool(BaseTool):
         plan = _plan(args, ctx)
         if isinstance(plan, str):
             return ToolResult.error(plan)
-        try:
-            write_atomic(plan.path, plan.after)
-        except OSError as e:
-            return ToolResult.error(f"cannot write {plan.shown}: {e.strerror or e}")
-        if ctx.ledger is not None:
-            ctx.ledger.record(plan.path, plan.after)
+        failed = commit_write(plan.path, plan.after, plan.shown, ctx.ledger)
+        if failed:
+            return ToolResult.error(failed)
         verb = "Created" if plan.before is None else "Wrote"
         lines = plan.after.count(b"\n") + (0 if plan.after.endswith(b"\n") or not plan.after else 1)
         summary = f"{verb} {plan.shown} ({lines} lines, {len(plan.after)} bytes)"
