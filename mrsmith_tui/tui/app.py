@@ -9,7 +9,6 @@ messages, each region only when its slice of the model changed.
 from __future__ import annotations
 
 import json
-import os
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -85,14 +84,6 @@ def append_history(path: Path | None, entry: str, kept: tuple[str, ...]) -> None
         pass  # history is a convenience; never break the session for it
 
 
-def _themes() -> tuple[list[Any], str | None, str | None]:
-    try:
-        from mrsmith_tui.tui import themes
-    except ImportError:
-        return [], None, None
-    return themes.load_themes(), themes.DEFAULT_THEME, getattr(themes, "NO_COLOR_THEME", None)
-
-
 class MrSmithApp(App[int]):
     CSS_PATH = "app.tcss"
     TITLE = "mrsmith"
@@ -123,6 +114,7 @@ class MrSmithApp(App[int]):
         self._clock = clock
         self._wanted_theme = theme
         self.session: Any = None
+        self._session_tried = False
         self.sink = CoalescingSink(self._post)
         self.approver = TuiApprover(self.sink)
         self._token: CancelToken | None = None
@@ -166,29 +158,34 @@ class MrSmithApp(App[int]):
         self.ui(ui.Resized, width=size.width, height=size.height)
         for msg in self._replay:
             self.dispatch(msg)
-        if self._make_session is not None:
-            try:
-                self.session = self._make_session(self.sink, self.approver)
-            except Exception as e:  # noqa: BLE001 - shown, never a traceback
-                text = getattr(e, "message", None) or str(e) or type(e).__name__
-                self.ui(m.Error, text=f"could not start the session: {text}")
-            else:
-                self._adopt_session()
+        self._request_render()
+        # The session (provider, tools, skills) is built after the first frame is on screen:
+        # start-up is judged by when the screen appears. A prompt sent before it is ready waits.
+        self.call_after_refresh(self._start_session)
+
+    def _start_session(self) -> None:
+        if self._make_session is None or self._session_tried:
+            return
+        self._session_tried = True
+        try:
+            self.session = self._make_session(self.sink, self.approver)
+        except Exception as e:  # noqa: BLE001 - shown, never a traceback
+            text = getattr(e, "message", None) or str(e) or type(e).__name__
+            self.ui(m.Error, text=f"could not start the session: {text}")
+        else:
+            self._adopt_session()
         self._request_render()
 
     def _setup_themes(self) -> None:
-        themes, default, no_color = _themes()
-        for theme in themes:
+        from mrsmith_tui.tui.themes import load_themes, pick_theme
+
+        for theme in load_themes():
             self.register_theme(theme)
-        wanted = self._wanted_theme
-        if wanted is None and os.environ.get("NO_COLOR") and no_color in self.available_themes:
-            wanted = no_color
-        wanted = wanted or default
-        if wanted and wanted in self.available_themes:
-            self.theme = wanted
-        elif wanted:
-            self.ui(ui.Note, text=f"theme {wanted!r} not found; themes: {', '.join(sorted(self.available_themes))}",
-                    kind="warning")
+        name, warning = pick_theme(self._wanted_theme, no_color=self.no_color, available=set(self.available_themes))
+        if name:
+            self.theme = name
+        if warning:
+            self.ui(ui.Note, text=warning, kind="warning")
 
     def _adopt_session(self) -> None:
         s = self.session
@@ -359,6 +356,8 @@ class MrSmithApp(App[int]):
         self._tick()
 
     def _start_run(self, prompt: str) -> None:
+        if self.session is None:
+            self._start_session()  # a prompt sent within the first frame
         if self.session is None:
             self.sink(m.Error(text="no session: nothing can run (see the error above)", at=self._clock()))
             self.sink(ui.WorkerDone(at=self._clock()))

@@ -335,13 +335,13 @@ class SetupApp(App[Path | None]):
         self._theme_name = theme
 
     def on_mount(self) -> None:
-        from mrsmith_tui.tui.themes import DEFAULT_THEME, NO_COLOR_THEME, load_themes
+        from mrsmith_tui.tui.themes import load_themes, pick_theme
 
         for theme in load_themes():
             self.register_theme(theme)
-        wanted = NO_COLOR_THEME if self.no_color else self._theme_name or DEFAULT_THEME
-        if wanted in self.available_themes:
-            self.theme = wanted
+        name, _ = pick_theme(self._theme_name, no_color=self.no_color, available=set(self.available_themes))
+        if name:
+            self.theme = name
         self.push_screen(self._screen, callback=self.exit)
 
 

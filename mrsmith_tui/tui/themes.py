@@ -29,7 +29,7 @@ from textual.theme import Theme
 from mrsmith_tui import paths
 
 DEFAULT_THEME = "mrsmith"
-NO_COLOR_THEME = "no-color"  # monochrome: the look the app picks when NO_COLOR is set
+NO_COLOR_THEME = "no-color"  # the terminal's own colours, for terminals that want them
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 _VARIABLE = re.compile(r"^[a-z][a-z0-9-]*$")
@@ -151,3 +151,20 @@ def _label(path: Path) -> str:
         return "~/" + str(path.resolve().relative_to(Path.home().resolve()))
     except ValueError:
         return str(path)
+
+
+def pick_theme(wanted: str | None, *, no_color: bool, available: set[str] | frozenset[str]) -> tuple[str | None, str]:
+    """(theme to set or None, warning or "").
+
+    Under NO_COLOR Textual greys every frame through its Monochrome filter, which maps the
+    `no-color` theme's `ansi_default` to black on black (seen in tmux). The default theme
+    greys into readable levels, so NO_COLOR keeps it even when `no-color` was asked for.
+    """
+    name = wanted or DEFAULT_THEME
+    if no_color and name == NO_COLOR_THEME:
+        name = DEFAULT_THEME
+    if name in available:
+        return name, ""
+    if wanted:
+        return None, f"theme {wanted!r} not found; themes: {', '.join(sorted(available))}"
+    return None, ""

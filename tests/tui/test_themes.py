@@ -101,3 +101,16 @@ async def test_every_theme_renders_and_switching_to_built_ins_works():
             assert app.current_theme.name == name
             assert app.screen.styles.background is not None
         assert app.screen.query_one("#status").region.width == 80
+
+
+def test_no_color_keeps_a_theme_that_greys_readably():
+    from mrsmith_tui.tui.themes import pick_theme
+
+    available = {DEFAULT_THEME, NO_COLOR_THEME, "dusk"}
+    # Textual's Monochrome filter turns the no-color theme's ansi_default into black on black.
+    assert pick_theme(None, no_color=True, available=available) == (DEFAULT_THEME, "")
+    assert pick_theme(NO_COLOR_THEME, no_color=True, available=available) == (DEFAULT_THEME, "")
+    assert pick_theme(NO_COLOR_THEME, no_color=False, available=available) == (NO_COLOR_THEME, "")
+    assert pick_theme("dusk", no_color=True, available=available) == ("dusk", "")
+    name, warning = pick_theme("nope", no_color=False, available=available)
+    assert name is None and "'nope' not found" in warning and "dusk" in warning
