@@ -105,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
                    failure or f"{len(app_times)} runs"),
             Figure("  ratio app / bare", a / b if a and b else None, "x", "<= 1.3"),
         ]
-        print_section("Start-up (child processes, headless, 120x40)", section)
+        print_section("Start-up (child processes, headless, 120x40; .pyc caching on, one warm-up start each)", section)
         figures += section
 
     verdicts = [f.verdict for f in figures]

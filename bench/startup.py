@@ -60,19 +60,49 @@ def child(kind: str) -> None:
 
         Bare().run()
         return
+    if kind == "naive":
+        _naive_child()
+        return
+    _cli_child()
+
+
+# A port nothing listens on: the session is never used before the first frame, and a
+# request to it would fail at once rather than hang.
+DEAD_ENDPOINT = "http://127.0.0.1:9/v1"
+
+
+def _cli_child() -> None:
+    """What a person gets: `mrsmith` with a config file, through `cli.main` (real config load,
+    real composition). Only the process's HOME (set by the bench) and the config path differ."""
+    import tempfile
+
+    work = Path(tempfile.mkdtemp(prefix="mrsmith-startup-"))
+    config = work / "config.toml"
+    config.write_text(
+        "[[providers]]\n"
+        f'name = "bench"\nbase_url = "{DEAD_ENDPOINT}"\napi_key = "none"\n\n'
+        "[[agents]]\n"
+        'name = "bench"\nprovider = "bench"\nmodel = "bench-model"\n',
+        encoding="utf-8",
+    )
+    os.chdir(work)
+    from mrsmith_tui.cli import main
+
+    sys.exit(main(["--config", str(config), "--no-session"]))
+
+
+def _naive_child() -> None:
     import tempfile
 
     from bench.harness import bench_config
-    from mrsmith_tui.core.session import build_session
+    from bench.naive_app import run_tui
 
-    if kind == "naive":
-        from bench.naive_app import run_tui
-    else:
-        from mrsmith_tui.tui.app import run_tui
-    config = bench_config("http://127.0.0.1:9/v1")
+    config = bench_config(DEAD_ENDPOINT)
     work = Path(tempfile.mkdtemp())
 
     def make_session(sink, approver):
+        from mrsmith_tui.core.session import build_session
+
         return build_session(config=config, agent_name="bench", cwd=work, sink=sink, approver=approver, persist=False)
 
     run_tui(make_session, config=config, theme=None, history_path=work / "history")
@@ -81,7 +111,7 @@ def child(kind: str) -> None:
 def time_once(kind: str, env: dict[str, str]) -> float | None:
     t0 = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "bench.startup", kind], cwd=REPO, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         line = proc.stdout.readline()
         elapsed = time.perf_counter() - t0
@@ -92,11 +122,25 @@ def time_once(kind: str, env: dict[str, str]) -> float | None:
     return elapsed if line.strip() == "FRAME" else None
 
 
+def child_env(env: dict[str, str]) -> dict[str, str]:
+    """The children's environment: bytecode caching on, as on a person's machine.
+
+    With PYTHONDONTWRITEBYTECODE set, our modules would be compiled from source on every
+    start while Textual's come precompiled from site-packages: that measures the compiler,
+    not the app a person starts the second time."""
+    env = dict(env)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
 def measure(app_kind: str, repeats: int, env: dict[str, str]) -> tuple[list[float], list[float], str]:
-    """(bare times, app times, first stderr line of a failed app start); interleaved runs."""
+    """(bare times, app times, first stderr line of a failed app start); interleaved runs,
+    after one untimed warm-up start of each (file cache, .pyc files written)."""
+    env = child_env(env)
     bare, app = [], []
     problem = ""
-    time_once("bare", env)  # warm the file cache for both
+    time_once("bare", env)
+    time_once(app_kind, env)
     for _ in range(repeats):
         t = time_once("bare", env)
         if t is not None:
@@ -106,7 +150,7 @@ def measure(app_kind: str, repeats: int, env: dict[str, str]) -> tuple[list[floa
             app.append(t)
     if not app:
         proc = subprocess.run([sys.executable, "-m", "bench.startup", app_kind], cwd=REPO, env=env,
-                              capture_output=True, text=True, timeout=30)
+                              stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
         lines = [x for x in proc.stderr.strip().splitlines() if x.strip()]
         problem = lines[-1] if lines else f"exit code {proc.returncode}"
     return bare, app, problem
