@@ -19,9 +19,11 @@ from typing import Any, Sequence
 from mrsmith_tui import __version__
 from mrsmith_tui.config.load import ConfigError, apply_cli, default_config_paths, load_config, resolve_agent, sessions_dir
 from mrsmith_tui.config.schema import Config
-from mrsmith_tui.session.export import ExportError
-from mrsmith_tui.session.store import SessionNotFound
-from mrsmith_tui.headless import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_USAGE, HeadlessPrinter, run_headless, wants_color
+
+# Start-up time to the first frame counts every import made before the UI starts: what only
+# the headless run, the session commands or the session itself need is imported where used.
+
+EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130  # the same codes as mrsmith_tui.headless
 
 # A -f file larger than this is refused rather than sent to the model whole.
 MAX_ATTACHMENT_BYTES = 1024 * 1024
@@ -102,15 +104,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("mrsmith: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except (ConfigError, UsageError, SessionNotFound, ExportError) as e:
-        print(f"mrsmith: error: {e}", file=sys.stderr)
-        return EXIT_USAGE
-    except Exception as e:  # the last line of defence: one line, never a traceback by default
+    except Exception as e:
+        if isinstance(e, _usage_errors()):
+            print(f"mrsmith: error: {e}", file=sys.stderr)
+            return EXIT_USAGE
+        # the last line of defence: one line, never a traceback by default
         if os.environ.get("MRSMITH_DEBUG"):
             traceback.print_exc()
         detail = str(e).strip().splitlines()[0] if str(e).strip() else ""
         print(f"mrsmith: error: {type(e).__name__}{': ' + detail if detail else ''}", file=sys.stderr)
         return EXIT_FAILED
+
+
+def _usage_errors() -> tuple[type[Exception], ...]:
+    """Mistakes the person can fix (exit 2); the session modules are imported only on failure."""
+    from mrsmith_tui.session.export import ExportError
+    from mrsmith_tui.session.store import SessionNotFound
+
+    return ConfigError, UsageError, SessionNotFound, ExportError
 
 
 def _main(args: argparse.Namespace) -> int:
@@ -300,6 +311,7 @@ def _install_agents(session: Any, args: argparse.Namespace) -> None:
 
 
 def _run_headless(args: argparse.Namespace, config: Config) -> int:
+    from mrsmith_tui.headless import HeadlessPrinter, run_headless, wants_color
     from mrsmith_tui.tools.approval import PolicyApprover
 
     prompt, attachments = _prompt_and_attachments(args)

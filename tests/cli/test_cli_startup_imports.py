@@ -1,0 +1,57 @@
+"""The CLI imports before the UI starts only what the UI's start needs (start-up time, issue #4),
+and still turns every fixable mistake into one line and exit 2."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from mrsmith_tui import cli, headless
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, **env}, stdin=subprocess.DEVNULL)
+
+
+def test_importing_the_cli_loads_no_session_tool_provider_or_ui_module():
+    proc = _python("import json, sys, mrsmith_tui.cli; print(json.dumps(sorted(sys.modules)))")
+    assert proc.returncode == 0, proc.stderr
+    loaded = json.loads(proc.stdout)
+    heavy = [name for name in loaded
+             if name.split(".")[0] in ("httpx", "textual", "html2text", "pathspec")
+             or name.startswith(("mrsmith_tui.core", "mrsmith_tui.provider", "mrsmith_tui.tools",
+                                 "mrsmith_tui.session", "mrsmith_tui.headless", "mrsmith_tui.tui"))]
+    assert heavy == []
+    assert "mrsmith_tui.config.schema" in loaded  # the config is validated before the UI, with pydantic
+
+
+def test_exit_codes_are_the_headless_ones():
+    assert (cli.EXIT_FAILED, cli.EXIT_USAGE, cli.EXIT_INTERRUPTED) == (
+        headless.EXIT_FAILED, headless.EXIT_USAGE, headless.EXIT_INTERRUPTED)
+
+
+def test_a_missing_session_is_still_one_line_and_exit_2(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert cli.main(["export", "nosuchsession", "--sessions-dir", str(tmp_path / "sessions")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("mrsmith: error: ") and err.count("\n") == 1
+
+
+def test_a_bad_config_exits_2_with_one_line_before_any_ui_module_loads(tmp_path):
+    bad = tmp_path / "config.toml"
+    bad.write_text('[[providers]]\nname = "x"\nbase_url = "ftp://nowhere"\n', encoding="utf-8")
+    proc = _python(
+        "import sys, mrsmith_tui.cli as c\n"
+        f"code = c.main(['--config', {str(bad)!r}])\n"
+        "sys.stderr.write('UI LOADED\\n' if 'mrsmith_tui.tui.app' in sys.modules else '')\n"
+        "sys.exit(code)\n"
+    )
+    assert proc.returncode == 2
+    lines = proc.stderr.splitlines()
+    assert lines == [f"mrsmith: error: {bad}: providers[0].baseUrl: 'ftp://nowhere' is not an http(s) URL"]
