@@ -32,7 +32,7 @@ from mrsmith_tui.tui.update import COMMANDS, initial_model, sidebar_visible, upd
 from mrsmith_tui.tui.view.blocks import review_text
 from mrsmith_tui.tui.view.conversation import BlockClicked, ConversationKey, ConversationView, UserScrolled
 from mrsmith_tui.tui.view.prompt import PromptArea
-from mrsmith_tui.tui.view.sidebar import SidebarView
+from mrsmith_tui.tui.view.sidebar import PanelKeyPressed, PanelRowClicked, SidebarView
 from mrsmith_tui.tui.view.status import StatusBar
 
 SessionFactory = Callable[[Any, Any], Any]
@@ -124,6 +124,7 @@ class MrSmithApp(App[int]):
         self._render_queued = False
         self._modal: Any = None  # the RequestModal on screen
         self._review_open = False
+        self._agent_shown = False
         self.exit_code = 0
         self.model = self._initial_model()
 
@@ -253,9 +254,34 @@ class MrSmithApp(App[int]):
             prompt.set_draft(model.input.draft)
         prompt.completing = bool(model.input.completions)
         self.query_one(StatusBar).show(model)
+        self._sync_agent_screen(model)
         self._sync_modal(model)
         self._sync_review(model)
         self._sync_spinner(model)
+
+    def _agent_screen(self) -> Any:
+        from mrsmith_tui.tui.agent_screen import AgentScreen
+
+        return next((s for s in self.screen_stack if isinstance(s, AgentScreen)), None)
+
+    def _sync_agent_screen(self, model: ui.Model) -> None:
+        wanted = model.screen.agent_open
+        shown = self._agent_screen() if (wanted or self._agent_shown) else None
+        if shown is not None and shown.agent_id != wanted:
+            shown.dismiss(None)
+            shown = None
+        self._agent_shown = wanted is not None
+        if wanted is None:
+            return
+        row = next((r for r in model.sidebar.agents if r.agent_id == wanted), None)
+        if shown is None:
+            from mrsmith_tui.tui.agent_screen import AgentScreen
+
+            shown = AgentScreen(wanted)
+            self.push_screen(shown)
+            self.call_after_refresh(self._request_render)  # draw it once it is mounted
+            return
+        shown.show(model.agent_convs.get(wanted), row, model.now)
 
     def _render_note(self, model: ui.Model) -> None:
         note = self.query_one("#note", Static)
@@ -302,7 +328,8 @@ class MrSmithApp(App[int]):
                 self._review_open = False
                 self.ui(ui.ToggleReview, open=False)
 
-            self.push_screen(ReviewScreen(review_text(model.conv.blocks)), closed)
+            shown = model.agent_convs.get(model.screen.agent_open or "") if model.screen.agent_open else None
+            self.push_screen(ReviewScreen(review_text((shown or model.conv).blocks)), closed)
         elif not model.screen.review and self._review_open:
             screen = self.screen
             from mrsmith_tui.tui.review import ReviewScreen
@@ -312,6 +339,8 @@ class MrSmithApp(App[int]):
 
     def _sync_spinner(self, model: ui.Model) -> None:
         busy = model.ledger.state not in ("idle", "waiting") or model.run.running and model.ledger.state != "waiting"
+        if model.screen.agent_open and not busy:
+            busy = any(r.agent_id == model.screen.agent_open and r.state == "running" for r in model.sidebar.agents)
         if busy and self._spinner is None:
             self._spinner = self.set_interval(SPINNER_INTERVAL, self._tick)
         elif not busy and self._spinner is not None:
@@ -340,6 +369,31 @@ class MrSmithApp(App[int]):
             self._wake_up_at(effect.at)
         elif isinstance(effect, fx.Command):
             self._command(effect.name, effect.arg)
+        elif isinstance(effect, fx.StopAgent):
+            self._stop_agent(effect.agent_id)
+        elif isinstance(effect, fx.Focus):
+            self._focus(effect.target)
+        elif isinstance(effect, fx.Notify):
+            self.notify(effect.text, timeout=6)
+
+    def _stop_agent(self, agent_id: str) -> None:
+        fleet = getattr(self.session, "services", {}).get("fleet") if self.session is not None else None
+        if fleet is None:
+            self.ui(ui.Note, text=f"cannot stop {agent_id}: no fleet in this session", kind="error")
+            return
+        try:
+            # join_seconds=0: the event loop never waits; AgentStateChanged reports the stop.
+            fleet.stop(agent_id, join_seconds=0)
+        except Exception as e:  # noqa: BLE001 - FleetError names the known ids
+            self.ui(ui.Note, text=getattr(e, "message", None) or str(e), kind="error")
+
+    def _focus(self, target: str) -> None:
+        if target == "panel":
+            sidebar = self.query_one(SidebarView)
+            sidebar.can_focus = True
+            self.call_after_refresh(sidebar.focus)  # once the sync above has shown it
+        elif target == "prompt" and self.screen is self.screen_stack[0]:
+            self.query_one(PromptArea).focus()
 
     def _wake_up_at(self, at: float) -> None:
         if self._wake is not None and self._wake_at is not None and self._wake_at <= at:
@@ -457,10 +511,9 @@ class MrSmithApp(App[int]):
         fleet = getattr(self.session, "services", {}).get("fleet")
         records = fleet.list() if fleet is not None and hasattr(fleet, "list") else []
         if records:
-            lines += ["", "Background agents"]
+            lines += ["", "Background agents · in the panel: ↑/↓ select, Enter open, s stop · /agents stop ID"]
             for r in records:
-                lines.append(f"{getattr(r, 'agent_id', getattr(r, 'id', '?'))}  {getattr(r, 'label', '')}  "
-                             f"{getattr(r, 'state', '')}")
+                lines.append(f"{r.agent_id}  {r.label}  {r.state} · {r.elapsed():.0f}s · {r.tool_calls} tools")
         elif fleet is None:
             lines += ["", "(background agents are not available in this build)"]
         self.ui(ui.Note, text="\n".join(lines))
@@ -562,9 +615,23 @@ class MrSmithApp(App[int]):
             self.ui(ui.ToggleFold)
         elif event.action == "copy":
             self.ui(ui.CopyBlock)
+        elif self.model.screen.agent_open is not None:
+            self.ui(ui.CloseAgent)
         else:
             self.ui(ui.FocusMove, step=0)
             self.query_one(PromptArea).focus()
+
+    def on_panel_key_pressed(self, event: PanelKeyPressed) -> None:
+        self.ui(ui.PanelKey, action=event.action)
+
+    def on_panel_row_clicked(self, event: PanelRowClicked) -> None:
+        self.ui(ui.OpenAgent, agent_id=event.agent_id)
+
+    def action_close_agent(self) -> None:
+        self.ui(ui.CloseAgent)
+
+    def action_stop_agent(self) -> None:
+        self.ui(ui.StopAgentKey)
 
     def on_resize(self, event: Any) -> None:
         self.ui(ui.Resized, width=event.size.width, height=event.size.height)
@@ -588,10 +655,17 @@ class MrSmithApp(App[int]):
         if self._modal is not None and self.screen is self._modal:
             return
         self.ui(ui.FocusMove, step=step)
-        if self.model.conv.focused is not None:
+        agent_screen = self._agent_screen() if self.model.screen.agent_open else None
+        if agent_screen is not None:
+            agent_screen.conversation.focus()
+        elif self.model.conv.focused is not None:
             self.query_one(ConversationView).focus()
 
     def action_page(self, step: int) -> None:
+        agent_screen = self._agent_screen() if self.model.screen.agent_open else None
+        if agent_screen is not None and self.screen is agent_screen:
+            agent_screen.conversation.page(step)
+            return
         if self.screen is not self.screen_stack[0]:
             return
         self.query_one(ConversationView).page(step)

@@ -57,3 +57,24 @@ class WakeAt(Effect):
     """Send a Tick at (about) this time: arming an approval, clearing a note."""
 
     at: float
+
+
+@dataclass(frozen=True)
+class StopAgent(Effect):
+    """Stop one agent (and what it started) through the session's fleet."""
+
+    agent_id: str
+
+
+@dataclass(frozen=True)
+class Focus(Effect):
+    """Move the keyboard focus: "prompt", "panel" or "conversation"."""
+
+    target: str
+
+
+@dataclass(frozen=True)
+class Notify(Effect):
+    """A passing notification (a toast), for news that arrives while the person is elsewhere."""
+
+    text: str

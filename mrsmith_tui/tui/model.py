@@ -17,6 +17,7 @@ RunState = Literal["idle", "thinking", "streaming", "tool", "waiting"]
 # Caps: every buffer is bounded; the full text of a block stays in `text` (for review and
 # export) but what a live widget shows is cut by the view.
 TOOL_OUTPUT_CAP = 64_000  # chars of live tool output kept (the tail)
+AGENT_BLOCKS_CAP = 400  # blocks kept per agent for its own screen (its transcript keeps all)
 HISTORY_CAP = 500  # prompts kept in the recall history
 QUEUE_CAP = 20  # prompts queued while a run goes
 
@@ -92,6 +93,7 @@ class Sidebar:
     tasks: tuple[Todo, ...] = ()
     agents: tuple[AgentRow, ...] = ()
     wanted: bool | None = None  # the person's choice; None: automatic
+    selected: str | None = None  # the agent row the panel's cursor is on (the panel has the focus)
 
 
 @dataclass(frozen=True)
@@ -148,6 +150,7 @@ class Screen:
     quit_armed_at: float | None = None
     note: str = ""  # one transient line (copied, hints)
     note_at: float = 0.0
+    agent_open: str | None = None  # the agent whose own screen is shown
 
 
 @dataclass(frozen=True)
@@ -163,6 +166,8 @@ class Model:
     commands: tuple[str, ...] = ()  # slash commands offered (for completion)
     agents_known: tuple[str, ...] = ()  # configured agent names
     themes_known: tuple[str, ...] = ()
+    # Each agent's own blocks (its screen), keyed by agent id. Replaced, never mutated.
+    agent_convs: dict[str, Conversation] = field(default_factory=dict)
 
 
 # --------------------------------------------------------------------------- UI Msgs
@@ -289,3 +294,25 @@ class AgentSwitched(Msg):
 @dataclass(frozen=True)
 class EffortChanged(Msg):
     effort: str | None
+
+
+@dataclass(frozen=True)
+class PanelKey(Msg):
+    """A key on the focused sub-agent panel."""
+
+    action: Literal["up", "down", "open", "stop", "leave", "focus", "blur"]
+
+
+@dataclass(frozen=True)
+class OpenAgent(Msg):
+    agent_id: str
+
+
+@dataclass(frozen=True)
+class CloseAgent(Msg):
+    """Back from an agent's screen to the main conversation."""
+
+
+@dataclass(frozen=True)
+class StopAgentKey(Msg):
+    """Stop the agent whose screen is open (or the panel's selected one)."""

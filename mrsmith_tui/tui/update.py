@@ -28,7 +28,7 @@ COMMANDS: dict[str, str] = {
     "/exit": "quit",
     "/reset": "start a fresh conversation",
     "/usage": "tokens, cache and cost of this session",
-    "/agents": "configured agents and running background agents",
+    "/agents": "[ID | stop ID]  the agents; focus the panel, open one, or stop one",
     "/agent": "<name>  switch to another agent",
     "/skills": "[name]  list skills, or load one",
     "/tasks": "the task list",
@@ -350,9 +350,14 @@ def _agent_state(model: Model, msg: m.AgentStateChanged) -> tuple[Model, Effects
         i = len(model.sidebar.agents) - 1
     row = model.sidebar.agents[i]
     ended = msg.at if msg.state in ("stopped", "done", "failed") else None
+    news: Effects = ()
+    if ended is not None and row.ended is None and row.background and not model.run.running \
+            and model.ledger.state == "idle":
+        word = {"done": "finished", "failed": "failed", "stopped": "stopped"}[msg.state]
+        news = (fx.Notify(f"{row.agent_id} {word} · its report is collected on the next turn (wait_agents)"),)
     row = replace(row, state=msg.state, ended=ended, last_action=_one_line(msg.detail, 60) or row.last_action)
     rows = model.sidebar.agents
-    return _set_agents(model, rows[:i] + (row,) + rows[i + 1:]), ()
+    return _set_agents(model, rows[:i] + (row,) + rows[i + 1:]), news
 
 
 def _from_agent(model: Model, msg: m.FromAgent) -> tuple[Model, Effects]:
@@ -364,6 +369,7 @@ def _from_agent(model: Model, msg: m.FromAgent) -> tuple[Model, Effects]:
     if i is None:
         model, _ = _agent_spawned(model, m.AgentSpawned(agent_id=msg.agent_id, label=msg.agent_id, task="", at=msg.at))
         i = len(model.sidebar.agents) - 1
+    model = _agent_blocks(model, msg.agent_id, inner)
     row = model.sidebar.agents[i]
     if isinstance(inner, m.ToolCallStarted):
         row = replace(row, tool_calls=row.tool_calls + 1, last_action=_one_line(f"{inner.name} {inner.summary}", 60))
@@ -386,6 +392,128 @@ def _from_agent(model: Model, msg: m.FromAgent) -> tuple[Model, Effects]:
     return _set_agents(model, rows[:i] + (row,) + rows[i + 1:]), ()
 
 
+# The rules that build the main conversation's blocks also build each agent's own: the same
+# handler runs on a model whose `conv` is the agent's, and only that conversation is kept.
+_AGENT_BLOCK_MSGS = (m.UserPrompt, m.ReasoningDelta, m.TextDelta, m.BlockEnded, m.ToolCallStarted, m.ToolOutput,
+                     m.ToolCallFinished, m.Warning, m.Error, m.Notice)
+
+
+def _agent_blocks(model: Model, agent_id: str, inner: m.Msg) -> Model:
+    if isinstance(inner, m.RunEnded):
+        conv = model.agent_convs.get(agent_id)
+        if conv is None:
+            return model
+        closed = _close_open_blocks(replace(model, conv=conv), inner.at).conv
+        note = "cancelled" if inner.cancelled else ""
+        if inner.error or note:
+            closed = _note_block(replace(model, conv=closed), "error" if inner.error else "notice",
+                                 inner.error or note, inner.at).conv
+        return _keep_agent_conv(model, agent_id, closed)
+    if not isinstance(inner, _AGENT_BLOCK_MSGS):
+        return model
+    conv = model.agent_convs.get(agent_id) or ui.Conversation()
+    after, _ = _HANDLERS[type(inner)](replace(model, conv=conv), inner)
+    return _keep_agent_conv(model, agent_id, after.conv)
+
+
+def _keep_agent_conv(model: Model, agent_id: str, conv: ui.Conversation) -> Model:
+    if len(conv.blocks) > ui.AGENT_BLOCKS_CAP:
+        conv = replace(conv, blocks=conv.blocks[-ui.AGENT_BLOCKS_CAP:])
+    return replace(model, agent_convs={**model.agent_convs, agent_id: conv})
+
+
+def _on_shown_conv(handler: Callable) -> Callable:
+    """Fold, focus, copy and scroll act on the conversation on screen: an open agent's, else the main one."""
+
+    def handle(model: Model, msg) -> tuple[Model, Effects]:
+        agent_id = model.screen.agent_open
+        if agent_id is None:
+            return handler(model, msg)
+        conv = model.agent_convs.get(agent_id) or ui.Conversation()
+        after, effects = handler(replace(model, conv=conv), msg)
+        if after.conv is conv:
+            return replace(after, conv=model.conv), effects
+        return replace(after, conv=model.conv, agent_convs={**model.agent_convs, agent_id: after.conv}), effects
+
+    return handle
+
+
+def _open_agent(model: Model, msg: ui.OpenAgent) -> tuple[Model, Effects]:
+    if _agent_index(model, msg.agent_id) is None:
+        known = ", ".join(r.agent_id for r in model.sidebar.agents) or "none yet"
+        return _note_block(model, "warning", f"no agent {msg.agent_id!r} (agents: {known})", msg.at), ()
+    if model.screen.agent_open == msg.agent_id:
+        return model, ()
+    return replace(model, screen=replace(model.screen, agent_open=msg.agent_id)), ()
+
+
+def _close_agent(model: Model, msg: ui.CloseAgent) -> tuple[Model, Effects]:
+    if model.screen.agent_open is None:
+        return model, ()
+    back = "panel" if model.sidebar.selected else "prompt"
+    return replace(model, screen=replace(model.screen, agent_open=None)), (fx.Focus(back),)
+
+
+def _stop_agent(model: Model, agent_id: str | None, at: float) -> tuple[Model, Effects]:
+    i = _agent_index(model, agent_id) if agent_id else None
+    if i is None:
+        known = ", ".join(r.agent_id for r in model.sidebar.agents) or "none yet"
+        return _note_block(model, "warning", f"no agent {agent_id!r} to stop (agents: {known})", at), ()
+    row = model.sidebar.agents[i]
+    if row.ended is not None:
+        return _flash(model, f"{row.agent_id} is already {row.state}", at), ()
+    return _flash(model, f"stopping {row.agent_id}…", at), (fx.StopAgent(row.agent_id),)
+
+
+def _stop_agent_key(model: Model, msg: ui.StopAgentKey) -> tuple[Model, Effects]:
+    return _stop_agent(model, model.screen.agent_open or model.sidebar.selected, msg.at)
+
+
+def _select_first(model: Model) -> Model:
+    rows = model.sidebar.agents
+    if model.sidebar.selected is not None or not rows:
+        return model
+    first = next((r for r in rows if r.ended is None), rows[0])
+    return replace(model, sidebar=replace(model.sidebar, selected=first.agent_id))
+
+
+def _panel_key(model: Model, msg: ui.PanelKey) -> tuple[Model, Effects]:
+    sb = model.sidebar
+    if msg.action == "focus":
+        return _select_first(model), ()
+    if msg.action == "blur":  # the cursor goes with the focus, unless it left for that agent's screen
+        if sb.selected is None or model.screen.agent_open is not None:
+            return model, ()
+        return replace(model, sidebar=replace(sb, selected=None)), ()
+    if msg.action == "leave" or not sb.agents:
+        return replace(model, sidebar=replace(sb, selected=None)), (fx.Focus("prompt"),)
+    i = _agent_index(model, sb.selected or "")
+    if msg.action in ("up", "down"):
+        j = 0 if i is None else max(0, min(len(sb.agents) - 1, i + (1 if msg.action == "down" else -1)))
+        return replace(model, sidebar=replace(sb, selected=sb.agents[j].agent_id)), ()
+    if i is None:
+        return _select_first(model), ()
+    if msg.action == "open":
+        return _open_agent(model, ui.OpenAgent(agent_id=sb.agents[i].agent_id, at=msg.at))
+    return _stop_agent(model, sb.agents[i].agent_id, msg.at)
+
+
+def _agents_command(model: Model, arg: str, at: float) -> tuple[Model, Effects]:
+    """`/agents` lists and focuses the panel; `/agents stop ID` stops one; `/agents ID` opens its screen."""
+    verb, _, rest = arg.partition(" ")
+    if verb == "stop":
+        return _stop_agent(model, rest.strip() or None, at)
+    if verb:
+        return _open_agent(model, ui.OpenAgent(agent_id=verb, at=at))
+    effects: Effects = (fx.Command("/agents", ""),)
+    if model.sidebar.agents:
+        model = _select_first(model)
+        model = replace(model, sidebar=replace(model.sidebar, wanted=True))
+        model = _flash(model, "agents: ↑/↓ select · Enter open · s stop · Esc back to the prompt", at)
+        effects += (fx.Focus("panel"),)
+    return model, effects
+
+
 # --------------------------------------------------------------------------- input
 
 
@@ -395,7 +523,10 @@ def completions(model: Model, draft: str) -> tuple[str, ...]:
     if " " not in draft:
         return tuple(c for c in model.commands if c.startswith(draft) and c != draft)
     name, _, arg = draft.partition(" ")
-    pool = {"/agent": model.agents_known, "/theme": model.themes_known}.get(name, ())
+    ids = tuple(r.agent_id for r in model.sidebar.agents)
+    pool = {"/agent": model.agents_known, "/theme": model.themes_known, "/agents": ("stop",) + ids}.get(name, ())
+    if name == "/agents" and arg.startswith("stop "):
+        return tuple(f"/agents stop {i}" for i in ids if i.startswith(arg[5:]) and i != arg[5:])
     return tuple(f"{name} {p}" for p in pool if p.startswith(arg) and p != arg)
 
 
@@ -498,6 +629,8 @@ def _command(model: Model, text: str, at: float) -> tuple[Model, Effects]:
         if answer is None:
             return _flash(model, "nothing to copy yet", at), ()
         return _flash(model, f"copied the last answer ({_count(answer.text)})", at), (fx.Copy(answer.text, "answer"),)
+    if name == "/agents":
+        return _agents_command(model, arg, at)
     if name in ("/agent", "/theme") and not arg:
         known = model.agents_known if name == "/agent" else model.themes_known
         return _note_block(model, "warning", f"{name} needs a name: {', '.join(known) or '(none)'}", at), ()
@@ -658,9 +791,15 @@ def _note(model: Model, msg: ui.Note) -> tuple[Model, Effects]:
 
 def _cleared(model: Model, msg: ui.Cleared) -> tuple[Model, Effects]:
     led = replace(model.ledger, context_tokens=0, turn_in=0, turn_out=0, turn_cached=0)
-    sidebar = replace(model.sidebar, tasks=(), agents=tuple(r for r in model.sidebar.agents if r.ended is None))
+    agents = tuple(r for r in model.sidebar.agents if r.ended is None)
+    kept = {r.agent_id for r in agents}
+    sidebar = replace(model.sidebar, tasks=(), agents=agents,
+                      selected=model.sidebar.selected if model.sidebar.selected in kept else None)
     conv = ui.Conversation(next_key=model.conv.next_key)
-    model = replace(model, conv=conv, ledger=led, sidebar=sidebar)
+    screen = model.screen if model.screen.agent_open in kept or model.screen.agent_open is None \
+        else replace(model.screen, agent_open=None)
+    model = replace(model, conv=conv, ledger=led, sidebar=sidebar, screen=screen,
+                    agent_convs={k: v for k, v in model.agent_convs.items() if k in kept})
     return _note_block(model, "notice", "fresh conversation", msg.at), ()
 
 
@@ -722,7 +861,10 @@ def status_fields(model: Model) -> list[tuple[int, str, str]]:
         limit = f"/{led.tool_limit}" if led.tool_limit else ""
         fields.append((15, f"tools {led.tool_used}{limit}", "dim"))
     if led.background:
-        fields.append((40, f"{led.background} agent{'s' if led.background != 1 else ''} running", "agents"))
+        waiting = sum(1 for r in model.sidebar.agents if r.background and r.state == "waiting")
+        text = f"{led.background} agent{'s' if led.background != 1 else ''} running"
+        fields.append((40, text + (f" ({waiting} waiting for you)" if waiting else ""),
+                       "agents-waiting" if waiting else "agents"))
     return fields
 
 
@@ -803,11 +945,15 @@ _HANDLERS: dict[type, Callable] = {
     ui.CancelKey: _cancel_key,
     ui.InterruptKey: _interrupt,
     ui.QuitKey: _quit,
-    ui.FocusMove: _focus_move,
-    ui.FocusBlock: _focus_block,
-    ui.ToggleFold: _toggle_fold,
-    ui.CopyBlock: _copy_block,
-    ui.Scrolled: _scrolled,
+    ui.FocusMove: _on_shown_conv(_focus_move),
+    ui.FocusBlock: _on_shown_conv(_focus_block),
+    ui.ToggleFold: _on_shown_conv(_toggle_fold),
+    ui.CopyBlock: _on_shown_conv(_copy_block),
+    ui.Scrolled: _on_shown_conv(_scrolled),
+    ui.PanelKey: _panel_key,
+    ui.OpenAgent: _open_agent,
+    ui.CloseAgent: _close_agent,
+    ui.StopAgentKey: _stop_agent_key,
     ui.Resized: _resized,
     ui.ToggleSidebar: _toggle_sidebar,
     ui.ToggleReview: _toggle_review,

@@ -77,3 +77,28 @@ def factory(script: list[list[Any]] | None = None, made: list | None = None) -> 
             made.append(session)
         return session
     return make
+
+
+class FakeFleet:
+    """Stands in for agents.fleet.Fleet: `stop` records the call and reports the states it passes."""
+
+    def __init__(self, session: FakeSession) -> None:
+        self.session = session
+        self.stops: list[tuple[str, float]] = []
+
+    def stop(self, agent_id: str, *, join_seconds: float = 2.0) -> None:
+        self.stops.append((agent_id, join_seconds))
+        self.session.sink(m.AgentStateChanged(agent_id=agent_id, state="stopping", at=AT))
+        self.session.sink(m.AgentStateChanged(agent_id=agent_id, state="stopped", at=AT))
+
+    def list(self) -> list:
+        return []
+
+
+def fleet_factory(made: list) -> Callable[[Any, Any], FakeSession]:
+    def make(sink: Any, approver: Any) -> FakeSession:
+        session = FakeSession(sink, approver)
+        session.services["fleet"] = FakeFleet(session)
+        made.append(session)
+        return session
+    return make

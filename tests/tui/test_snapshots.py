@@ -118,4 +118,35 @@ def test_no_color(snap_compare, monkeypatch):
 
 
 def test_sidebar_with_tasks_and_agents(snap_compare):
-    assert snap_compare(app(), terminal_size=(120, 36), run_before=play(*TASKS, *FOLDED))
+    assert snap_compare(app(), terminal_size=(120, 36), run_before=play(*TURN, *TASKS, *FOLDED[len(TURN):]))
+
+
+def _from(agent_id: str, inner: m.Msg) -> m.FromAgent:
+    return m.FromAgent(agent_id=agent_id, msg=inner, at=inner.at)
+
+
+THREE_AGENTS = (
+    m.AgentSpawned(agent_id="agent-1", label="tests", task="run the test suite and report failures", at=at(1)),
+    _from("agent-1", m.UserPrompt(run_id="a1", text="run the test suite and report failures", at=at(1))),
+    _from("agent-1", m.BlockEnded(block_id="r", kind="reasoning", text="Start with pytest -q.\nThen read failures.",
+                                  at=at(2))),
+    _from("agent-1", m.ToolCallStarted(call_id="c1", name="shell", arguments='{"command": "pytest -q"}',
+                                       summary="pytest -q", at=at(2))),
+    _from("agent-1", m.ToolOutput(call_id="c1", text="....F....\n", at=at(3))),
+    m.AgentSpawned(agent_id="agent-2", label="docs", task="update README for greet", at=at(1)),
+    _from("agent-2", m.ToolCallStarted(call_id="c2", name="write_file", arguments='{"path": "README.md"}',
+                                       summary="README.md", at=at(3))),
+    m.AgentStateChanged(agent_id="agent-2", state="waiting", detail="approve write_file README.md", at=at(3)),
+    m.AgentSpawned(agent_id="agent-3", label="lint", task="run ruff on src/", at=at(1)),
+    _from("agent-3", m.UsageReported(usage=m.UsageInfo(1200, 300, 0), at=at(4))),
+    m.AgentStateChanged(agent_id="agent-3", state="stopped", at=at(5)),
+)
+
+
+def test_agent_panel_with_three_agents_in_different_states(snap_compare):
+    assert snap_compare(app(), terminal_size=(120, 30), run_before=play(*TURN, *THREE_AGENTS))
+
+
+def test_an_agents_own_screen(snap_compare):
+    assert snap_compare(app(), terminal_size=(100, 24),
+                        run_before=play(*TURN, *THREE_AGENTS, ui.OpenAgent(agent_id="agent-1", at=at(6))))

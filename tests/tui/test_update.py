@@ -209,7 +209,7 @@ def test_slash_completion_offers_commands_then_arguments():
     assert completions(model, "/agent f") == ("/agent fast",)
     assert completions(model, "hello") == ()
     model, _ = fold(model, ui.DraftChanged(text="/ag", at=1), ui.Complete(at=1.1))
-    assert model.input.draft in ("/agent ", "/agents")
+    assert model.input.draft in ("/agent ", "/agents ")
 
 
 # --------------------------------------------------------------------------- history recall

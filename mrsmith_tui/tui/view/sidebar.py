@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from textual import events
+from textual.binding import Binding
 from textual.content import Content
+from textual.message import Message
 from textual.widgets import Static
 
 from mrsmith_tui.tui.model import AgentRow, Sidebar
@@ -17,8 +20,14 @@ AGENT_STYLE = {"running": "$accent", "waiting": "$warning", "stopping": "$text-m
 
 
 def sidebar_content(sb: Sidebar, now: float, width: int) -> Content:
-    text_width = max(10, width - 4)
+    return sidebar_lines(sb, now, width)[0]
+
+
+def sidebar_lines(sb: Sidebar, now: float, width: int) -> tuple[Content, dict[int, str]]:
+    """The panel's text, and which agent each line belongs to (for clicks)."""
+    text_width = max(10, width - 1)  # `width` is the content width (inside padding and border)
     lines: list[Content] = []
+    owners: dict[int, str] = {}
     if sb.tasks:
         done = sum(1 for t in sb.tasks if t.status == "completed")
         lines.append(Content.styled(f"Tasks {done}/{len(sb.tasks)}", "bold"))
@@ -31,33 +40,70 @@ def sidebar_content(sb: Sidebar, now: float, width: int) -> Content:
         lines.append(Content(""))
     if sb.agents:
         running = sum(1 for a in sb.agents if a.ended is None)
-        lines.append(Content.styled(f"Agents {running} running", "bold"))
+        title = f"Agents {running} running"
+        if sb.selected:
+            title += " · Enter open · s stop"
+        lines.append(Content.styled(_one_line(title, text_width + 2), "bold"))
         for a in sb.agents:
-            lines.extend(_agent_lines(a, now, text_width))
+            rows = _agent_lines(a, now, text_width, selected=a.agent_id == sb.selected)
+            for _ in rows:
+                owners[len(lines)] = a.agent_id
+                lines.append(_)
     if not lines:
         lines.append(Content.styled("no tasks or agents yet", "$text-muted italic"))
-    return Content("\n").join(lines)
+    return Content("\n").join(lines), owners
 
 
-def _agent_lines(a: AgentRow, now: float, width: int) -> list[Content]:
+def _agent_lines(a: AgentRow, now: float, width: int, *, selected: bool = False) -> list[Content]:
     end = a.ended if a.ended is not None else now
     took = _seconds(max(0.0, end - a.started))
+    # The cursor is a glyph as well as a highlight, so it survives NO_COLOR.
     head = Content.assemble(
+        ("▶ " if selected else "", "bold $accent"),
         (AGENT_GLYPH.get(a.state, "○") + " ", AGENT_STYLE.get(a.state, "")),
-        (a.agent_id, "bold"), (" " + _one_line(a.label, max(4, width - len(a.agent_id) - 3)), ""),
+        (a.agent_id, "bold reverse" if selected else "bold"),
+        (" " + _one_line(a.label, max(4, width - len(a.agent_id) - 3 - (2 if selected else 0))), ""),
     )
-    facts = f"{a.state} · {took} · {a.tool_calls} tools · {_k(a.tokens)} tok"
+    state = "waiting for you" if a.state == "waiting" else a.state
+    facts = f"{state} · {took}"
+    for part in (f"{a.tool_calls} tool{'s' if a.tool_calls != 1 else ''}", f"{_k(a.tokens)} tok"):
+        if len(facts) + 3 + len(part) > width - 2:
+            break  # shed from the right, like the status bar
+        facts += " · " + part
     lines = [head, Content.assemble(("│ ", "$text-muted"), (_one_line(facts, width - 2), "$text-muted"))]
     if a.last_action:
         lines.append(Content.assemble(("│ ", "$text-muted"), (_one_line(a.last_action, width - 2), "$text-muted italic")))
     return lines
 
 
+class PanelKeyPressed(Message):
+    def __init__(self, action: str) -> None:
+        super().__init__()
+        self.action = action
+
+
+class PanelRowClicked(Message):
+    def __init__(self, agent_id: str) -> None:
+        super().__init__()
+        self.agent_id = agent_id
+
+
 class SidebarView(Static):
+    """Focusable when it lists agents: Up/Down move the cursor, Enter opens, s stops, Esc leaves."""
+
+    BINDINGS = [
+        Binding("up,k", "key('up')", "previous agent", show=False),
+        Binding("down,j", "key('down')", "next agent", show=False),
+        Binding("enter,o", "key('open')", "open agent", show=False),
+        Binding("s,x", "key('stop')", "stop agent", show=False),
+        Binding("escape,tab,i", "key('leave')", "back to the prompt", show=False),
+    ]
+
     def __init__(self, **kwargs) -> None:
         super().__init__("", **kwargs)
         self._sb: Sidebar | None = None
         self._shown: tuple | None = None
+        self._owners: dict[int, str] = {}
 
     def show(self, sb: Sidebar, now: float) -> None:
         # Elapsed times of running agents move with the clock: bucket to whole seconds.
@@ -66,4 +112,21 @@ class SidebarView(Static):
         if sb is self._sb and key == self._shown:
             return
         self._sb, self._shown = sb, key
-        self.update(sidebar_content(sb, now, self.size.width or 34))
+        self.can_focus = bool(sb.agents)
+        content, self._owners = sidebar_lines(sb, now, self.size.width or 38)
+        self.update(content)
+
+    def action_key(self, action: str) -> None:
+        self.post_message(PanelKeyPressed(action))
+
+    def on_focus(self, event: events.Focus) -> None:
+        self.post_message(PanelKeyPressed("focus"))
+
+    def on_blur(self, event: events.Blur) -> None:
+        self.post_message(PanelKeyPressed("blur"))
+
+    def on_click(self, event: events.Click) -> None:
+        agent_id = self._owners.get(event.y)
+        if agent_id is not None:
+            event.stop()
+            self.post_message(PanelRowClicked(agent_id))

@@ -21,6 +21,7 @@ STYLES = {
     "ctx-warning": "bold $warning",
     "ctx-error": "bold $error",
     "agents": "$accent",
+    "agents-waiting": "bold $warning",
 }
 
 

@@ -1,0 +1,69 @@
+"""One agent's own screen: its conversation with the same folded blocks, its status line, a stop key.
+
+A view like the others: `show` draws the agent's slice of the model (its Conversation and its
+panel row); keys become Msgs through the app, which owns the model.
+"""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Static
+
+from mrsmith_tui.tui.model import AgentRow, Conversation
+from mrsmith_tui.tui.update import _k, _one_line, _seconds, spinner
+from mrsmith_tui.tui.view.conversation import ConversationView
+from mrsmith_tui.tui.view.sidebar import AGENT_GLYPH, AGENT_STYLE
+
+KEYS = "Esc back · s stop · ↑/↓ blocks · Enter fold · c copy · Ctrl-O review"
+
+
+def agent_status(row: AgentRow | None, agent_id: str, now: float, width: int) -> Content:
+    if row is None:
+        return Content(_one_line(f" {agent_id} · gone", width))
+    end = row.ended if row.ended is not None else now
+    glyph = spinner(now) if row.state == "running" else AGENT_GLYPH.get(row.state, "○")
+    state = "waiting for you" if row.state == "waiting" else row.state
+    facts = f" · {state} · {_seconds(max(0.0, end - row.started))} · {row.tool_calls} tools · {_k(row.tokens)} tok"
+    head = Content.assemble((f" {glyph} ", AGENT_STYLE.get(row.state, "")), (row.agent_id, "bold"),
+                            (" " + row.label, ""), (facts, ""))
+    rest = width - head.cell_length
+    if row.last_action and rest > 8:
+        head = Content.assemble(head, (" · ", ""), (_one_line(row.last_action, rest - 3), "italic"))
+    return head.truncate(width) if head.cell_length > width else head
+
+
+class AgentScreen(Screen[None]):
+    BINDINGS = [
+        Binding("escape,q", "app.close_agent", "back", show=False),
+        Binding("s", "app.stop_agent", "stop the agent", show=False),
+    ]
+
+    def __init__(self, agent_id: str) -> None:
+        super().__init__(id="agent-screen")
+        self.agent_id = agent_id
+        self._status_key: tuple | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="agent-status")
+        yield ConversationView(id="agent-conversation")
+        yield Static(f" {KEYS}", id="agent-keys")
+
+    def on_mount(self) -> None:
+        self.conversation.focus()
+
+    @property
+    def conversation(self) -> ConversationView:
+        return self.query_one("#agent-conversation", ConversationView)
+
+    def show(self, conv: Conversation | None, row: AgentRow | None, now: float) -> None:
+        if not self.is_attached:
+            return
+        self.conversation.sync(conv or Conversation(), now)
+        live = row is not None and row.ended is None
+        key = (row, int(now * 10) if live else 0, self.size.width)
+        if key != self._status_key:
+            self._status_key = key
+            self.query_one("#agent-status", Static).update(agent_status(row, self.agent_id, now, self.size.width or 80))

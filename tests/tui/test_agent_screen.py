@@ -1,0 +1,96 @@
+"""Pilot: the sub-agent panel takes the focus, opens an agent's own screen, and stops agents."""
+
+from __future__ import annotations
+
+from mrsmith_tui import msgs as m
+from mrsmith_tui.tui.agent_screen import AgentScreen
+from mrsmith_tui.tui.app import MrSmithApp
+from mrsmith_tui.tui.view.conversation import BlockView
+from mrsmith_tui.tui.view.sidebar import SidebarView
+from tests.tui.fakes import AT, CONFIG, fleet_factory
+
+
+async def until(pilot, predicate, timeout: float = 5.0) -> None:
+    for _ in range(int(timeout / 0.01)):
+        if predicate():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("condition not reached")
+
+
+def feed_agent(app: MrSmithApp, agent_id: str) -> None:
+    def of(inner):
+        return m.FromAgent(agent_id=agent_id, msg=inner, at=AT)
+    app.sink(m.AgentSpawned(agent_id=agent_id, label=f"work {agent_id}", task="do the work", at=AT))
+    app.sink(of(m.UserPrompt(run_id="a", text=f"task of {agent_id}", at=AT)))
+    app.sink(of(m.BlockEnded(block_id="r", kind="reasoning", text="plan it\nthen do it", at=AT)))
+    app.sink(of(m.ToolCallStarted(call_id="c", name="shell", arguments="{}", summary="make check", at=AT)))
+
+
+async def test_panel_opens_an_agents_screen_and_stops_it_there():
+    made: list = []
+    app = MrSmithApp(fleet_factory(made), config=CONFIG, history_path=None)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await until(pilot, lambda: app.session is not None)
+        feed_agent(app, "agent-1")
+        feed_agent(app, "agent-2")
+        await until(pilot, lambda: len(app.model.sidebar.agents) == 2 and app.query_one(SidebarView).display)
+        await pilot.press(*"/agents", "enter")
+        await until(pilot, lambda: app.focused is app.query_one(SidebarView))
+        assert app.model.sidebar.selected == "agent-1"
+        await pilot.press("down", "enter")
+        await until(pilot, lambda: isinstance(app.screen, AgentScreen))
+        screen = app.screen
+        assert screen.agent_id == "agent-2"
+        await until(pilot, lambda: len(screen.query(BlockView)) == 3)
+        texts = [str(v.render()) for v in screen.query(BlockView)]
+        assert "task of agent-2" in texts[0] and "thought" in texts[1] and "make check" in texts[2]
+        status = str(screen.query_one("#agent-status").render())
+        assert "agent-2" in status and "running" in status and "1 tools" in status
+        # the agent keeps streaming into its open screen
+        app.sink(m.FromAgent(agent_id="agent-2", at=AT,
+                             msg=m.ToolCallFinished(call_id="c", name="shell", ok=True, result="all green", at=AT)))
+        app.sink(m.FromAgent(agent_id="agent-2", at=AT, msg=m.TextDelta(block_id="t", text="done: all green", at=AT)))
+        await until(pilot, lambda: len(screen.query(BlockView)) == 4)
+        await pilot.press("s")
+        await until(pilot, lambda: made[0].services["fleet"].stops == [("agent-2", 0)])
+        await until(pilot, lambda: "stopped" in str(screen.query_one("#agent-status").render()))
+        await pilot.press("escape")
+        await until(pilot, lambda: not isinstance(app.screen, AgentScreen))
+        await until(pilot, lambda: app.focused is app.query_one(SidebarView))
+        # stop the other one straight from the panel
+        await pilot.press("up", "s")
+        await until(pilot, lambda: ("agent-1", 0) in made[0].services["fleet"].stops)
+        await until(pilot, lambda: all(r.state == "stopped" for r in app.model.sidebar.agents))
+        await pilot.press("escape")
+        await until(pilot, lambda: app.focused is not None and app.focused.id == "prompt")
+        assert app.model.sidebar.selected is None
+
+
+async def test_clicking_a_panel_row_opens_that_agent():
+    made: list = []
+    app = MrSmithApp(fleet_factory(made), config=CONFIG, history_path=None)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await until(pilot, lambda: app.session is not None)
+        feed_agent(app, "agent-1")
+        await until(pilot, lambda: app.query_one(SidebarView).display and app.query_one(SidebarView)._owners)
+        sidebar = app.query_one(SidebarView)
+        line = min(y for y, who in sidebar._owners.items() if who == "agent-1")
+        await pilot.click(SidebarView, offset=(4, line))
+        await until(pilot, lambda: isinstance(app.screen, AgentScreen))
+        assert app.screen.agent_id == "agent-1"
+        await pilot.press("q")
+        await until(pilot, lambda: not isinstance(app.screen, AgentScreen))
+
+
+async def test_stop_from_the_input_line_names_unknown_ids():
+    made: list = []
+    app = MrSmithApp(fleet_factory(made), config=CONFIG, history_path=None)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await until(pilot, lambda: app.session is not None)
+        feed_agent(app, "agent-1")
+        await until(pilot, lambda: app.model.sidebar.agents)
+        await pilot.press(*"/agents stop agent-1", "enter")
+        await until(pilot, lambda: made[0].services["fleet"].stops == [("agent-1", 0)])
+        await pilot.press(*"/agents stop nope", "enter")
+        await until(pilot, lambda: any("no agent 'nope'" in b.text for b in app.model.conv.blocks))
