@@ -1,0 +1,95 @@
+"""The TUI with the real session, fleet and loopback server: three background agents on screen,
+one opened and watched, one stopped from the panel, the third's report collected on the next turn."""
+
+from __future__ import annotations
+
+import json
+
+from loopback import text_turn, tool_calls_turn, tool_turn
+from mrsmith_tui.agents.install import install
+from mrsmith_tui.config.schema import AgentConfig, Config, ProviderConfig
+from mrsmith_tui.core.session import build_session
+from mrsmith_tui.tui.agent_screen import AgentScreen
+from mrsmith_tui.tui.app import MrSmithApp
+from mrsmith_tui.tui.view.conversation import BlockView
+from mrsmith_tui.tui.view.sidebar import SidebarView
+
+from .helpers import Router
+
+
+def slow(turn, delay: float):
+    turn.delay = delay
+    return turn
+
+
+async def until(pilot, predicate, timeout: float = 20.0) -> None:
+    for _ in range(int(timeout / 0.02)):
+        if predicate():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError("condition not reached")
+
+
+def state(app: MrSmithApp, agent_id: str) -> str:
+    return next((r.state for r in app.model.sidebar.agents if r.agent_id == agent_id), "")
+
+
+async def test_three_agents_watched_stopped_and_collected(loopback, tmp_path):
+    router = Router({
+        "main": [
+            tool_calls_turn([("spawn_agent", {"task": f"W{i}: part {i}", "label": f"part {i}"}) for i in (1, 2, 3)]),
+            slow(text_turn("the main answer, while they work", pieces=10), 0.05),
+            tool_turn("wait_agents", {"timeout_ms": 20000}),
+            text_turn("collected"),
+        ],
+        "W1": [slow(text_turn("report 1 " + "words " * 40, reasoning="plan\nthen write", pieces=40), 0.03)],
+        "W2": [slow(text_turn("never finished " * 50, pieces=300), 0.05)],
+        "W3": [slow(text_turn("report 3", pieces=60), 0.04)],
+    })
+    srv = loopback(responder=router)
+    config = Config(providers=[ProviderConfig(name="loop", base_url=srv.base_url)],
+                    agents=[AgentConfig(name="default", provider="loop", model="m1", max_context_tokens=8000)],
+                    sessions_dir=str(tmp_path / "sessions"))
+    work = tmp_path / "project"
+    work.mkdir()
+
+    def make(sink, approver):
+        session = build_session(config=config, agent_name=None, cwd=work, sink=sink, approver=approver)
+        install(session, max_agents=4, agent_wait_ms=20000)
+        return session
+
+    app = MrSmithApp(make, config=config, history_path=None)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press(*"split the work", "enter")
+        await until(pilot, lambda: len(app.model.sidebar.agents) == 3)
+        assert app.query_one(SidebarView).display
+        # open agent-1 from the panel and watch it stream
+        await pilot.press(*"/agents", "enter")
+        await until(pilot, lambda: app.focused is app.query_one(SidebarView))
+        await pilot.press("enter")
+        await until(pilot, lambda: isinstance(app.screen, AgentScreen))
+        screen = app.screen
+        assert screen.agent_id == "agent-1"
+        await until(pilot, lambda: any("report 1" in str(v.render()) for v in screen.query(BlockView)))
+        await pilot.press("escape")
+        await until(pilot, lambda: not isinstance(app.screen, AgentScreen) and app.focused is app.query_one(SidebarView))
+        # stop agent-2 from the panel, mid-stream
+        await pilot.press("down")
+        assert app.model.sidebar.selected == "agent-2"
+        await pilot.press("s")
+        await until(pilot, lambda: state(app, "agent-2") == "stopped")
+        await pilot.press("escape")
+        # the main run ends; agent-3 finishes on its own, and the next turn collects it
+        await until(pilot, lambda: not app.model.run.running)
+        await until(pilot, lambda: state(app, "agent-3") == "done" and state(app, "agent-1") == "done")
+        await pilot.press(*"collect the reports", "enter")
+        await until(pilot, lambda: not app.model.run.running and any(
+            b.kind == "text" and b.text == "collected" for b in app.model.conv.blocks))
+        folder = next((tmp_path / "sessions").iterdir())
+    collected = [m for m in router.requests("main")[-1]["messages"] if m["role"] == "tool"][-1]["content"]
+    assert "report 3" in collected and "report 1" in collected and "stopped before it finished" in collected
+    names = sorted(p.name for p in folder.iterdir())
+    assert names == ["agent-1.jsonl", "agent-2.jsonl", "agent-3.jsonl", "transcript.jsonl"]
+    for i in (1, 2, 3):
+        records = [json.loads(x) for x in (folder / f"agent-{i}.jsonl").read_text().splitlines()]
+        assert records[0]["type"] == "header" and records[-1]["type"] == "run_end"
