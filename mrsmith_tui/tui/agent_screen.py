@@ -6,6 +6,7 @@ panel row); keys become Msgs through the app, which owns the model.
 
 from __future__ import annotations
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.content import Content
@@ -15,9 +16,9 @@ from textual.widgets import Static
 from mrsmith_tui.tui.model import AgentRow, Conversation
 from mrsmith_tui.tui.update import _k, _one_line, _seconds, spinner
 from mrsmith_tui.tui.view.conversation import ConversationView
-from mrsmith_tui.tui.view.sidebar import AGENT_GLYPH, AGENT_STYLE
+from mrsmith_tui.tui.view.sidebar import AGENT_GLYPH, AGENT_STYLE, TypedAway
 
-KEYS = "Esc back · s stop · ↑/↓ blocks · Enter fold · c copy · Ctrl-O review"
+KEYS = "Esc back · x stop · ↑/↓ blocks · Enter fold · c copy · Ctrl-O review · typing goes to the prompt"
 
 
 def agent_status(row: AgentRow | None, agent_id: str, now: float, width: int) -> Content:
@@ -26,7 +27,7 @@ def agent_status(row: AgentRow | None, agent_id: str, now: float, width: int) ->
     end = row.ended if row.ended is not None else now
     glyph = spinner(now) if row.state == "running" else AGENT_GLYPH.get(row.state, "○")
     state = "waiting for you" if row.state == "waiting" else row.state
-    facts = f" · {state} · {_seconds(max(0.0, end - row.started))} · {row.tool_calls} tools · {_k(row.tokens)} tok"
+    facts = f" · {state} · {_seconds(max(0.0, end - row.started))} · {row.tool_calls} tool{'s' if row.tool_calls != 1 else ''} · {_k(row.tokens)} tok"
     head = Content.assemble((f" {glyph} ", AGENT_STYLE.get(row.state, "")), (row.agent_id, "bold"),
                             (" " + row.label, ""), (facts, ""))
     rest = width - head.cell_length
@@ -37,8 +38,8 @@ def agent_status(row: AgentRow | None, agent_id: str, now: float, width: int) ->
 
 class AgentScreen(Screen[None]):
     BINDINGS = [
-        Binding("escape,q", "app.close_agent", "back", show=False),
-        Binding("s", "app.stop_agent", "stop the agent", show=False),
+        Binding("escape", "app.close_agent", "back", show=False),
+        Binding("x,delete", "app.stop_agent", "stop the agent", show=False),
     ]
 
     def __init__(self, agent_id: str) -> None:
@@ -53,6 +54,13 @@ class AgentScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.conversation.focus()
+
+    def on_key(self, event: events.Key) -> None:
+        # Keys the conversation did not take (it binds j k c i): text belongs in the prompt.
+        if event.is_printable and event.character and event.key != "x":
+            event.stop()
+            event.prevent_default()
+            self.post_message(TypedAway(event.character))
 
     @property
     def conversation(self) -> ConversationView:

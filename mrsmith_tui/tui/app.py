@@ -32,7 +32,7 @@ from mrsmith_tui.tui.update import COMMANDS, initial_model, sidebar_visible, upd
 from mrsmith_tui.tui.view.blocks import review_text
 from mrsmith_tui.tui.view.conversation import BlockClicked, ConversationKey, ConversationView, UserScrolled
 from mrsmith_tui.tui.view.prompt import PromptArea
-from mrsmith_tui.tui.view.sidebar import PanelKeyPressed, PanelRowClicked, SidebarView
+from mrsmith_tui.tui.view.sidebar import PanelKeyPressed, PanelRowClicked, SidebarView, TypedAway
 from mrsmith_tui.tui.view.status import StatusBar
 
 SessionFactory = Callable[[Any, Any], Any]
@@ -292,6 +292,10 @@ class MrSmithApp(App[int]):
             text = "↓ new output below · PageDown or End"
         else:
             text = model.screen.note
+            if text:  # a passing note clears itself even when nothing else ticks
+                from mrsmith_tui.tui.update import NOTE_SECONDS
+
+                self._wake_up_at(model.screen.note_at + NOTE_SECONDS)
         if getattr(note, "_mrsmith_text", None) != text:
             note._mrsmith_text = text  # type: ignore[attr-defined]
             note.update(text, layout=False)
@@ -511,7 +515,7 @@ class MrSmithApp(App[int]):
         fleet = getattr(self.session, "services", {}).get("fleet")
         records = fleet.list() if fleet is not None and hasattr(fleet, "list") else []
         if records:
-            lines += ["", "Background agents · in the panel: ↑/↓ select, Enter open, s stop · /agents stop ID"]
+            lines += ["", "Background agents · in the panel: ↑/↓ select, Enter open, x stop · /agents stop ID"]
             for r in records:
                 lines.append(f"{r.agent_id}  {r.label}  {r.state} · {r.elapsed():.0f}s · {r.tool_calls} tools")
         elif fleet is None:
@@ -626,6 +630,16 @@ class MrSmithApp(App[int]):
 
     def on_panel_row_clicked(self, event: PanelRowClicked) -> None:
         self.ui(ui.OpenAgent, agent_id=event.agent_id)
+
+    def on_typed_away(self, event: TypedAway) -> None:
+        """Typing on the panel or an agent's screen: back to the prompt, and the key goes with it."""
+        if self.model.sidebar.selected is not None:
+            self.ui(ui.PanelKey, action="leave")
+        if self.model.screen.agent_open is not None:
+            self.ui(ui.CloseAgent)
+        prompt = self.query_one(PromptArea)
+        prompt.focus()
+        prompt.insert(event.character)
 
     def action_close_agent(self) -> None:
         self.ui(ui.CloseAgent)

@@ -509,7 +509,7 @@ def _agents_command(model: Model, arg: str, at: float) -> tuple[Model, Effects]:
     if model.sidebar.agents:
         model = _select_first(model)
         model = replace(model, sidebar=replace(model.sidebar, wanted=True))
-        model = _flash(model, "agents: ↑/↓ select · Enter open · s stop · Esc back to the prompt", at)
+        model = _flash(model, "agents: ↑/↓ select · Enter open · x stop · Esc or typing: back to the prompt", at)
         effects += (fx.Focus("panel"),)
     return model, effects
 

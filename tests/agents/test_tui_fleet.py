@@ -76,7 +76,7 @@ async def test_three_agents_watched_stopped_and_collected(loopback, tmp_path):
         # stop agent-2 from the panel, mid-stream
         await pilot.press("down")
         assert app.model.sidebar.selected == "agent-2"
-        await pilot.press("s")
+        await pilot.press("x")
         await until(pilot, lambda: state(app, "agent-2") == "stopped")
         await pilot.press("escape")
         # the main run ends; agent-3 finishes on its own, and the next turn collects it

@@ -46,20 +46,20 @@ async def test_panel_opens_an_agents_screen_and_stops_it_there():
         texts = [str(v.render()) for v in screen.query(BlockView)]
         assert "task of agent-2" in texts[0] and "thought" in texts[1] and "make check" in texts[2]
         status = str(screen.query_one("#agent-status").render())
-        assert "agent-2" in status and "running" in status and "1 tools" in status
+        assert "agent-2" in status and "running" in status and "1 tool " in status
         # the agent keeps streaming into its open screen
         app.sink(m.FromAgent(agent_id="agent-2", at=AT,
                              msg=m.ToolCallFinished(call_id="c", name="shell", ok=True, result="all green", at=AT)))
         app.sink(m.FromAgent(agent_id="agent-2", at=AT, msg=m.TextDelta(block_id="t", text="done: all green", at=AT)))
         await until(pilot, lambda: len(screen.query(BlockView)) == 4)
-        await pilot.press("s")
+        await pilot.press("x")
         await until(pilot, lambda: made[0].services["fleet"].stops == [("agent-2", 0)])
         await until(pilot, lambda: "stopped" in str(screen.query_one("#agent-status").render()))
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, AgentScreen))
         await until(pilot, lambda: app.focused is app.query_one(SidebarView))
         # stop the other one straight from the panel
-        await pilot.press("up", "s")
+        await pilot.press("up", "x")
         await until(pilot, lambda: ("agent-1", 0) in made[0].services["fleet"].stops)
         await until(pilot, lambda: all(r.state == "stopped" for r in app.model.sidebar.agents))
         await pilot.press("escape")
@@ -79,7 +79,7 @@ async def test_clicking_a_panel_row_opens_that_agent():
         await pilot.click(SidebarView, offset=(4, line))
         await until(pilot, lambda: isinstance(app.screen, AgentScreen))
         assert app.screen.agent_id == "agent-1"
-        await pilot.press("q")
+        await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, AgentScreen))
 
 
@@ -94,3 +94,27 @@ async def test_stop_from_the_input_line_names_unknown_ids():
         await until(pilot, lambda: made[0].services["fleet"].stops == [("agent-1", 0)])
         await pilot.press(*"/agents stop nope", "enter")
         await until(pilot, lambda: any("no agent 'nope'" in b.text for b in app.model.conv.blocks))
+
+
+async def test_typing_on_the_panel_or_an_agents_screen_goes_to_the_prompt():
+    made: list = []
+    app = MrSmithApp(fleet_factory(made), config=CONFIG, history_path=None)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await until(pilot, lambda: app.session is not None)
+        feed_agent(app, "agent-1")
+        await until(pilot, lambda: app.model.sidebar.agents)
+        await pilot.press(*"/agents", "enter")
+        await until(pilot, lambda: app.focused is app.query_one(SidebarView))
+        await pilot.press(*"so")  # 's' and 'o' are text here: nothing stops, nothing opens
+        await until(pilot, lambda: app.focused is not None and app.focused.id == "prompt")
+        await pilot.press(*"me text")
+        await until(pilot, lambda: app.model.input.draft == "some text")
+        assert made[0].services["fleet"].stops == [] and app.model.sidebar.selected is None
+        for _ in range(9):
+            await pilot.press("backspace")
+        await pilot.press(*"/agents agent-1", "enter")
+        await until(pilot, lambda: isinstance(app.screen, AgentScreen))
+        await pilot.press(*"hey")
+        await until(pilot, lambda: not isinstance(app.screen, AgentScreen) and app.model.input.draft == "hey")
+        assert app.focused is not None and app.focused.id == "prompt"
+        assert made[0].services["fleet"].stops == []

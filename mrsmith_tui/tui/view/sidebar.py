@@ -42,8 +42,8 @@ def sidebar_lines(sb: Sidebar, now: float, width: int) -> tuple[Content, dict[in
         running = sum(1 for a in sb.agents if a.ended is None)
         title = f"Agents {running} running"
         if sb.selected:
-            title += " · Enter open · s stop"
-        lines.append(Content.styled(_one_line(title, text_width + 2), "bold"))
+            title += " · Enter open · x stop"
+        lines.append(Content.styled(_one_line(title, width), "bold"))
         for a in sb.agents:
             rows = _agent_lines(a, now, text_width, selected=a.agent_id == sb.selected)
             for _ in rows:
@@ -88,15 +88,25 @@ class PanelRowClicked(Message):
         self.agent_id = agent_id
 
 
-class SidebarView(Static):
-    """Focusable when it lists agents: Up/Down move the cursor, Enter opens, s stops, Esc leaves."""
+class TypedAway(Message):
+    """A printable key pressed where nothing takes text: it belongs in the prompt."""
 
+    def __init__(self, character: str) -> None:
+        super().__init__()
+        self.character = character
+
+
+class SidebarView(Static):
+    """Focusable when it lists agents: Up/Down move the cursor, Enter opens, x stops, Esc leaves."""
+
+    # One letter only (x): any other printable key goes back to the prompt with the key, so
+    # someone who starts typing while the panel has the focus neither loses the key nor stops an agent.
     BINDINGS = [
-        Binding("up,k", "key('up')", "previous agent", show=False),
-        Binding("down,j", "key('down')", "next agent", show=False),
-        Binding("enter,o", "key('open')", "open agent", show=False),
-        Binding("s,x", "key('stop')", "stop agent", show=False),
-        Binding("escape,tab,i", "key('leave')", "back to the prompt", show=False),
+        Binding("up", "key('up')", "previous agent", show=False),
+        Binding("down", "key('down')", "next agent", show=False),
+        Binding("enter", "key('open')", "open agent", show=False),
+        Binding("x,delete", "key('stop')", "stop agent", show=False),
+        Binding("escape,tab", "key('leave')", "back to the prompt", show=False),
     ]
 
     def __init__(self, **kwargs) -> None:
@@ -118,6 +128,12 @@ class SidebarView(Static):
 
     def action_key(self, action: str) -> None:
         self.post_message(PanelKeyPressed(action))
+
+    def on_key(self, event: events.Key) -> None:
+        if event.is_printable and event.character and event.key != "x":
+            event.stop()
+            event.prevent_default()
+            self.post_message(TypedAway(event.character))
 
     def on_focus(self, event: events.Focus) -> None:
         self.post_message(PanelKeyPressed("focus"))
