@@ -380,10 +380,16 @@ class Conversation:
                 )
             )
         self.history.append({"role": "tool", "tool_call_id": call.id, "name": call.name, "content": result.content})
-        self._record(
-            {"type": "tool_result", "run_id": run_id, "tool_call_id": call.id, "name": call.name,
-             "content": result.content, "ok": result.ok}
-        )
+        record = {"type": "tool_result", "run_id": run_id, "tool_call_id": call.id, "name": call.name,
+                  "content": result.content, "ok": result.ok, "elapsed": round(elapsed, 3)}
+        # Optional fields (older readers skip them): what a resumed screen needs to draw the block again.
+        if result.diff:
+            record["diff"] = result.diff
+        if result.exit_code is not None:
+            record["exit_code"] = result.exit_code
+        if denied:
+            record["denied"] = True
+        self._record(record)
 
 
 def with_attachments(prompt: str, attachments: Sequence[tuple[str, str]]) -> str:

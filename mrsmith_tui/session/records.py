@@ -8,7 +8,7 @@ writer may add some) and must drop a torn last line with a warning.
     header      {format, id, created, cwd, agent, model, provider, version}
     user        {run_id, text}
     assistant   {run_id, content, reasoning, tool_calls: [{id, name, arguments}], model}
-    tool_result {run_id, tool_call_id, name, content, ok}
+    tool_result {run_id, tool_call_id, name, content, ok, elapsed; optional diff, exit_code, denied}
     usage       {run_id, prompt_tokens, completion_tokens, cached_tokens, reasoning_tokens,
                  estimated, context_tokens}
     error       {run_id, text}

@@ -195,24 +195,35 @@ class _Replayer:
         self.context_limit = context_limit
         self.blocks = 0
         self.run_id: str | None = None  # the open run (no run_end seen yet)
-        self.calls: dict[str, tuple[str, str]] = {}  # call id -> (name, arguments), waiting for a result
+        self.calls: dict[str, tuple[str, str, float]] = {}  # call id -> (name, arguments, asked at), no result yet
         self.at = 0.0
+        self.before = 0.0  # the `at` of the record before this one
+        self.call_elapsed = 0.0
         self.agent = ""
         self.model = ""
 
-    def emit(self, msg_type: type, **fields: Any) -> None:
-        self.out.append(msg_type(at=self.at, **fields) if self.at else msg_type(**fields))
+    def emit(self, msg_type: type, *, at: float | None = None, **fields: Any) -> None:
+        at = self.at if at is None else at
+        self.out.append(msg_type(at=at, **fields) if at else msg_type(**fields))
 
     def block(self, kind: str, text: str) -> None:
+        # The transcript stamps a message when it is complete; it began streaming after the
+        # record before it (the prompt or the last tool result), so that is when the block starts.
         self.blocks += 1
         block_id = f"h{'r' if kind == 'reasoning' else 't'}{self.blocks}"
-        self.emit(msgs.ReasoningDelta if kind == "reasoning" else msgs.TextDelta, block_id=block_id, text=text)
+        self.emit(msgs.ReasoningDelta if kind == "reasoning" else msgs.TextDelta, block_id=block_id, text=text,
+                  at=self.before or self.at)
         self.emit(msgs.BlockEnded, block_id=block_id, kind=kind, text=text)
 
+    def call_started(self, call_id: str, name: str, arguments: str) -> None:
+        started = self.calls.pop(call_id, (name, arguments, self.at))[2]
+        self.emit(msgs.ToolCallStarted, call_id=f"h{call_id}", name=name, arguments=arguments,
+                  summary=_summary_of(name, arguments), at=started)
+        self.call_elapsed = max(0.0, self.at - started) if started and self.at else 0.0
+
     def settle_calls(self) -> None:
-        for call_id, (name, arguments) in list(self.calls.items()):
-            self.emit(msgs.ToolCallStarted, call_id=f"h{call_id}", name=name, arguments=arguments,
-                      summary=_summary_of(name, arguments))
+        for call_id, (name, arguments, _) in list(self.calls.items()):
+            self.call_started(call_id, name, arguments)
             self.emit(msgs.ToolCallFinished, call_id=f"h{call_id}", name=name, ok=False, result=NO_RESULT)
         self.calls.clear()
 
@@ -226,6 +237,7 @@ class _Replayer:
     def record(self, r: dict[str, Any]) -> None:
         kind = r.get("type")
         at = r.get("at")
+        self.before = self.at
         self.at = float(at) if isinstance(at, (int, float)) else 0.0
         if kind == "user":
             self.end_open_run()
@@ -239,14 +251,19 @@ class _Replayer:
             if r.get("content"):
                 self.block("text", str(r["content"]))
             for call in _tool_calls(r.get("tool_calls")):
-                self.calls[call["id"]] = (call["function"]["name"], call["function"]["arguments"])
+                self.calls[call["id"]] = (call["function"]["name"], call["function"]["arguments"], self.at)
         elif kind == "tool_result":
             call_id = str(r.get("tool_call_id", ""))
-            name, arguments = self.calls.pop(call_id, (str(r.get("name", "")), ""))
-            self.emit(msgs.ToolCallStarted, call_id=f"h{call_id}", name=name, arguments=arguments,
-                      summary=_summary_of(name, arguments))
+            name, arguments, _ = self.calls.get(call_id, (str(r.get("name", "")), "", self.at))
+            self.call_started(call_id, name, arguments)
+            elapsed = r.get("elapsed")
+            exit_code = r.get("exit_code")
+            diff = r.get("diff")
             self.emit(msgs.ToolCallFinished, call_id=f"h{call_id}", name=name, ok=bool(r.get("ok", True)),
-                      result=str(r.get("content", "")))
+                      result=str(r.get("content", "")),
+                      elapsed=float(elapsed) if isinstance(elapsed, (int, float)) else self.call_elapsed,
+                      exit_code=exit_code if isinstance(exit_code, int) else None,
+                      diff=diff if isinstance(diff, str) and diff else None, denied=r.get("denied") is True)
         elif kind == "usage":
             context = r.get("context_tokens")
             usage = _usage(r)

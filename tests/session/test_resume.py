@@ -210,3 +210,13 @@ def test_resume_keeps_a_whole_last_record_that_lacks_its_newline(tmp_path):
     r.run("go on", CancelToken())
     records, warnings = read_transcript(path)
     assert warnings == [] and len(records) > count and records[count - 1]["type"] == "run_end"
+
+
+def test_a_tool_result_record_keeps_what_the_screen_needs_to_draw_it_again(tmp_path):
+    _, s, sink = lived_session(tmp_path)
+    records, _ = read_transcript(s.transcript_path)
+    result = next(r for r in records if r["type"] == "tool_result")
+    live = next(m for m in sink.msgs if isinstance(m, msgs.ToolCallFinished))
+    assert result["elapsed"] == round(live.elapsed, 3) and result["ok"] is True
+    replayed = next(m for m in replay_msgs(records) if isinstance(m, msgs.ToolCallFinished))
+    assert replayed.elapsed == result["elapsed"]
