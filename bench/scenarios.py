@@ -109,7 +109,10 @@ async def stream_once(app: App, watch: FrameWatch, timing: TimingSink, tokens: i
         note = "end of the answer never on screen; timed to the queue drain"
     else:
         watch.forget(mark)
-        error = f"the end of the stream was not on screen after {timeout:.0f} s"
+        if timing.log.ended.is_set() and drain_at is None:
+            error = "the run ended, but neither its last word nor a key pressed then reached the screen within 2 s"
+        else:
+            error = f"the end of the stream was not on screen after {timeout:.0f} s"
         send_key(app, "escape", None)  # cancel the run
     if not shown:
         watch.forget(mark)
