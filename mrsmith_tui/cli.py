@@ -341,8 +341,18 @@ def _run_tui(args: argparse.Namespace, config: Config) -> int:
         made.append(session)  # a resumed session is drawn once, when the UI first builds it
         return session
 
+    def resume(session_id: str, sink: Any, approver: Any) -> Any:
+        """/sessions: another recorded session of this folder, drawn from its transcript."""
+        from mrsmith_tui.core.resume import resume_session
+
+        session = resume_session(config=config, cwd=Path.cwd(), sink=sink, approver=approver, target=session_id,
+                                 persist=not args.no_session, replay=True)
+        _install_agents(session, args)
+        return session
+
     made: list[Any] = []
-    return run_tui(make_session, config=config, theme=args.theme or config.theme)
+    return run_tui(make_session, config=config, theme=args.theme or config.theme, resume=resume,
+                   sessions_root=sessions_dir(config))
 
 
 def _first_run(args: argparse.Namespace, config: Config) -> Config:

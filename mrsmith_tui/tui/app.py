@@ -36,15 +36,17 @@ from mrsmith_tui.tui.view.sidebar import PanelKeyPressed, PanelRowClicked, Sideb
 from mrsmith_tui.tui.view.status import StatusBar
 
 SessionFactory = Callable[[Any, Any], Any]
+ResumeFactory = Callable[[str, Any, Any], Any]
 SPINNER_INTERVAL = 0.1  # 10 fps, only while something runs
 
 
 class Dispatch(Message):
     """The one door into the app for Msgs from any thread."""
 
-    def __init__(self, msg: m.Msg) -> None:
+    def __init__(self, msg: m.Msg, generation: int = 0) -> None:
         super().__init__()
         self.msg = msg
+        self.generation = generation  # which session's channel posted it (see _open_channel)
 
 
 def default_history_path() -> Path:
@@ -103,11 +105,13 @@ class MrSmithApp(App[int]):
 
     def __init__(self, make_session: SessionFactory | None, *, config: Config | None = None, theme: str | None = None,
                  history_path: Path | None = None, replay: Iterable[m.Msg] = (), clock: Callable[[], float] = time.time,
-                 **kwargs: Any) -> None:
+                 resume: ResumeFactory | None = None, sessions_root: Path | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._draft_in_widget = ""  # the draft the prompt widget was last given or reported
         self.animation_level = "none"
         self._make_session = make_session
+        self._resume = resume  # resume(session_id, sink, approver): another recorded session, replayed
+        self._sessions_root = sessions_root
         self._config = config or Config()
         self._history_path = history_path
         self._replay = list(replay)
@@ -115,8 +119,8 @@ class MrSmithApp(App[int]):
         self._wanted_theme = theme
         self.session: Any = None
         self._session_tried = False
-        self.sink = CoalescingSink(self._post)
-        self.approver = TuiApprover(self.sink)
+        self._generation = 0
+        self.sink, self.approver = self._open_channel()
         self._token: CancelToken | None = None
         self._spinner: Timer | None = None
         self._wake: Timer | None = None
@@ -207,12 +211,21 @@ class MrSmithApp(App[int]):
 
     # ----------------------------------------------------------------- the loop
 
-    def _post(self, msg: m.Msg) -> None:
-        """Called from any thread (the sink)."""
-        self.post_message(Dispatch(msg))
+    def _open_channel(self) -> tuple[CoalescingSink, TuiApprover]:
+        """A sink and approver for one session. After /sessions switches, Msgs still queued from
+        the old session's workers (its agents being stopped) carry an old generation and are dropped."""
+        self._generation += 1
+        generation = self._generation
+
+        def post(msg: m.Msg) -> None:  # called from any thread
+            self.post_message(Dispatch(msg, generation))
+
+        sink = CoalescingSink(post)
+        return sink, TuiApprover(sink)
 
     def on_dispatch(self, event: Dispatch) -> None:
-        self.dispatch(event.msg)
+        if event.generation == self._generation:
+            self.dispatch(event.msg)
 
     def dispatch(self, msg: m.Msg) -> None:
         self.model, effects = update(self.model, msg)
@@ -580,6 +593,56 @@ class MrSmithApp(App[int]):
             tmp.replace(target)
         self.ui(ui.Note, text=f"exported to {written}")
 
+    def _cmd_sessions(self, arg: str) -> None:
+        if self._resume is None or self._sessions_root is None:
+            self.ui(ui.Note, text="/sessions: this screen cannot switch sessions", kind="warning")
+            return
+        from mrsmith_tui.session.store import list_sessions
+        from mrsmith_tui.tui.sessions_picker import SessionPicker
+
+        sessions = list_sessions(self._sessions_root, cwd=Path(getattr(self.session, "cwd", Path.cwd())))
+        if not sessions:
+            self.ui(ui.Note, text=f"no sessions of this folder under {self._sessions_root}")
+            return
+        current = str(getattr(self.session, "session_id", "")) or None
+
+        def picked(session_id: str | None) -> None:
+            if session_id is not None:
+                self._switch_session(session_id)
+
+        self.push_screen(SessionPicker(sessions, current), picked)
+
+    def _switch_session(self, session_id: str) -> None:
+        if session_id == str(getattr(self.session, "session_id", "")):
+            self.ui(ui.Note, text=f"already in session {session_id}")
+            return
+        if self.model.run.running:
+            self.ui(ui.Note, text="/sessions waits for the run to end (Esc cancels it)", kind="warning")
+            return
+        old, old_sink, old_approver, old_generation = self.session, self.sink, self.approver, self._generation
+        self.sink, self.approver = self._open_channel()
+        try:
+            # Built first: if the transcript cannot be read the old session stays as it was.
+            new = self._resume(session_id, self.sink, self.approver)
+        except Exception as e:  # noqa: BLE001 - SessionNotFound, ConfigError: one line
+            self.sink.close()
+            self.sink, self.approver, self._generation = old_sink, old_approver, old_generation
+            self.ui(ui.Note, text=f"/sessions: {getattr(e, 'message', None) or e}", kind="error")
+            return
+        old_approver.cancel(main_only=False)
+        old_approver.close()
+        old_sink.close()
+        a = new.agent
+        # Dispatched now, so it lands before the replayed Msgs the sink has queued.
+        self.ui(ui.SessionSwitched, session_id=str(getattr(new, "session_id", session_id)), agent=a.name, model=a.model,
+                effort=a.reasoning_effort, context_limit=a.max_context_tokens)
+        self.session = new
+        if old is not None:
+            try:
+                old.close()  # stops its background agents and closes its transcript
+            except Exception:  # noqa: BLE001
+                pass
+
     def _cmd_compact(self, arg: str) -> None:
         session = self.session
         if not hasattr(session, "compact"):
@@ -686,10 +749,13 @@ class MrSmithApp(App[int]):
 
 
 def run_tui(make_session: Callable[[Any, Any], Any], *, config: Config, theme: str | None = None,
-            history_path: Path | None = None) -> int:
-    """Run the full-screen UI. `make_session(sink, approver)` builds the AgentSession."""
+            history_path: Path | None = None, resume: ResumeFactory | None = None,
+            sessions_root: Path | None = None) -> int:
+    """Run the full-screen UI. `make_session(sink, approver)` builds the AgentSession;
+    `resume(session_id, sink, approver)` builds one on a recorded session (for /sessions)."""
     app = MrSmithApp(make_session, config=config, theme=theme,
-                     history_path=history_path if history_path is not None else default_history_path())
+                     history_path=history_path if history_path is not None else default_history_path(),
+                     resume=resume, sessions_root=sessions_root)
     result = app.run()
     return result if isinstance(result, int) else app.exit_code
 

@@ -316,3 +316,14 @@ class CloseAgent(Msg):
 @dataclass(frozen=True)
 class StopAgentKey(Msg):
     """Stop the agent whose screen is open (or the panel's selected one)."""
+
+
+@dataclass(frozen=True)
+class SessionSwitched(Msg):
+    """Another recorded session replaces this one on screen (its replay follows)."""
+
+    session_id: str
+    agent: str
+    model: str
+    effort: str | None = None
+    context_limit: int = 0

@@ -37,6 +37,7 @@ COMMANDS: dict[str, str] = {
     "/copy": "copy the last answer",
     "/export": "[path]  the session as Markdown",
     "/compact": "summarise older turns to free context",
+    "/sessions": "this folder's sessions: pick one to resume",
 }
 
 KEYS_HELP = (
@@ -635,7 +636,7 @@ def _command(model: Model, text: str, at: float) -> tuple[Model, Effects]:
         known = model.agents_known if name == "/agent" else model.themes_known
         return _note_block(model, "warning", f"{name} needs a name: {', '.join(known) or '(none)'}", at), ()
     if name in COMMANDS:
-        if name in ("/reset", "/agent", "/compact") and model.run.running:
+        if name in ("/reset", "/agent", "/compact", "/sessions") and model.run.running:
             return _note_block(model, "warning", f"{name} waits for the run to end (Esc cancels it)", at), ()
         if name == "/compact":  # runs in the worker like a turn
             model = _state(replace(model, run=replace(model.run, running=True, cancelling=False)), "thinking")
@@ -803,6 +804,16 @@ def _cleared(model: Model, msg: ui.Cleared) -> tuple[Model, Effects]:
     return _note_block(model, "notice", "fresh conversation", msg.at), ()
 
 
+def _session_switched(model: Model, msg: ui.SessionSwitched) -> tuple[Model, Effects]:
+    """A clean screen for the resumed session; its replayed Msgs draw the history and the ledger."""
+    fresh = initial_model(agent=msg.agent, model=msg.model, effort=msg.effort, context_limit=msg.context_limit,
+                          history=model.input.history, agents=model.agents_known, themes=model.themes_known,
+                          width=model.screen.width, height=model.screen.height)
+    model = replace(fresh, conv=ui.Conversation(next_key=model.conv.next_key), input=model.input, now=model.now,
+                    sidebar=replace(fresh.sidebar, wanted=model.sidebar.wanted))
+    return model, ()  # resume_session's own notice ("resumed session …") ends the replay
+
+
 def _agent_switched(model: Model, msg: ui.AgentSwitched) -> tuple[Model, Effects]:
     led = replace(model.ledger, agent=msg.agent, model=msg.model, effort=msg.effort,
                   context_limit=msg.context_limit or model.ledger.context_limit)
@@ -963,5 +974,6 @@ _HANDLERS: dict[type, Callable] = {
     ui.Note: _note,
     ui.Cleared: _cleared,
     ui.AgentSwitched: _agent_switched,
+    ui.SessionSwitched: _session_switched,
     ui.EffortChanged: _effort,
 }

@@ -1,0 +1,44 @@
+"""`/sessions`: this folder's sessions, newest first, in Textual's OptionList; Enter resumes one."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import OptionList, Static
+from textual.widgets.option_list import Option
+
+from mrsmith_tui.session.store import SessionInfo, format_sessions
+
+
+class SessionPicker(ModalScreen[str | None]):
+    """Dismisses with the chosen session's id, or None (Esc)."""
+
+    BINDINGS = [Binding("escape", "cancel", "back", show=False)]
+
+    def __init__(self, sessions: list[SessionInfo], current: str | None) -> None:
+        super().__init__(id="sessions")
+        self.sessions = sessions
+        self.current = current
+
+    def compose(self) -> ComposeResult:
+        # The --list table, one row an option, so the picker and the CLI read the same.
+        header, *rows = format_sessions(self.sessions, prompt_width=48).splitlines()
+        options = []
+        for info, row in zip(self.sessions, rows):
+            mark = "● " if info.id == self.current else "  "
+            options.append(Option(mark + row + ("  (this session)" if info.id == self.current else ""), id=info.id))
+        with Vertical(classes="dialog"):
+            yield Static(f"Sessions in this folder · Enter resume · Esc back\n  {header}", classes="title")
+            yield OptionList(*options, id="session-list")
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self.dismiss(event.option.id)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
