@@ -2,7 +2,9 @@
 
 `python -m bench.startup bare|mrsmith|naive` starts that app headless at 120×40 and prints
 `FRAME` the moment the first frame is composed; the parent times spawn -> that line, so
-the figure includes the interpreter, the imports and the first layout.
+the figure includes the interpreter, the imports, the config load and the first layout.
+`mrsmith` is started through `cli.main`, as a person starts it. The children keep .pyc
+files (PYTHONDONTWRITEBYTECODE removed) and each kind is started once untimed first.
 """
 
 from __future__ import annotations
@@ -72,12 +74,17 @@ DEAD_ENDPOINT = "http://127.0.0.1:9/v1"
 
 
 def _cli_child() -> None:
-    """What a person gets: `mrsmith` with a config file, through `cli.main` (real config load,
-    real composition). Only the process's HOME (set by the bench) and the config path differ."""
+    """What a person gets from `mrsmith`: `cli.main([])` with a config file in the default place
+    (the real config load and validation, the real composition). The process gets its own
+    fresh HOME first, so the person's config, history and sessions are never touched."""
     import tempfile
 
-    work = Path(tempfile.mkdtemp(prefix="mrsmith-startup-"))
-    config = work / "config.toml"
+    home = Path(tempfile.mkdtemp(prefix="mrsmith-startup-"))
+    os.environ.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), XDG_DATA_HOME=str(home / ".local/share"))
+    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "MODEL", "NO_COLOR"):
+        os.environ.pop(var, None)
+    config = home / ".config" / "mrsmith" / "config.toml"
+    config.parent.mkdir(parents=True)
     config.write_text(
         "[[providers]]\n"
         f'name = "bench"\nbase_url = "{DEAD_ENDPOINT}"\napi_key = "none"\n\n'
@@ -85,10 +92,12 @@ def _cli_child() -> None:
         'name = "bench"\nprovider = "bench"\nmodel = "bench-model"\n',
         encoding="utf-8",
     )
+    work = home / "project"
+    work.mkdir()
     os.chdir(work)
     from mrsmith_tui.cli import main
 
-    sys.exit(main(["--config", str(config), "--no-session"]))
+    sys.exit(main([]))
 
 
 def _naive_child() -> None:
