@@ -118,8 +118,9 @@ class ContextFactory:
         holder: list[Conversation] = []
 
         def on_load(skill) -> None:
+            text = skill.context_text()
             holder[0].add_context(
-                skill.context_text(), {"type": "skill", "name": skill.name, "path": str(skill.folder), "body": skill.body}
+                text, {"type": "skill", "name": skill.name, "path": str(skill.folder), "body": skill.body, "context": text}
             )
             sink(msgs.SkillLoaded(name=skill.name, path=str(skill.folder)))
 

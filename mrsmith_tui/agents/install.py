@@ -48,8 +48,10 @@ def install(
     dirs = skills_dirs or SkillDirs.from_config(session.config, session.cwd)
 
     def load_into_main(skill: Skill) -> None:
-        record = {"type": "skill", "name": skill.name, "path": str(skill.folder), "body": skill.body}
-        session.add_context(skill.context_text(), record)
+        text = skill.context_text()
+        # `context` is the exact text put in the context, so resume puts back the same words.
+        record = {"type": "skill", "name": skill.name, "path": str(skill.folder), "body": skill.body, "context": text}
+        session.add_context(text, record)
         session.sink(msgs.SkillLoaded(name=skill.name, path=str(skill.folder)))
 
     catalog = SkillCatalog(discover(dirs, warn), on_load=load_into_main)

@@ -551,16 +551,13 @@ class MrSmithApp(App[int]):
             if not skills:
                 self.ui(ui.Note, text="no skills found (./skills or ~/.config/mrsmith/skills)")
                 return
-            lines = ["Skills"] + [f"{'●' if catalog.is_loaded(s.name) else '○'} {s.name}  "
-                                  f"{getattr(s, 'description', '')}" for s in skills]
+            lines = ["Skills (* loaded) · /skills NAME loads one"] + [
+                f"{'*' if catalog.is_loaded(s.name) else ' '} {s.name}  {getattr(s, 'description', '')}" for s in skills]
             self.ui(ui.Note, text="\n".join(lines))
             return
-        skill = catalog.load(arg)
-        body = getattr(skill, "body", None)
-        if body and hasattr(self.session, "add_context"):
-            self.session.add_context(f"The person loaded the skill {skill.name}:\n\n{body}",
-                                     {"type": "skill", "name": skill.name})
-        self.ui(ui.Note, text=f"skill {skill.name} loaded")
+        already = catalog.is_loaded(arg)
+        skill = catalog.load(arg)  # its on_load puts the body in the context and records it, once
+        self.ui(ui.Note, text=f"skill {skill.name} {'was already loaded' if already else 'loaded'}")
 
     def _cmd_reasoning(self, arg: str) -> None:
         if not arg:

@@ -93,3 +93,34 @@ async def test_three_agents_watched_stopped_and_collected(loopback, tmp_path):
     for i in (1, 2, 3):
         records = [json.loads(x) for x in (folder / f"agent-{i}.jsonl").read_text().splitlines()]
         assert records[0]["type"] == "header" and records[-1]["type"] == "run_end"
+
+
+async def test_skills_command_lists_and_loads_a_skill_once(tmp_path):
+    config = Config(providers=[ProviderConfig(name="loop", base_url="http://127.0.0.1:9/v1")],
+                    agents=[AgentConfig(name="default", provider="loop", model="m1")],
+                    sessions_dir=str(tmp_path / "sessions"))
+    work = tmp_path / "project"
+    work.mkdir()
+
+    def make(sink, approver):
+        session = build_session(config=config, agent_name=None, cwd=work, sink=sink, approver=approver)
+        install(session)
+        return session
+
+    app = MrSmithApp(make, config=config, history_path=None)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: app.session is not None)
+        await pilot.press(*"/skills plan", "enter")
+        await until(pilot, lambda: any(b.text == "skill plan loaded" for b in app.model.conv.blocks))
+        await pilot.press(*"/skills plan", "enter")
+        await until(pilot, lambda: any(b.text == "skill plan was already loaded" for b in app.model.conv.blocks))
+        await pilot.press(*"/skills", "enter")
+        await until(pilot, lambda: app.model.conv.blocks[-1].text.startswith("Skills"))
+        listing = app.model.conv.blocks[-1].text.splitlines()
+        assert any(line.startswith("* plan ") for line in listing) and any(line.startswith("  tdd ") for line in listing)
+        contexts = [msg for msg in app.session.history if msg.get("context")]
+        assert len(contexts) == 1 and "plan" in contexts[0]["content"]
+        transcript = app.session.transcript_path
+    records = [json.loads(x) for x in transcript.read_text().splitlines()]
+    (skill,) = [r for r in records if r["type"] == "skill"]
+    assert skill["context"] == contexts[0]["content"]
