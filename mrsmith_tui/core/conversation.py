@@ -337,7 +337,7 @@ class Conversation:
             except Exception:
                 summary = ""
         self.sink(msgs.ToolCallStarted(call_id=call.id, name=call.name, arguments=call.arguments, summary=summary))
-        started = time.monotonic()
+        self._tool_began = time.monotonic()  # moved past the approval wait by _authorized_run
         denied = False
         if tool is None:
             known = ", ".join(self.tools.names()) or "none"
@@ -348,7 +348,8 @@ class Conversation:
             result = ToolResult.error(f"{call.name}: {problem}")
         else:
             result, denied = self._authorized_run(tool, args, call, cancel)
-        self._tool_result(run_id, call, result, elapsed=time.monotonic() - started, denied=denied, announce=True)
+        # elapsed is the tool's own time: the minutes a person took to approve are not the tool's.
+        self._tool_result(run_id, call, result, elapsed=time.monotonic() - self._tool_began, denied=denied, announce=True)
 
     def _authorized_run(self, tool, args: dict[str, Any], call: ToolCall, cancel: CancelToken) -> tuple[ToolResult, bool]:
         ctx = self.tool_ctx
@@ -359,6 +360,7 @@ class Conversation:
             if refusal is not None:
                 return ToolResult(content=refusal, ok=False), True
             cancel.check()
+            self._tool_began = time.monotonic()
             result = tool.run(args, ctx)
             if not isinstance(result, ToolResult):
                 result = ToolResult(content=str(result))

@@ -355,3 +355,18 @@ def test_context_added_during_a_tool_round_waits_for_the_results():
     assert roles == ["system", "user", "assistant", "tool", "user"]
     assert provider.requests[1].messages[-1]["content"] == "SKILL BODY"
     assert transcript.types().index("skill") > transcript.types().index("tool_result")
+
+
+def test_a_tools_elapsed_leaves_out_the_time_spent_waiting_for_approval():
+    import time as _time
+
+    class SlowPerson(ScriptedApprover):
+        def approve(self, query):
+            _time.sleep(0.4)  # the person reads the diff
+            return super().approve(query)
+
+    write = WriteTool()
+    conv, sink, transcript = make(FakeProvider(calls(("write", {})), answer("ok")), write, approver=SlowPerson())
+    conv.run_turn("write it", CancelToken())
+    (finished,) = sink.of(msgs.ToolCallFinished)
+    assert finished.ok and finished.elapsed < 0.2
