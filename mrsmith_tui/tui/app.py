@@ -191,6 +191,19 @@ class MrSmithApp(App[int]):
             self.theme = name
         if warning:
             self.ui(ui.Note, text=warning, kind="warning")
+        self._style_markdown()
+        self.theme_changed_signal.subscribe(self, lambda _theme: self._style_markdown())
+
+    def _style_markdown(self) -> None:
+        """Finished answers are Rich Markdown: give Rich the theme's colours (kept on one stacked theme)."""
+        from rich.theme import Theme as RichTheme
+
+        from mrsmith_tui.tui.themes import markdown_styles
+
+        if getattr(self, "_markdown_theme_pushed", False):
+            self.console.pop_theme()
+        self.console.push_theme(RichTheme(markdown_styles(self.theme_variables)))
+        self._markdown_theme_pushed = True
 
     def _adopt_session(self) -> None:
         s = self.session

@@ -168,3 +168,33 @@ def pick_theme(wanted: str | None, *, no_color: bool, available: set[str] | froz
     if wanted:
         return None, f"theme {wanted!r} not found; themes: {', '.join(sorted(available))}"
     return None, ""
+
+
+def markdown_styles(variables: dict[str, str]) -> dict[str, str]:
+    """Rich's Markdown styles in the colours of the current Textual theme.
+
+    A finished answer is a Rich `Markdown`, which otherwise draws in Rich's own fixed colours
+    (magenta headings, code on black) whatever the theme. Only `#rrggbb` values are used: an
+    ANSI theme's `ansi_default` means "the terminal's colour", which is Rich's default anyway.
+    """
+
+    def colour(name: str) -> str:
+        value = variables.get(name, "")
+        return value if value.startswith("#") and len(value) in (7, 9) else ""
+
+    def style(*parts: str) -> str:
+        return " ".join(p for p in parts if p) or "none"
+
+    primary, accent = colour("primary"), colour("accent")
+    text_primary, text_accent = colour("text-primary") or primary, colour("text-accent") or accent
+    muted, surface = colour("secondary"), colour("surface")
+    code = style(text_accent, f"on {surface}" if surface else "")
+    return {
+        "markdown.h1": style("bold", primary), "markdown.h1.border": style(primary),
+        "markdown.h2": style("bold", primary), "markdown.h3": style("bold", text_primary),
+        "markdown.h4": style("bold"), "markdown.h5": style("italic"), "markdown.h6": style("italic"),
+        "markdown.code": code, "markdown.item.bullet": style(accent), "markdown.item.number": style(accent),
+        "markdown.link": style(text_primary, "underline"), "markdown.link_url": style(text_primary, "underline"),
+        "markdown.block_quote": style("italic", muted), "markdown.hr": style(muted),
+        "markdown.table.border": style(muted), "markdown.table.header": style("bold", text_primary),
+    }

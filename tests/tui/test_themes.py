@@ -114,3 +114,16 @@ def test_no_color_keeps_a_theme_that_greys_readably():
     assert pick_theme("dusk", no_color=True, available=available) == ("dusk", "")
     name, warning = pick_theme("nope", no_color=False, available=available)
     assert name is None and "'nope' not found" in warning and "dusk" in warning
+
+
+def test_markdown_styles_follow_the_theme_and_skip_ansi_values():
+    from mrsmith_tui.tui.themes import markdown_styles
+
+    styles = markdown_styles({"primary": "#5FB3B3", "accent": "#DFA458", "surface": "#1C1F25", "secondary": "ansi_default"})
+    assert styles["markdown.h2"] == "bold #5FB3B3" and styles["markdown.item.bullet"] == "#DFA458"
+    assert styles["markdown.code"] == "#DFA458 on #1C1F25"  # text-accent falls back to accent
+    assert styles["markdown.hr"] == "none"  # an ANSI value is the terminal's own colour: left to Rich
+    from rich.style import Style
+
+    for value in styles.values():
+        Style.parse(value)  # every one is a style Rich accepts
