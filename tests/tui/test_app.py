@@ -246,3 +246,20 @@ async def test_idle_app_runs_no_timers(tmp_path):
         await until(pilot, lambda: not app.model.run.running)
         await pilot.pause(0.05)
         assert app._spinner is None
+
+
+async def test_ctrl_p_palette_offers_the_slash_commands_and_runs_one(tmp_path):
+    from textual.command import CommandPalette
+
+    app = make_app(tmp_path=tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("ctrl+p")
+        await until(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await pilot.press(*"/tasks")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await until(pilot, lambda: not isinstance(app.screen, CommandPalette))
+        await until(pilot, lambda: app.model.conv.blocks and "no tasks yet" in app.model.conv.blocks[-1].text)
+        names = [c.title for c in app.get_system_commands(app.screen)]
+        assert {"/help", "/usage", "/sessions", "/agents", "Review", "Toggle sidebar"} <= set(names)
+        assert "/agent" not in names and "/theme" not in names  # these need an argument: typed in the prompt
