@@ -113,6 +113,9 @@ class KeyProber:
         self.typed = 0
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="key-prober", daemon=True)
+        self._clear_lock = threading.Lock()
+        self._holding = False
+        self._held_clears = 0
 
     def start(self) -> KeyProber:
         self._thread.start()
@@ -135,7 +138,18 @@ class KeyProber:
 
     def _clear(self) -> None:
         # Delete it again so the same character is "fresh" next time round.
-        send_key(self.app, "backspace", None)
+        with self._clear_lock:
+            if self._holding:
+                self._held_clears += 1
+                return
+            send_key(self.app, "backspace", None)
+
+    def stop_and_hold(self) -> None:
+        """No new keys, and the backspace of a key still pending is held back until `stop`: sent
+        now, it could erase another prober's key before any frame showed it."""
+        with self._clear_lock:
+            self._stop.set()
+            self._holding = True
 
     def _run(self) -> None:
         while not self._stop.wait(self.interval):
@@ -145,6 +159,11 @@ class KeyProber:
         """Blocking: never call it on the app's event loop (the pending key needs that loop)."""
         self._stop.set()
         self._thread.join(5)
+        with self._clear_lock:
+            self._holding = False
+            for _ in range(self._held_clears):
+                send_key(self.app, "backspace", None)
+            self._held_clears = 0
         return self.latencies_ms
 
     async def finish(self) -> list[float]:

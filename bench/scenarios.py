@@ -85,7 +85,7 @@ async def stream_once(app: App, watch: FrameWatch, timing: TimingSink, tokens: i
     while not seen.is_set() and time.perf_counter() < deadline:
         if timing.log.ended.is_set():
             if prober:
-                prober._stop.set()  # no new keys; one still pending must not delay the drain key
+                prober.stop_and_hold()  # no new keys; one still pending must not delay or erase the drain key
             drain = KeyProber(app, watch)
             await loop.run_in_executor(None, drain.probe_once)
             drain_at = drain.frame_times[0] if drain.frame_times else None
