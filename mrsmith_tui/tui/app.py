@@ -28,7 +28,7 @@ from mrsmith_tui.config.schema import Config
 from mrsmith_tui.tui import effects as fx
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.bridge import CoalescingSink, TuiApprover
-from mrsmith_tui.tui.update import COMMANDS, initial_model, sidebar_visible, update
+from mrsmith_tui.tui.update import COMMANDS, initial_model, sidebar_takes_screen, sidebar_visible, update
 from mrsmith_tui.tui.view.blocks import review_text
 from mrsmith_tui.tui.view.conversation import BlockClicked, ConversationKey, ConversationView, UserScrolled
 from mrsmith_tui.tui.view.prompt import PromptArea
@@ -268,6 +268,10 @@ class MrSmithApp(App[int]):
         visible = sidebar_visible(model)
         if sidebar.display != visible:
             sidebar.display = visible
+        whole = sidebar_takes_screen(model)
+        sidebar.set_class(whole, "-whole")
+        if conv.display == whole:
+            conv.display = not whole
         if visible:
             sidebar.show(model.sidebar, model.now)
         self._render_note(model)

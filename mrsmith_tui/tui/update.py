@@ -22,6 +22,7 @@ TYPING_QUIET = 1.0  # an approval waits while the person typed within this
 QUIT_WINDOW = 2.0  # a second Ctrl-C within this quits
 NOTE_SECONDS = 4.0
 OPEN_SCAN = 64  # open blocks are near the end: look this far back
+SIDE_BY_SIDE = 100  # columns from which the sidebar sits beside the conversation
 
 COMMANDS: dict[str, str] = {
     "/help": "this list",
@@ -487,7 +488,9 @@ def _panel_key(model: Model, msg: ui.PanelKey) -> tuple[Model, Effects]:
             return model, ()
         return replace(model, sidebar=replace(sb, selected=None)), ()
     if msg.action == "leave" or not sb.agents:
-        return replace(model, sidebar=replace(sb, selected=None)), (fx.Focus("prompt"),)
+        # On a narrow screen the panel covered the conversation: leaving it gives the screen back.
+        wanted = None if model.screen.width < SIDE_BY_SIDE else sb.wanted
+        return replace(model, sidebar=replace(sb, selected=None, wanted=wanted)), (fx.Focus("prompt"),)
     i = _agent_index(model, sb.selected or "")
     if msg.action in ("up", "down"):
         j = 0 if i is None else max(0, min(len(sb.agents) - 1, i + (1 if msg.action == "down" else -1)))
@@ -761,7 +764,12 @@ def sidebar_visible(model: Model) -> bool:
     sb = model.sidebar
     if sb.wanted is not None:
         return sb.wanted
-    return model.screen.width >= 100 and bool(sb.tasks or sb.agents)
+    return model.screen.width >= SIDE_BY_SIDE and bool(sb.tasks or sb.agents)
+
+
+def sidebar_takes_screen(model: Model) -> bool:
+    """Below SIDE_BY_SIDE columns a shown sidebar takes the whole width (beside, the text would be a sliver)."""
+    return model.screen.width < SIDE_BY_SIDE and sidebar_visible(model)
 
 
 def _toggle_sidebar(model: Model, msg: ui.ToggleSidebar) -> tuple[Model, Effects]:

@@ -161,3 +161,16 @@ def test_reset_forgets_ended_agents_and_their_screens():
                    ui.OpenAgent(agent_id="agent-1", at=AT + 5), ui.Cleared(at=AT + 6))
     assert set(model.agent_convs) == {"agent-2"} and model.screen.agent_open is None
     assert [r.agent_id for r in model.sidebar.agents] == ["agent-2"]
+
+
+def test_on_a_narrow_screen_the_panel_takes_the_screen_and_gives_it_back():
+    from mrsmith_tui.tui.update import sidebar_takes_screen, sidebar_visible
+
+    model, _ = run(initial_model(width=60, height=20), *spawned("agent-1"))
+    assert not sidebar_visible(model)  # automatic: hidden below 100 columns
+    model, _ = run(model, ui.Submit(text="/agents", at=AT))
+    assert sidebar_visible(model) and sidebar_takes_screen(model)
+    model, _ = run(model, ui.PanelKey(action="leave", at=AT))
+    assert not sidebar_visible(model) and not sidebar_takes_screen(model)
+    wide, _ = run(initial_model(width=120), *spawned("agent-1"), ui.Submit(text="/agents", at=AT))
+    assert sidebar_visible(wide) and not sidebar_takes_screen(wide)
