@@ -16,8 +16,9 @@ from mrsmith_tui.tools.approval import PolicyApprover
 def fake_tui(monkeypatch):
     calls = {}
 
-    def run_tui(make_session, *, config, theme=None, history_path=None):
+    def run_tui(make_session, *, config, theme=None, history_path=None, resume=None, sessions_root=None):
         calls["config"], calls["theme"] = config, theme
+        calls["resume"], calls["sessions_root"] = resume, sessions_root
         sink = ListSink()
         calls["session"] = make_session(sink, PolicyApprover())
         calls["session"].close()
@@ -37,6 +38,7 @@ def test_without_prompt_on_a_terminal_the_tui_gets_a_session_factory(fake_tui, t
     assert fake_tui["theme"] == "dusk"
     session = fake_tui["session"]
     assert (session.agent.model, session.provider_name, session.cwd) == ("m", "openai", tmp_path)
+    assert fake_tui["sessions_root"] == tmp_path / "s" and callable(fake_tui["resume"])  # for /sessions
 
 
 def test_json_without_a_headless_run_is_a_usage_error(fake_tui, capsys):

@@ -71,7 +71,8 @@ async def test_pick_a_found_server_and_save(tmp_path, loopback):
     app = setup_app(path, [LocalServer("Ollama", "ollama", srv.port), LocalServer("vLLM", "vllm", CLOSED_PORT)])
     async with app.run_test(size=(100, 36)) as pilot:
         await wait_for(pilot, lambda: app.screen.found is not None)
-        assert app.focused is field(app, "#found")  # nothing typed yet, so the list takes focus
+        # nothing typed yet, so the list takes focus (focus moves on the next message: wait for it)
+        await wait_for(pilot, lambda: app.focused is field(app, "#found"))
         assert field(app, "#found").option_count == 1
         await pilot.press("enter")
         await wait_for(pilot, lambda: field(app, "#model").value == "llama3")
