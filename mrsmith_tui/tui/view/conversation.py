@@ -8,8 +8,13 @@ token) stays bounded however long the session grows.
 
 from __future__ import annotations
 
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
 from textual import events
 from textual.containers import VerticalScroll
+from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
 
@@ -39,6 +44,23 @@ class UserScrolled(Message):
         self.at_bottom = at_bottom
 
 
+def flatten(renderable: Any, console: Console, width: int) -> Content:
+    """A Rich renderable (a finished answer's Markdown) drawn once at `width`, as Content.
+
+    Textual would render a Rich renderable again on every layout pass that measures it (each
+    frame a block above grows), highlighting code every time; Content keeps its lines.
+    """
+    lines = console.render_lines(renderable, console.options.update_width(max(1, width)), pad=False)
+    text = Text()
+    for i, line in enumerate(lines):
+        if i:
+            text.append("\n")
+        for segment in line:
+            if not segment.control:
+                text.append(segment.text, segment.style)
+    return Content.from_rich_text(text, console=console)
+
+
 class BlockView(Static):
     DEFAULT_CSS = ""
 
@@ -57,7 +79,14 @@ class BlockView(Static):
         self.block, self.frame, self.width, self.now = block, frame, width, now
         self.set_class(not block.done, "-open")
         self.set_class(block.kind == "tool" and block.done and not block.ok, "-failed")
-        self.update(render_block(block, now, width))
+        shown = render_block(block, now, width)
+        if not isinstance(shown, (Content, str)):
+            shown = flatten(shown, self.app.console, width)
+        self.update(shown)
+
+    def restyle(self) -> None:
+        """Draw again at the next show (the theme changed: Markdown was flattened in the old colours)."""
+        self.block = None
 
     def on_click(self, event: events.Click) -> None:
         event.stop()
@@ -147,6 +176,12 @@ class ConversationView(VerticalScroll):
         self._conv, self._now = conv, now
         if conv.follow and conv.focused is None:
             self.scroll_end(animate=False, immediate=False)
+
+    def restyle(self) -> None:
+        """The theme changed: every block is drawn again in its colours."""
+        for view in self._views.values():
+            view.restyle()
+        self._resync()
 
     def block_width(self) -> int:
         """The text width inside a block (the region less the block's padding and edge)."""
