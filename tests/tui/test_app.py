@@ -263,3 +263,17 @@ async def test_ctrl_p_palette_offers_the_slash_commands_and_runs_one(tmp_path):
         names = [c.title for c in app.get_system_commands(app.screen)]
         assert {"/help", "/usage", "/sessions", "/agents", "Review", "Toggle sidebar"} <= set(names)
         assert "/agent" not in names and "/theme" not in names  # these need an argument: typed in the prompt
+
+
+async def test_a_burst_of_keys_is_edited_in_order(tmp_path):
+    """Keys queued behind a busy moment: the backspace must act before the key after it."""
+    from textual import events
+
+    app = make_app(tmp_path=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.focused is not None and app.focused.id == "prompt")
+        for key, char in (("a", "a"), ("b", "b"), ("backspace", None), ("c", "c"), ("left", None), ("x", "x")):
+            event = events.Key(key, char)
+            event.set_sender(app)
+            app._driver.send_message(event)  # all queued before any is handled, as from a terminal
+        await until(pilot, lambda: app.model.input.draft == "axc")

@@ -21,7 +21,7 @@ from textual.widgets import Static
 from mrsmith_tui.tui.model import Block, Conversation
 from mrsmith_tui.tui.view.blocks import render_block
 
-LIVE_BLOCKS = 150
+LIVE_BLOCKS = 50
 
 
 class BlockClicked(Message):

@@ -63,4 +63,13 @@ class PromptArea(TextArea):
             event.prevent_default()
             self.post_message(self.Recall(+1))
             return
+        bound = self._bindings.key_to_bindings.get(key)
+        if bound:
+            # Run the editor's own binding now, in key order. Left to Textual it runs when the key
+            # has bubbled up to the App, so in a burst of keys queued behind a busy moment a
+            # backspace could land after the next character and erase it (measured: a lost key).
+            event.stop()
+            event.prevent_default()
+            await self.run_action(bound[0].action)
+            return
         await super()._on_key(event)
