@@ -42,6 +42,13 @@ class TodoWriteTool(BaseTool):
         "additionalProperties": False,
     }
 
+    def summary(self, args: dict[str, Any]) -> str:
+        todos = args.get("todos")
+        if not isinstance(todos, list):
+            return ""
+        done = sum(1 for t in todos if isinstance(t, dict) and t.get("status") == "completed")
+        return f"{len(todos)} task{'s' if len(todos) != 1 else ''}, {done} done"
+
     def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
         raw = args.get("todos")
         if not isinstance(raw, list):

@@ -40,3 +40,12 @@ def test_question_without_a_person(ctx, approver) -> None:
     assert r.content == NO_PERSON
     assert not QuestionTool().run({"questions": []}, ctx).ok
     assert "options[1]" in QuestionTool().run({"questions": [{"question": "q", "options": [{}]}]}, ctx).content
+
+
+def test_todowrite_header_summary_counts_tasks():
+    from mrsmith_tui.tools.todowrite import TodoWriteTool
+
+    tool = TodoWriteTool()
+    todos = [{"content": "a", "status": "completed"}, {"content": "b", "status": "pending"}, {"content": "c", "status": "in_progress"}]
+    assert tool.summary({"todos": todos}) == "3 tasks, 1 done"
+    assert tool.summary({"todos": "nope"}) == ""
