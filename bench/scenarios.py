@@ -20,13 +20,13 @@ from bench.workload import END_MARK
 @dataclass
 class Settings:
     stream_tokens: int = 20_000
-    scale_tokens: int = 4_000
-    scale_repeats: int = 3
+    scale_tokens: int = 8_000  # long enough for a dozen key presses per stream: a p95 needs samples
+    scale_repeats: int = 5
     fill_blocks: int = 5_000
     idle_seconds: float = 10.0
     stream_timeout: float = 60.0
     fill_timeout: float = 120.0
-    stream_repeats: int = 3  # key presses pooled over the repeats (a 20,000-token stream is short)
+    stream_repeats: int = 6  # key presses pooled over the repeats (a 20,000-token stream lasts ~0.3 s)
     agents: int = 100
     agent_tokens: int = 1_000
     agent_rate: int = 50  # tokens/s per agent, like a real model: 5,000 tokens/s in all

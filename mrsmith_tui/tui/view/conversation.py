@@ -44,6 +44,20 @@ class UserScrolled(Message):
         self.at_bottom = at_bottom
 
 
+ROW_STEP = 8  # a streaming answer grows its block this many rows at a time
+
+
+def reserve_rows(content: Content, rules: Any, width: int) -> Content:
+    """Pad a streaming answer to a multiple of ROW_STEP rows.
+
+    Each time a block's height changes Textual lays out the conversation and repaints the
+    whole screen (everything shifts under the followed tail); inside the reserved rows only
+    the block repaints. The blank rows go when the answer ends.
+    """
+    spare = -content.get_height(rules, width) % ROW_STEP
+    return Content.assemble(content, "\n" * spare) if spare else content
+
+
 def flatten(renderable: Any, console: Console, width: int) -> Content:
     """A Rich renderable (a finished answer's Markdown) drawn once at `width`, as Content.
 
@@ -82,6 +96,8 @@ class BlockView(Static):
         shown = render_block(block, now, width)
         if not isinstance(shown, (Content, str)):
             shown = flatten(shown, self.app.console, width)
+        elif block.kind == "text" and not block.done and isinstance(shown, Content):
+            shown = reserve_rows(shown, self.styles, width)
         self.update(shown)
 
     def restyle(self) -> None:
