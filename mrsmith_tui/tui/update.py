@@ -220,12 +220,17 @@ def _run_ended(model: Model, msg: m.RunEnded) -> tuple[Model, Effects]:
         parts.append(_seconds(took))
         model = _note_block(model, "usage", " · ".join(parts), msg.at)
     if msg.error:
-        model = _note_block(model, "error", msg.error, msg.at)
+        if not _said_already(model.conv, msg.error):  # the core posts Error, then RunEnded(error)
+            model = _note_block(model, "error", msg.error, msg.at)
     elif msg.cancelled:
         model = _note_block(model, "notice", "cancelled", msg.at)
     model = _close_open_blocks(model, msg.at)
     waiting = "waiting" if model.pending.queue else "idle"
     return replace(model, ledger=replace(model.ledger, state=waiting, run_started=None)), ()
+
+
+def _said_already(conv: ui.Conversation, error: str) -> bool:
+    return any(b.kind == "error" and b.text == error for b in conv.blocks[-OPEN_SCAN:])
 
 
 def _close_open_blocks(model: Model, at: float) -> Model:
@@ -407,7 +412,9 @@ def _agent_blocks(model: Model, agent_id: str, inner: m.Msg) -> Model:
             return model
         closed = _close_open_blocks(replace(model, conv=conv), inner.at).conv
         note = "cancelled" if inner.cancelled else ""
-        if inner.error or note:
+        if inner.error and _said_already(closed, inner.error):
+            pass  # its Error came first
+        elif inner.error or note:
             closed = _note_block(replace(model, conv=closed), "error" if inner.error else "notice",
                                  inner.error or note, inner.at).conv
         return _keep_agent_conv(model, agent_id, closed)

@@ -306,3 +306,9 @@ def test_reset_clears_the_conversation_and_tasks():
     model, _ = fold(running(), m.TasksChanged(todos=(m.Todo("x"),), at=1), m.RunEnded(run_id="r1", at=2),
                     ui.WorkerDone(at=2), ui.Cleared(at=3))
     assert [b.text for b in model.conv.blocks] == ["fresh conversation"] and model.sidebar.tasks == ()
+
+
+def test_an_error_posted_before_run_ended_shows_once():
+    error = "cannot reach provider 'openai' at http://127.0.0.1:9/v1: connection refused"
+    model, _ = fold(running(), m.Error(text=error, at=2), m.RunEnded(run_id="r1", error=error, at=2))
+    assert [b.text for b in model.conv.blocks if b.kind == "error"] == [error]
