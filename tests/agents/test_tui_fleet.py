@@ -4,6 +4,7 @@ one opened and watched, one stopped from the panel, the third's report collected
 from __future__ import annotations
 
 import json
+from functools import partial
 
 from loopback import text_turn, tool_calls_turn, tool_turn
 from mrsmith_tui.agents.install import install
@@ -14,20 +15,16 @@ from mrsmith_tui.tui.app import MrSmithApp
 from mrsmith_tui.tui.view.conversation import BlockView
 from mrsmith_tui.tui.view.sidebar import SidebarView
 
+from tests.tui.pilot import until as _until
+
 from .helpers import Router
+
+until = partial(_until, timeout=20.0)  # the real fleet over loopback: a longer wait
 
 
 def slow(turn, delay: float):
     turn.delay = delay
     return turn
-
-
-async def until(pilot, predicate, timeout: float = 20.0) -> None:
-    for _ in range(int(timeout / 0.02)):
-        if predicate():
-            return
-        await pilot.pause(0.02)
-    raise AssertionError("condition not reached")
 
 
 def state(app: MrSmithApp, agent_id: str) -> str:

@@ -8,14 +8,7 @@ from mrsmith_tui.tui.app import MrSmithApp
 from mrsmith_tui.tui.view.conversation import BlockView
 from mrsmith_tui.tui.view.sidebar import SidebarView
 from tests.tui.fakes import AT, CONFIG, fleet_factory
-
-
-async def until(pilot, predicate, timeout: float = 5.0) -> None:
-    for _ in range(int(timeout / 0.01)):
-        if predicate():
-            return
-        await pilot.pause(0.01)
-    raise AssertionError("condition not reached")
+from tests.tui.pilot import until
 
 
 def feed_agent(app: MrSmithApp, agent_id: str) -> None:
@@ -27,14 +20,24 @@ def feed_agent(app: MrSmithApp, agent_id: str) -> None:
     app.sink(of(m.ToolCallStarted(call_id="c", name="shell", arguments="{}", summary="make check", at=AT)))
 
 
-async def test_panel_opens_an_agents_screen_and_stops_it_there():
+def fleet_app() -> tuple[MrSmithApp, list]:
     made: list = []
-    app = MrSmithApp(fleet_factory(made), config=CONFIG, history_path=None)
+    return MrSmithApp(fleet_factory(made), config=CONFIG, history_path=None), made
+
+
+async def start_agents(pilot, app: MrSmithApp, *agent_ids: str) -> None:
+    """Once the session is built, the agents appear, each with a prompt, a thought and a running tool."""
+    await until(pilot, lambda: app.session is not None)
+    for agent_id in agent_ids:
+        feed_agent(app, agent_id)
+    await until(pilot, lambda: len(app.model.sidebar.agents) == len(agent_ids))
+
+
+async def test_panel_opens_an_agents_screen_and_stops_it_there():
+    app, made = fleet_app()
     async with app.run_test(size=(120, 36)) as pilot:
-        await until(pilot, lambda: app.session is not None)
-        feed_agent(app, "agent-1")
-        feed_agent(app, "agent-2")
-        await until(pilot, lambda: len(app.model.sidebar.agents) == 2 and app.query_one(SidebarView).display)
+        await start_agents(pilot, app, "agent-1", "agent-2")
+        await until(pilot, lambda: app.query_one(SidebarView).display)
         await pilot.press(*"/agents", "enter")
         await until(pilot, lambda: app.focused is app.query_one(SidebarView))
         assert app.model.sidebar.selected == "agent-1"
@@ -68,11 +71,9 @@ async def test_panel_opens_an_agents_screen_and_stops_it_there():
 
 
 async def test_clicking_a_panel_row_opens_that_agent():
-    made: list = []
-    app = MrSmithApp(fleet_factory(made), config=CONFIG, history_path=None)
+    app, made = fleet_app()
     async with app.run_test(size=(120, 36)) as pilot:
-        await until(pilot, lambda: app.session is not None)
-        feed_agent(app, "agent-1")
+        await start_agents(pilot, app, "agent-1")
         await until(pilot, lambda: app.query_one(SidebarView).display and app.query_one(SidebarView)._owners)
         sidebar = app.query_one(SidebarView)
         line = min(y for y, who in sidebar._owners.items() if who == "agent-1")
@@ -84,12 +85,9 @@ async def test_clicking_a_panel_row_opens_that_agent():
 
 
 async def test_stop_from_the_input_line_names_unknown_ids():
-    made: list = []
-    app = MrSmithApp(fleet_factory(made), config=CONFIG, history_path=None)
+    app, made = fleet_app()
     async with app.run_test(size=(120, 36)) as pilot:
-        await until(pilot, lambda: app.session is not None)
-        feed_agent(app, "agent-1")
-        await until(pilot, lambda: app.model.sidebar.agents)
+        await start_agents(pilot, app, "agent-1")
         await pilot.press(*"/agents stop agent-1", "enter")
         await until(pilot, lambda: made[0].services["fleet"].stops == [("agent-1", 0)])
         await pilot.press(*"/agents stop nope", "enter")
@@ -97,12 +95,9 @@ async def test_stop_from_the_input_line_names_unknown_ids():
 
 
 async def test_typing_on_the_panel_or_an_agents_screen_goes_to_the_prompt():
-    made: list = []
-    app = MrSmithApp(fleet_factory(made), config=CONFIG, history_path=None)
+    app, made = fleet_app()
     async with app.run_test(size=(120, 36)) as pilot:
-        await until(pilot, lambda: app.session is not None)
-        feed_agent(app, "agent-1")
-        await until(pilot, lambda: app.model.sidebar.agents)
+        await start_agents(pilot, app, "agent-1")
         await pilot.press(*"/agents", "enter")
         await until(pilot, lambda: app.focused is app.query_one(SidebarView))
         await pilot.press(*"so")  # 's' and 'o' are text here: nothing stops, nothing opens

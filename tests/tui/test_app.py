@@ -13,16 +13,9 @@ from mrsmith_tui.tui.modals import ApprovalModal
 from mrsmith_tui.tui.review import ReviewScreen
 from mrsmith_tui.tui.view.conversation import BlockView
 from tests.tui.fakes import AT, CONFIG, approve, factory, wait_cancel
+from tests.tui.pilot import until
 
 DIFF = "--- a/a.py\n+++ b/a.py\n@@ -0,0 +1 @@\n+print(1)\n"
-
-
-async def until(pilot, predicate, timeout: float = 5.0) -> None:
-    for _ in range(int(timeout / 0.01)):
-        if predicate():
-            return
-        await pilot.pause(0.01)
-    raise AssertionError("condition not reached")
 
 
 def make_app(script=None, made=None, tmp_path=None, **kw) -> MrSmithApp:

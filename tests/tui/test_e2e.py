@@ -10,6 +10,7 @@ from loopback import text_turn, tool_turn
 from mrsmith_tui.config.schema import AgentConfig, Config, ProviderConfig
 from mrsmith_tui.tui.app import MrSmithApp
 from mrsmith_tui.tui.modals import ApprovalModal
+from tests.tui.pilot import until
 
 session_mod = pytest.importorskip("mrsmith_tui.core.session")
 
@@ -24,14 +25,6 @@ def app_for(config: Config, cwd: Path) -> MrSmithApp:
     def make(sink, approver):
         return session_mod.build_session(config=config, agent_name=None, cwd=cwd, sink=sink, approver=approver)
     return MrSmithApp(make, config=config, history_path=None)
-
-
-async def until(pilot, predicate, timeout: float = 10.0) -> None:
-    for _ in range(int(timeout / 0.01)):
-        if predicate():
-            return
-        await pilot.pause(0.01)
-    raise AssertionError("condition not reached")
 
 
 async def test_reasoning_streams_folds_and_the_answer_lands(loopback, tmp_path):

@@ -15,14 +15,7 @@ from mrsmith_tui.tui.app import MrSmithApp
 from mrsmith_tui.tui.sessions_picker import SessionPicker
 from mrsmith_tui.tui.update import initial_model, update
 from textual.widgets import OptionList
-
-
-async def until(pilot, predicate, timeout: float = 10.0) -> None:
-    for _ in range(int(timeout / 0.01)):
-        if predicate():
-            return
-        await pilot.pause(0.01)
-    raise AssertionError("condition not reached")
+from tests.tui.pilot import until
 
 
 def test_switching_sessions_clears_the_screen_but_keeps_input_history():
