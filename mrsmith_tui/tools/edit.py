@@ -2,25 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
 from mrsmith_tui.tools.edit_match import EditError, apply_edit
-from mrsmith_tui.tools.fileio import commit_write, read_bytes_or_none, unified_diff
-from mrsmith_tui.tools.sandbox import SandboxError, display, resolve
-
-MAX_DIFF_CHARS = 20_000
-
-
-@dataclass(frozen=True)
-class _Plan:
-    path: Path
-    shown: str
-    before: bytes | None
-    after: bytes
-    diff: str
+from mrsmith_tui.tools.fileio import WritePlan, commit_write, diff_for_model, locate_target, unified_diff
 
 
 def _changes(args: dict[str, Any]) -> list[tuple[str, str, bool]] | str:
@@ -42,24 +28,18 @@ def _changes(args: dict[str, Any]) -> list[tuple[str, str, bool]] | str:
     return [(old, new, bool(args.get("replace_all", False)))]
 
 
-def _plan(args: dict[str, Any], ctx: ToolContext) -> _Plan | str:
+def _plan(args: dict[str, Any], ctx: ToolContext) -> WritePlan | str:
     changes = _changes(args)
     if isinstance(changes, str):
         return changes
-    try:
-        path = resolve(ctx.root, args.get("path"))
-    except SandboxError as e:
-        return str(e)
-    shown = display(ctx.root, path)
-    if path.is_dir():
-        return f"{shown} is a directory"
-    before = read_bytes_or_none(path)
-    if ctx.ledger is not None and ctx.ledger.stale(path, before):
-        return ctx.ledger.stale_message(shown)
+    target = locate_target(args, ctx)
+    if isinstance(target, str):
+        return target
+    path, shown, before = target
     if before is None:
         if len(changes) == 1 and changes[0][0] == "":
             text = changes[0][1]  # old "" on a missing file creates it
-            return _Plan(path, shown, None, text.encode("utf-8"), unified_diff(shown, "", text))
+            return WritePlan(path, shown, None, text.encode("utf-8"), unified_diff(shown, "", text))
         return f"{shown} does not exist (to create a file, use write_file or edit with old: \"\")"
     if b"\x00" in before[:8192]:
         return f"{shown} is a binary file; edit changes text files only"
@@ -82,7 +62,7 @@ def _plan(args: dict[str, Any], ctx: ToolContext) -> _Plan | str:
         buffer += "\n"
     result = buffer.replace("\n", "\r\n") if crlf else buffer
     diff = unified_diff(shown, original.replace("\r\n", "\n"), buffer)
-    return _Plan(path, shown, before, result.encode("utf-8"), diff)
+    return WritePlan(path, shown, before, result.encode("utf-8"), diff)
 
 
 class EditTool(BaseTool):
@@ -136,6 +116,5 @@ class EditTool(BaseTool):
         failed = commit_write(plan.path, plan.after, plan.shown, ctx.ledger)
         if failed:
             return ToolResult.error(failed)
-        told = plan.diff if len(plan.diff) <= MAX_DIFF_CHARS else plan.diff[:MAX_DIFF_CHARS] + "\n[diff cut]"
         verb = "Created" if plan.before is None else "Edited"
-        return ToolResult(content=f"{verb} {plan.shown}\n{told}", diff=plan.diff)
+        return ToolResult(content=f"{verb} {plan.shown}\n{diff_for_model(plan.diff)}", diff=plan.diff)

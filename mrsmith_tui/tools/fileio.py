@@ -5,8 +5,46 @@ from __future__ import annotations
 import difflib
 import os
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from mrsmith_tui.tools.sandbox import SandboxError, display, resolve
+
+MAX_DIFF_CHARS = 20_000  # of a diff told back to the model (the screen gets it whole)
+
+
+@dataclass(frozen=True)
+class WritePlan:
+    """What a writing tool will do: shown in the approval, then carried out by commit_write."""
+
+    path: Path
+    shown: str
+    before: bytes | None
+    after: bytes
+    diff: str
+
+
+def locate_target(args: dict[str, Any], ctx: Any, *, regular_only: bool = False) -> tuple[Path, str, bytes | None] | str:
+    """(path, shown, current bytes or None) of the file a writing tool names, or why it cannot be written:
+    outside the root, a directory, (with regular_only) not a regular file, or changed since last read."""
+    try:
+        path = resolve(ctx.root, args.get("path"))
+    except SandboxError as e:
+        return str(e)
+    shown = display(ctx.root, path)
+    if path.is_dir():
+        return f"{shown} is a directory"
+    if regular_only and path.exists() and not path.is_file():
+        return f"{shown} is not a regular file"
+    before = read_bytes_or_none(path)
+    if ctx.ledger is not None and ctx.ledger.stale(path, before):
+        return ctx.ledger.stale_message(shown)
+    return path, shown, before
+
+
+def diff_for_model(diff: str) -> str:
+    return diff if len(diff) <= MAX_DIFF_CHARS else diff[:MAX_DIFF_CHARS] + "\n[diff cut]"
 
 
 def read_bytes_or_none(path: Path) -> bytes | None:

@@ -2,44 +2,22 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
-from mrsmith_tui.tools.fileio import commit_write, read_bytes_or_none, unified_diff
-from mrsmith_tui.tools.sandbox import SandboxError, display, resolve
-
-MAX_DIFF_CHARS = 20_000
+from mrsmith_tui.tools.fileio import WritePlan, commit_write, diff_for_model, locate_target, unified_diff
 
 
-@dataclass(frozen=True)
-class _Plan:
-    path: Path
-    shown: str
-    before: bytes | None
-    after: bytes
-    diff: str
-
-
-def _plan(args: dict[str, Any], ctx: ToolContext) -> _Plan | str:
+def _plan(args: dict[str, Any], ctx: ToolContext) -> WritePlan | str:
     content = args.get("content")
     if not isinstance(content, str):
         return "content must be a string (the whole new file)"
-    try:
-        path = resolve(ctx.root, args.get("path"))
-    except SandboxError as e:
-        return str(e)
-    shown = display(ctx.root, path)
-    if path.is_dir():
-        return f"{shown} is a directory"
-    if path.exists() and not path.is_file():
-        return f"{shown} is not a regular file"
-    before = read_bytes_or_none(path)
-    if ctx.ledger is not None and ctx.ledger.stale(path, before):
-        return ctx.ledger.stale_message(shown)
+    target = locate_target(args, ctx, regular_only=True)
+    if isinstance(target, str):
+        return target
+    path, shown, before = target
     old_text = "" if before is None else before.decode("utf-8", errors="replace")
-    return _Plan(path, shown, before, content.encode("utf-8"), unified_diff(shown, old_text, content))
+    return WritePlan(path, shown, before, content.encode("utf-8"), unified_diff(shown, old_text, content))
 
 
 class WriteFileTool(BaseTool):
@@ -79,5 +57,4 @@ class WriteFileTool(BaseTool):
         summary = f"{verb} {plan.shown} ({lines} lines, {len(plan.after)} bytes)"
         if plan.before is None:
             return ToolResult(content=summary, diff=plan.diff)  # the model knows what it wrote
-        told = plan.diff if len(plan.diff) <= MAX_DIFF_CHARS else plan.diff[:MAX_DIFF_CHARS] + "\n[diff cut]"
-        return ToolResult(content=summary + "\n" + (told or "(no change)"), diff=plan.diff)
+        return ToolResult(content=summary + "\n" + (diff_for_model(plan.diff) or "(no change)"), diff=plan.diff)
