@@ -19,8 +19,8 @@ from mrsmith_tui.config.schema import Config, ProviderConfig
 from mrsmith_tui.core.session import AgentSession, build_session
 from mrsmith_tui.provider.base import Provider
 from mrsmith_tui.session.resume import Rebuilt, rebuild, replay_msgs
-from mrsmith_tui.session.store import SessionNotFound, find_session, newest_session
-from mrsmith_tui.session.transcript import TranscriptWriter, read_transcript
+from mrsmith_tui.session.store import load_records, transcript_of
+from mrsmith_tui.session.transcript import TranscriptWriter
 from mrsmith_tui.tools.base import Approver
 
 __all__ = ["resume_session", "locate_transcript", "load_records"]
@@ -29,26 +29,7 @@ __all__ = ["resume_session", "locate_transcript", "load_records"]
 def locate_transcript(config: Config, target: str | Path | None, cwd: Path) -> Path:
     """The transcript of `target`: a transcript path, a session id (prefix), or None for the newest
     session started in `cwd`. Raises SessionNotFound."""
-    root = sessions_dir(config)
-    if target is None:
-        return newest_session(root, cwd).path
-    as_path = Path(target).expanduser()
-    if as_path.is_file():
-        return as_path
-    if (as_path / "transcript.jsonl").is_file():
-        return as_path / "transcript.jsonl"
-    return find_session(root, str(target)).path
-
-
-def load_records(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
-    """(records, warnings) of a transcript; raises SessionNotFound when it cannot be read at all."""
-    try:
-        records, warnings = read_transcript(path)
-    except OSError as e:
-        raise SessionNotFound(f"cannot read the transcript {path}: {e.strerror or e}") from None
-    if not records:
-        raise SessionNotFound(f"the transcript {path} holds no records (nothing to resume)")
-    return records, warnings
+    return transcript_of(sessions_dir(config), target, cwd)
 
 
 def _choose_agent(config: Config, asked: str | None, state: Rebuilt, sink: Callable[[msgs.Msg], None]) -> str | None:

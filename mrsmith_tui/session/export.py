@@ -15,8 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from mrsmith_tui.session.store import SessionNotFound, find_session, prompt_of
-from mrsmith_tui.session.transcript import read_transcript
+from mrsmith_tui.session.store import SessionNotFound, load_records, prompt_of, transcript_of
 
 __all__ = ["export_markdown", "export_session", "ExportError"]
 
@@ -147,22 +146,11 @@ def export_markdown(records: list[dict[str, Any]]) -> str:
 def export_session(path_or_id: str | Path, out: str | Path | None = None, *, root: Path | None = None) -> Path:
     """Write the session (a transcript path, or an id prefix looked up under `root`) as Markdown to
     `out` (default `mrsmith-<id>.md` in the current folder); returns the path. Raises ExportError."""
-    source = Path(path_or_id).expanduser()
-    if source.is_dir():
-        source = source / "transcript.jsonl"
-    if not source.is_file():
-        if root is None:
-            raise ExportError(f"{path_or_id}: no such transcript")
-        try:
-            source = find_session(root, str(path_or_id)).path
-        except SessionNotFound as e:
-            raise ExportError(e.message) from None
     try:
-        records, _ = read_transcript(source)
-    except OSError as e:
-        raise ExportError(f"cannot read {source}: {e.strerror or e}") from None
-    if not records:
-        raise ExportError(f"{source}: the transcript holds no records")
+        source = transcript_of(root, path_or_id)
+        records, _ = load_records(source)
+    except SessionNotFound as e:
+        raise ExportError(e.message) from None
     session_id = str(records[0].get("id", source.parent.name)) if records[0].get("type") == "header" else source.parent.name
     target = Path(out).expanduser() if out else Path.cwd() / f"mrsmith-{session_id[:13]}.md"
     if target.is_dir():

@@ -13,12 +13,15 @@ import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from mrsmith_tui.session.transcript import read_transcript
 
 TRANSCRIPT_NAME = "transcript.jsonl"
 
 __all__ = [
     "SessionInfo", "SessionNotFound", "TRANSCRIPT_NAME", "list_sessions", "find_session", "newest_session",
-    "read_info", "format_sessions", "prompt_of",
+    "read_info", "format_sessions", "prompt_of", "transcript_of", "load_records",
 ]
 
 
@@ -156,6 +159,34 @@ def find_session(root: Path, prefix: str) -> SessionInfo:
         more = f" and {len(matches) - 10} more" if len(matches) > 10 else ""
         raise SessionNotFound(f"{prefix!r} matches {len(matches)} sessions: {shown}{more}; give more of the id")
     return matches[0]
+
+
+def transcript_of(root: Path | None, target: str | Path | None, cwd: Path | None = None) -> Path:
+    """The transcript `target` names: a transcript file, a session folder, an id prefix under `root`,
+    or (None) the newest session started in `cwd`. Raises SessionNotFound."""
+    if target is None:
+        if root is None or cwd is None:
+            raise SessionNotFound("no session given")
+        return newest_session(root, cwd).path
+    as_path = Path(target).expanduser()
+    if as_path.is_file():
+        return as_path
+    if (as_path / TRANSCRIPT_NAME).is_file():
+        return as_path / TRANSCRIPT_NAME
+    if root is None:
+        raise SessionNotFound(f"{target}: no such transcript")
+    return find_session(root, str(target)).path
+
+
+def load_records(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
+    """(records, warnings) of a transcript; raises SessionNotFound when it cannot be read or is empty."""
+    try:
+        records, warnings = read_transcript(path)
+    except OSError as e:
+        raise SessionNotFound(f"cannot read the transcript {path}: {e.strerror or e}") from None
+    if not records:
+        raise SessionNotFound(f"the transcript {path} holds no records")
+    return records, warnings
 
 
 # --------------------------------------------------------------------------- listing text
