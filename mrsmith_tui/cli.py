@@ -271,42 +271,29 @@ def _read_attachment(name: str) -> str:
 # --------------------------------------------------------------------------- composition
 
 
-def _build_session(args: argparse.Namespace, config: Config, *, sink: Any, approver: Any, replay: bool = False) -> Any:
-    try:
-        from mrsmith_tui.core.session import build_session
-    except ModuleNotFoundError as e:
-        if e.name and e.name.startswith("mrsmith_tui.core"):
-            raise UsageError("the run (core.session) is not built yet") from None
-        raise
-
-    if args.continue_ or args.resume:
+def _build_session(args: argparse.Namespace, config: Config, *, sink: Any, approver: Any, replay: bool = False,
+                   session_id: str | None = None) -> Any:
+    """The session a run needs: a new one, or (-c, --resume, or `session_id` from /sessions) a recorded one."""
+    if session_id is not None or args.continue_ or args.resume:
         from mrsmith_tui.core.resume import resume_session
 
         session = resume_session(
-            config=config, cwd=Path.cwd(), sink=sink, approver=approver, target=args.resume,
-            agent_name=args.agent, persist=not args.no_session, replay=replay,
+            config=config, cwd=Path.cwd(), sink=sink, approver=approver, target=session_id or args.resume,
+            agent_name=None if session_id else args.agent, persist=not args.no_session, replay=replay,
         )
     else:
-        session = build_session(
-            config=config,
-            agent_name=args.agent,
-            cwd=Path.cwd(),
-            sink=sink,
-            approver=approver,
-            persist=not args.no_session,
-        )
+        from mrsmith_tui.core.session import build_session
+
+        session = build_session(config=config, agent_name=args.agent, cwd=Path.cwd(), sink=sink, approver=approver,
+                                persist=not args.no_session)
     _install_agents(session, args)
     return session
 
 
 def _install_agents(session: Any, args: argparse.Namespace) -> None:
-    """Skills, sub-agents and the fleet, once that part exists."""
-    try:
-        from mrsmith_tui.agents.install import install
-    except ModuleNotFoundError as e:
-        if e.name and e.name.startswith("mrsmith_tui.agents"):
-            return
-        raise
+    """Skills, sub-agents and the fleet."""
+    from mrsmith_tui.agents.install import install
+
     install(session, max_agents=args.max_agents, agent_wait_ms=args.agent_wait_ms)
 
 
@@ -325,44 +312,26 @@ def _run_headless(args: argparse.Namespace, config: Config) -> int:
 
 
 def _run_tui(args: argparse.Namespace, config: Config) -> int:
-    try:
-        from mrsmith_tui.tui.app import run_tui
-    except ModuleNotFoundError as e:
-        if e.name and e.name.startswith("mrsmith_tui.tui"):
-            print("mrsmith: the full-screen UI is not built yet (use -p PROMPT)", file=sys.stderr)
-            return EXIT_USAGE
-        raise
+    from mrsmith_tui.tui.app import run_tui
+
     if not config.agents:
         config = _first_run(args, config)
     resolve_agent(config, args.agent)
 
-    def make_session(sink: Any, approver: Any) -> Any:
-        session = _build_session(args, config, sink=sink, approver=approver, replay=not made)
-        made.append(session)  # a resumed session is drawn once, when the UI first builds it
-        return session
+    def make_session(sink: Any, approver: Any) -> Any:  # built once, after the first frame
+        return _build_session(args, config, sink=sink, approver=approver, replay=True)
 
-    def resume(session_id: str, sink: Any, approver: Any) -> Any:
-        """/sessions: another recorded session of this folder, drawn from its transcript."""
-        from mrsmith_tui.core.resume import resume_session
+    def resume(session_id: str, sink: Any, approver: Any) -> Any:  # /sessions
+        return _build_session(args, config, sink=sink, approver=approver, replay=True, session_id=session_id)
 
-        session = resume_session(config=config, cwd=Path.cwd(), sink=sink, approver=approver, target=session_id,
-                                 persist=not args.no_session, replay=True)
-        _install_agents(session, args)
-        return session
-
-    made: list[Any] = []
     return run_tui(make_session, config=config, theme=args.theme or config.theme, resume=resume,
                    sessions_root=sessions_dir(config))
 
 
 def _first_run(args: argparse.Namespace, config: Config) -> Config:
     """No agent configured: the setup screen writes config.toml, then we load it."""
-    try:
-        from mrsmith_tui.tui.setup import run_setup
-    except ModuleNotFoundError as e:
-        if e.name and e.name.startswith("mrsmith_tui.tui"):
-            return config  # resolve_agent explains what to set
-        raise
+    from mrsmith_tui.tui.setup import run_setup
+
     path = args.config or default_config_paths()[0]
     if not run_setup(path):
         raise UsageError("no provider configured (setup cancelled)")
