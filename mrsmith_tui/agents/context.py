@@ -119,9 +119,7 @@ class ContextFactory:
 
         def on_load(skill) -> None:
             text = skill.context_text()
-            holder[0].add_context(
-                text, {"type": "skill", "name": skill.name, "path": str(skill.folder), "body": skill.body, "context": text}
-            )
+            holder[0].add_context(text, skill.transcript_record(text))
             sink(msgs.SkillLoaded(name=skill.name, path=str(skill.folder)))
 
         tools = ToolRegistry(self.tools_for(agent, exclude) + [self.make_skill_tool(self.catalog.fork(on_load=on_load))])

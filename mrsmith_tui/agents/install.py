@@ -29,9 +29,8 @@ from mrsmith_tui.agents.tools import (
 from mrsmith_tui.config.schema import ProviderConfig
 from mrsmith_tui.provider.base import Provider
 from mrsmith_tui.skills.catalog import SkillCatalog, SkillDirs, discover
+from mrsmith_tui.skills.skill import CONTEXT_PREFIX as SKILL_CONTEXT_PREFIX
 from mrsmith_tui.skills.skill import Skill
-
-SKILL_CONTEXT_PREFIX = '<skill name="'
 
 
 def install(
@@ -49,9 +48,7 @@ def install(
 
     def load_into_main(skill: Skill) -> None:
         text = skill.context_text()
-        # `context` is the exact text put in the context, so resume puts back the same words.
-        record = {"type": "skill", "name": skill.name, "path": str(skill.folder), "body": skill.body, "context": text}
-        session.add_context(text, record)
+        session.add_context(text, skill.transcript_record(text))
         session.sink(msgs.SkillLoaded(name=skill.name, path=str(skill.folder)))
 
     catalog = SkillCatalog(discover(dirs, warn), on_load=load_into_main)

@@ -21,6 +21,8 @@ from typing import Any
 
 import yaml
 
+CONTEXT_PREFIX = '<skill name="'  # how every loaded skill's text starts in a context
+
 NAME_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 SKILL_FILE = "SKILL.md"
 MAX_SKILL_CHARS = 256 * 1024  # a skill is read whole into the context; a bigger file is a mistake
@@ -47,10 +49,15 @@ class Skill:
     def folder(self) -> Path:
         return self.path.parent
 
+    def transcript_record(self, text: str) -> dict[str, Any]:
+        """The `skill` record of loading it; `context` is the exact text put in the context, so a
+        resumed session puts back the same words."""
+        return {"type": "skill", "name": self.name, "path": str(self.folder), "body": self.body, "context": text}
+
     def context_text(self) -> str:
         """The body as it goes into a model's context, with the folder its files live in."""
         return (
-            f'<skill name="{self.name}" folder="{self.folder}">\n{self.body.strip()}\n</skill>\n'
+            f'{CONTEXT_PREFIX}{self.name}" folder="{self.folder}">\n{self.body.strip()}\n</skill>\n'
             f"The skill {self.name!r} is loaded. Files it mentions are relative to {self.folder}; "
             "read or run them from there."
         )
