@@ -73,19 +73,8 @@ def install(
 
     session.on_reset(fresh_context)
     session.on_close(fleet.stop_all)
-    _after_agent_switch(session, fresh_context, lambda: _drop_skill_bodies(session))
-
-
-def _after_agent_switch(session: Any, *hooks: Callable[[], None]) -> None:
-    """Run `hooks` after every switch_agent (the session has no hook for it; wrapped on the instance)."""
-    switch = session.switch_agent
-
-    def switch_agent(name: str) -> None:
-        switch(name)  # raises ConfigError for an unknown agent: then nothing changes
-        for hook in hooks:
-            hook()
-
-    session.switch_agent = switch_agent
+    session.on_switch(fresh_context)
+    session.on_switch(lambda: _drop_skill_bodies(session))
 
 
 def _drop_skill_bodies(session: Any) -> None:

@@ -98,6 +98,7 @@ class AgentSession:
         self._extra_tools: list[Tool] = []
         self._on_reset: list[Callable[[], None]] = []
         self._on_close: list[Callable[[], None]] = []
+        self._on_switch: list[Callable[[], None]] = []
         self._run_lock = threading.Lock()
         self._closed = False
         self.tool_ctx = ToolContext(
@@ -218,6 +219,8 @@ class AgentSession:
                 {"type": "agent_switch", "agent": agent.name, "model": agent.model, "provider": agent.provider}
             )
         self.sink(msgs.Notice(text=f"agent {agent.name} ({agent.model} on {agent.provider})"))
+        for cb in list(self._on_switch):
+            cb()
 
     def set_reasoning_effort(self, value: str | None) -> None:
         value = value.strip() if value else None
@@ -239,6 +242,10 @@ class AgentSession:
 
     def on_reset(self, cb: Callable[[], None]) -> None:
         self._on_reset.append(cb)
+
+    def on_switch(self, cb: Callable[[], None]) -> None:
+        """Run `cb` after every successful switch_agent."""
+        self._on_switch.append(cb)
 
     def on_close(self, cb: Callable[[], None]) -> None:
         self._on_close.append(cb)
