@@ -2,8 +2,9 @@
 
 Deltas are coalesced: at most one delta Msg per block per `interval` seconds (the frontend
 draws ~30 frames a second), so a fast provider cannot flood the sink. Text held back is
-posted by a one-shot timer when no more arrives within the interval (a model that pauses
-mid-answer must not hide its last words), and before the block ends.
+posted by one flusher thread (started with the first held text, asleep on a condition while
+nothing is held, gone when the stream ends) when no more arrives within the interval (a model
+that pauses mid-answer must not hide its last words), and before the block ends.
 """
 
 from __future__ import annotations
@@ -30,8 +31,9 @@ class BlockStream:
         self._text: list[str] = []  # the whole block so far
         self._pending: list[str] = []  # not yet posted
         self._last_post = 0.0
-        self._timer: threading.Timer | None = None
-        self._lock = threading.Lock()  # the timer thread flushes too; posts stay in order
+        self._cond = threading.Condition()  # the flusher posts too: one lock keeps the posts in order
+        self._flusher: threading.Thread | None = None
+        self._ended = False
         self._reasoning: list[str] = []
         self._content: list[str] = []
 
@@ -47,7 +49,8 @@ class BlockStream:
     def add(self, kind: Kind, text: str) -> None:
         if not text:
             return
-        with self._lock:
+        with self._cond:
+            self._ended = False
             if self._kind != kind:
                 self._end_locked()
                 self._kind = kind
@@ -60,17 +63,26 @@ class BlockStream:
             if now - self._last_post >= self._interval:
                 self._flush()
                 self._last_post = now
-            elif self._timer is None:
-                self._timer = threading.Timer(self._interval, self._flush_late)
-                self._timer.daemon = True
-                self._timer.start()
+            elif self._flusher is None:
+                self._flusher = threading.Thread(target=self._flush_late, name="mrsmith-stream-flush", daemon=True)
+                self._flusher.start()
+            else:
+                self._cond.notify()
 
     def _flush_late(self) -> None:
-        with self._lock:
-            self._timer = None
-            if self._kind is not None:
+        """Post held text once the interval since the last post has passed and nothing newer came."""
+        with self._cond:
+            while not self._ended:
+                if not self._pending:
+                    self._cond.wait()
+                    continue
+                wait = self._last_post + self._interval - self._clock()
+                if wait > 0:
+                    self._cond.wait(wait)
+                    continue
                 self._flush()
                 self._last_post = self._clock()
+            self._flusher = None
 
     def _flush(self) -> None:
         if not self._pending:
@@ -82,13 +94,12 @@ class BlockStream:
 
     def end(self) -> None:
         """End the open block (if any) with its whole text."""
-        with self._lock:
+        with self._cond:
             self._end_locked()
+            self._ended = True  # the flusher, if any, wakes and goes
+            self._cond.notify()
 
     def _end_locked(self) -> None:
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
         if self._kind is None:
             return
         self._flush()
