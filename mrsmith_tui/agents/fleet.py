@@ -142,15 +142,24 @@ class Fleet:
                 for r in targets:
                     if r.report is None:
                         continue
-                    if r.report_read:
-                        already.append(r)
-                    else:
-                        r.report_read = True
-                        reports.append(r)
+                    (reports if self._take_report_locked(r) else already).append(r)
                 running = [r for r in targets if r.report is None]
         finally:
             wake()
         return WaitResult(reports=reports, running=running, already_read=already, unknown=unknown)
+
+    @staticmethod
+    def _take_report_locked(record: AgentRecord) -> bool:
+        """True the one time a finished agent's report is handed over (each report is delivered once)."""
+        if record.report is None or record.report_read:
+            return False
+        record.report_read = True
+        return True
+
+    def take_report(self, record: AgentRecord) -> str | None:
+        """The report of `record` if it is finished and not yet delivered; then it counts as delivered."""
+        with self.book.changed:
+            return record.report if record.background and self._take_report_locked(record) else None
 
     def _notify(self) -> None:
         with self.book.changed:

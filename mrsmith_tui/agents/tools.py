@@ -177,10 +177,9 @@ class StopAgentTool(_FleetTool):
             record = self.fleet.stop(str(args["id"]))
         except FleetError as e:
             return ToolResult.error(e.message)
-        if record.report is not None and record.background and not record.report_read:
-            with self.fleet.book.changed:
-                record.report_read = True
-            return ToolResult(content=f"{record.agent_id} is {record.state}. Its report:\n{record.report}")
+        report = self.fleet.take_report(record)
+        if report is not None:
+            return ToolResult(content=f"{record.agent_id} is {record.state}. Its report:\n{report}")
         return ToolResult(content=f"{record.agent_id} is {record.state}.")
 
 

@@ -337,7 +337,7 @@ class Conversation:
             except Exception:
                 summary = ""
         self.sink(msgs.ToolCallStarted(call_id=call.id, name=call.name, arguments=call.arguments, summary=summary))
-        self._tool_began = time.monotonic()  # moved past the approval wait by _authorized_run
+        began = time.monotonic()
         denied = False
         if tool is None:
             known = ", ".join(self.tools.names()) or "none"
@@ -347,28 +347,30 @@ class Conversation:
         elif (problem := check_arguments(args, tool.parameters)) is not None:
             result = ToolResult.error(f"{call.name}: {problem}")
         else:
-            result, denied = self._authorized_run(tool, args, call, cancel)
-        # elapsed is the tool's own time: the minutes a person took to approve are not the tool's.
-        self._tool_result(run_id, call, result, elapsed=time.monotonic() - self._tool_began, denied=denied, announce=True)
+            # elapsed is the tool's own time: the minutes a person took to approve are not the tool's.
+            result, denied, began = self._authorized_run(tool, args, call, cancel)
+        self._tool_result(run_id, call, result, elapsed=time.monotonic() - began, denied=denied, announce=True)
 
-    def _authorized_run(self, tool, args: dict[str, Any], call: ToolCall, cancel: CancelToken) -> tuple[ToolResult, bool]:
+    def _authorized_run(self, tool, args: dict[str, Any], call: ToolCall, cancel: CancelToken) -> tuple[ToolResult, bool, float]:
+        """(result, denied, when the tool began to run: after any approval)"""
         ctx = self.tool_ctx
         ctx.cancel = cancel
+        began = time.monotonic()
         ctx.output = lambda text, _id=call.id: self.sink(msgs.ToolOutput(call_id=_id, text=text))
         try:
             refusal = self.gate.authorize(tool, args, call.arguments, ctx)
             if refusal is not None:
-                return ToolResult(content=refusal, ok=False), True
+                return ToolResult(content=refusal, ok=False), True, time.monotonic()
             cancel.check()
-            self._tool_began = time.monotonic()
+            began = time.monotonic()
             result = tool.run(args, ctx)
             if not isinstance(result, ToolResult):
                 result = ToolResult(content=str(result))
-            return result, False
+            return result, False, began
         except Cancelled:
-            return ToolResult.error("cancelled by the person"), False
+            return ToolResult.error("cancelled by the person"), False, began
         except Exception as e:  # a broken tool must not end the run
-            return ToolResult.error(f"{call.name} failed: {type(e).__name__}: {e}"), False
+            return ToolResult.error(f"{call.name} failed: {type(e).__name__}: {e}"), False, began
 
     def _tool_result(
         self, run_id: str, call: ToolCall, result: ToolResult, *, elapsed: float = 0.0, denied: bool = False,

@@ -198,7 +198,6 @@ class _Replayer:
         self.calls: dict[str, tuple[str, str, float]] = {}  # call id -> (name, arguments, asked at), no result yet
         self.at = 0.0
         self.before = 0.0  # the `at` of the record before this one
-        self.call_elapsed = 0.0
         self.agent = ""
         self.model = ""
 
@@ -215,17 +214,18 @@ class _Replayer:
                   at=self.before or self.at)
         self.emit(msgs.BlockEnded, block_id=block_id, kind=kind, text=text)
 
-    def call_started(self, call_id: str, name: str, arguments: str) -> None:
-        started = self.calls.pop(call_id, (name, arguments, self.at))[2]
+    def call_started(self, call_id: str, name: str = "") -> tuple[str, float]:
+        """Post the ToolCallStarted of a call asked for earlier (or of `name`, never asked for);
+        (its name, seconds from asking to now)."""
+        name, arguments, asked = self.calls.pop(call_id, (name, "", self.at))
         self.emit(msgs.ToolCallStarted, call_id=f"h{call_id}", name=name, arguments=arguments,
-                  summary=_summary_of(name, arguments), at=started)
-        self.call_elapsed = max(0.0, self.at - started) if started and self.at else 0.0
+                  summary=_summary_of(name, arguments), at=asked)
+        return name, max(0.0, self.at - asked) if asked and self.at else 0.0
 
     def settle_calls(self) -> None:
-        for call_id, (name, arguments, _) in list(self.calls.items()):
-            self.call_started(call_id, name, arguments)
+        for call_id in list(self.calls):
+            name, _ = self.call_started(call_id)
             self.emit(msgs.ToolCallFinished, call_id=f"h{call_id}", name=name, ok=False, result=NO_RESULT)
-        self.calls.clear()
 
     def end_open_run(self) -> None:
         self.settle_calls()
@@ -254,14 +254,13 @@ class _Replayer:
                 self.calls[call["id"]] = (call["function"]["name"], call["function"]["arguments"], self.at)
         elif kind == "tool_result":
             call_id = str(r.get("tool_call_id", ""))
-            name, arguments, _ = self.calls.get(call_id, (str(r.get("name", "")), "", self.at))
-            self.call_started(call_id, name, arguments)
+            name, waited = self.call_started(call_id, str(r.get("name", "")))
             elapsed = r.get("elapsed")
             exit_code = r.get("exit_code")
             diff = r.get("diff")
             self.emit(msgs.ToolCallFinished, call_id=f"h{call_id}", name=name, ok=bool(r.get("ok", True)),
                       result=str(r.get("content", "")),
-                      elapsed=float(elapsed) if isinstance(elapsed, (int, float)) else self.call_elapsed,
+                      elapsed=float(elapsed) if isinstance(elapsed, (int, float)) else waited,
                       exit_code=exit_code if isinstance(exit_code, int) else None,
                       diff=diff if isinstance(diff, str) and diff else None, denied=r.get("denied") is True)
         elif kind == "usage":
