@@ -48,16 +48,6 @@ class _AgentUsageLedger(UsageLedger):
         return super().record(run_id, usage)
 
 
-def _builtin_tools(agent: AgentConfig) -> list[Tool]:
-    try:
-        from mrsmith_tui.tools.builtin import builtin_tools
-    except ModuleNotFoundError as e:  # the tools engineer's module may not be there yet
-        if e.name != "mrsmith_tui.tools.builtin":
-            raise
-        return []
-    return list(builtin_tools(agent))
-
-
 class ContextFactory:
     def __init__(
         self,
@@ -90,15 +80,8 @@ class ContextFactory:
 
     def tools_for(self, agent: AgentConfig, exclude: Iterable[str]) -> list[Tool]:
         """The session's tools as `agent` would have them, without `exclude` and the main skill tool."""
-        s = self.session
-        if agent == s.agent:
-            base = list(s.tools)
-        else:
-            builtins = _builtin_tools(agent)
-            names = {t.name for t in builtins}
-            base = builtins + [t for t in s.tools if t.name not in names]
         dropped = set(exclude) | {"skill"}
-        return list(ToolRegistry([t for t in base if t.name not in dropped]).select(agent.tools))
+        return [t for t in self.session.tools_for(agent) if t.name not in dropped]
 
     def transcript_for(self, record: AgentRecord, agent: AgentConfig) -> TranscriptWriter | None:
         s = self.session

@@ -48,12 +48,8 @@ def default_provider_factory(config: Config) -> ProviderFactory:
 
 
 def _builtin_tools(agent: AgentConfig) -> list[Tool]:
-    try:
-        from mrsmith_tui.tools.builtin import builtin_tools
-    except ModuleNotFoundError as e:  # only a missing module; a broken one must fail loudly
-        if e.name != "mrsmith_tui.tools.builtin":
-            raise
-        return []
+    from mrsmith_tui.tools.builtin import builtin_tools  # here: nine tool modules, not needed to import the core
+
     return list(builtin_tools(agent))
 
 
@@ -140,7 +136,11 @@ class AgentSession:
         return TranscriptWriter(path, sink=self.sink, secrets=self.secrets(), header=header)
 
     def _select_tools(self) -> ToolRegistry:
-        return ToolRegistry(_builtin_tools(self.agent) + self._extra_tools).select(self.agent.tools)
+        return self.tools_for(self.agent)
+
+    def tools_for(self, agent: AgentConfig) -> ToolRegistry:
+        """The tools `agent` gets in this session: the built-in ones and those added, as its config selects."""
+        return ToolRegistry(_builtin_tools(agent) + self._extra_tools).select(agent.tools)
 
     def _new_conversation(self) -> Conversation:
         return Conversation(
