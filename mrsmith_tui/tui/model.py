@@ -32,7 +32,6 @@ class Block:
     started: float = 0.0
     ended: float | None = None
     source_id: str = ""  # block_id of the stream or call_id of the tool
-    agent_id: str | None = None
     # tools
     name: str = ""
     summary: str = ""
@@ -61,7 +60,6 @@ class Ledger:
     effort: str | None = None
     context_tokens: int = 0
     context_limit: int = 0
-    cache_pct: int | None = None
     tokens_in: int = 0
     tokens_out: int = 0
     cached_in: int = 0
@@ -73,6 +71,10 @@ class Ledger:
     turn_in: int = 0
     turn_out: int = 0
     turn_cached: int = 0
+
+    @property
+    def cache_pct(self) -> int | None:
+        return round(100 * self.cached_in / self.tokens_in) if self.tokens_in else None
 
 
 @dataclass(frozen=True)
@@ -137,7 +139,6 @@ class Pending:
 @dataclass(frozen=True)
 class Run:
     running: bool = False
-    run_id: str = ""
     queued: tuple[str, ...] = ()
     cancelling: bool = False
 

@@ -11,6 +11,7 @@ from dataclasses import replace
 from typing import Callable
 
 from mrsmith_tui import msgs as m
+from mrsmith_tui.agents.states import FINAL
 from mrsmith_tui.tui import effects as fx
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.model import Block, Model, Request
@@ -121,7 +122,7 @@ def _user_prompt(model: Model, msg: m.UserPrompt) -> tuple[Model, Effects]:
 def _run_started(model: Model, msg: m.RunStarted) -> tuple[Model, Effects]:
     ledger = replace(model.ledger, state="thinking", run_started=msg.at, turn_in=0, turn_out=0, turn_cached=0,
                      agent=msg.agent or model.ledger.agent, model=msg.model or model.ledger.model)
-    return replace(model, ledger=ledger, run=replace(model.run, run_id=msg.run_id)), ()
+    return replace(model, ledger=ledger), ()
 
 
 def _delta(kind: str, state: ui.RunState) -> Callable:
@@ -185,7 +186,6 @@ def _usage(model: Model, msg: m.UsageReported) -> tuple[Model, Effects]:
     led = replace(
         led,
         tokens_in=tokens_in, tokens_out=led.tokens_out + u.completion_tokens, cached_in=cached,
-        cache_pct=round(100 * cached / tokens_in) if tokens_in else led.cache_pct,
         context_tokens=msg.context_tokens or led.context_tokens,
         context_limit=msg.context_limit or led.context_limit,
         turn_in=led.turn_in + u.prompt_tokens, turn_out=led.turn_out + u.completion_tokens,
@@ -219,14 +219,19 @@ def _run_ended(model: Model, msg: m.RunEnded) -> tuple[Model, Effects]:
             parts.append(f"cache {round(100 * led.turn_cached / led.turn_in)}%")
         parts.append(_seconds(took))
         model = _note_block(model, "usage", " · ".join(parts), msg.at)
+    model = _end_run_blocks(model, msg)
+    waiting = "waiting" if model.pending.queue else "idle"
+    return replace(model, ledger=replace(model.ledger, state=waiting, run_started=None)), ()
+
+
+def _end_run_blocks(model: Model, msg: m.RunEnded) -> Model:
+    """A run's end in its conversation: its error or "cancelled" as a block, no block left open."""
     if msg.error:
         if not _said_already(model.conv, msg.error):  # the core posts Error, then RunEnded(error)
             model = _note_block(model, "error", msg.error, msg.at)
     elif msg.cancelled:
         model = _note_block(model, "notice", "cancelled", msg.at)
-    model = _close_open_blocks(model, msg.at)
-    waiting = "waiting" if model.pending.queue else "idle"
-    return replace(model, ledger=replace(model.ledger, state=waiting, run_started=None)), ()
+    return _close_open_blocks(model, msg.at)
 
 
 def _said_already(conv: ui.Conversation, error: str) -> bool:
@@ -240,7 +245,7 @@ def _close_open_blocks(model: Model, at: float) -> Model:
     changed = False
     out = list(blocks[start:])
     for j, b in enumerate(out):
-        if not b.done and b.agent_id is None:
+        if not b.done:
             out[j] = replace(b, done=True, ended=at, folded=b.kind in ("reasoning", "tool"),
                              ok=False if b.kind == "tool" else b.ok)
             changed = True
@@ -328,7 +333,7 @@ def _tasks(model: Model, msg: m.TasksChanged) -> tuple[Model, Effects]:
 
 
 def _count_background(rows: tuple[ui.AgentRow, ...]) -> int:
-    return sum(1 for r in rows if r.background and r.state in ("running", "waiting", "stopping"))
+    return sum(1 for r in rows if r.background and r.state not in FINAL)
 
 
 def _set_agents(model: Model, rows: tuple[ui.AgentRow, ...]) -> Model:
@@ -356,7 +361,7 @@ def _agent_state(model: Model, msg: m.AgentStateChanged) -> tuple[Model, Effects
         model, _ = _agent_spawned(model, m.AgentSpawned(agent_id=msg.agent_id, label=msg.agent_id, task="", at=msg.at))
         i = len(model.sidebar.agents) - 1
     row = model.sidebar.agents[i]
-    ended = msg.at if msg.state in ("stopped", "done", "failed") else None
+    ended = msg.at if msg.state in FINAL else None
     news: Effects = ()
     if ended is not None and row.ended is None and row.background and not model.run.running \
             and model.ledger.state == "idle":
@@ -407,28 +412,26 @@ _AGENT_BLOCK_MSGS = (m.UserPrompt, m.ReasoningDelta, m.TextDelta, m.BlockEnded, 
 
 def _agent_blocks(model: Model, agent_id: str, inner: m.Msg) -> Model:
     if isinstance(inner, m.RunEnded):
-        conv = model.agent_convs.get(agent_id)
-        if conv is None:
+        if agent_id not in model.agent_convs:
             return model
-        closed = _close_open_blocks(replace(model, conv=conv), inner.at).conv
-        note = "cancelled" if inner.cancelled else ""
-        if inner.error and _said_already(closed, inner.error):
-            pass  # its Error came first
-        elif inner.error or note:
-            closed = _note_block(replace(model, conv=closed), "error" if inner.error else "notice",
-                                 inner.error or note, inner.at).conv
-        return _keep_agent_conv(model, agent_id, closed)
+        return _in_agent_conv(model, agent_id, lambda sub: _end_run_blocks(sub, inner))
     if not isinstance(inner, _AGENT_BLOCK_MSGS):
         return model
+    return _in_agent_conv(model, agent_id, lambda sub: _HANDLERS[type(inner)](sub, inner)[0])
+
+
+def _in_agent_conv(model: Model, agent_id: str, step: Callable[[Model], Model], *, keep_rest: bool = False) -> Model:
+    """Run `step` on the model with `agent_id`'s conversation in place of the main one; keep what it did
+    to that conversation (bounded) and, with keep_rest, to the rest of the model (notes, effects' state)."""
     conv = model.agent_convs.get(agent_id) or ui.Conversation()
-    after, _ = _HANDLERS[type(inner)](replace(model, conv=conv), inner)
-    return _keep_agent_conv(model, agent_id, after.conv)
-
-
-def _keep_agent_conv(model: Model, agent_id: str, conv: ui.Conversation) -> Model:
-    if len(conv.blocks) > ui.AGENT_BLOCKS_CAP:
-        conv = replace(conv, blocks=conv.blocks[-ui.AGENT_BLOCKS_CAP:])
-    return replace(model, agent_convs={**model.agent_convs, agent_id: conv})
+    after = step(replace(model, conv=conv))
+    base = replace(after, conv=model.conv) if keep_rest else model
+    if after.conv is conv:
+        return base
+    done = after.conv
+    if len(done.blocks) > ui.AGENT_BLOCKS_CAP:
+        done = replace(done, blocks=done.blocks[-ui.AGENT_BLOCKS_CAP:])
+    return replace(base, agent_convs={**model.agent_convs, agent_id: done})
 
 
 def _on_shown_conv(handler: Callable) -> Callable:
@@ -438,11 +441,14 @@ def _on_shown_conv(handler: Callable) -> Callable:
         agent_id = model.screen.agent_open
         if agent_id is None:
             return handler(model, msg)
-        conv = model.agent_convs.get(agent_id) or ui.Conversation()
-        after, effects = handler(replace(model, conv=conv), msg)
-        if after.conv is conv:
-            return replace(after, conv=model.conv), effects
-        return replace(after, conv=model.conv, agent_convs={**model.agent_convs, agent_id: after.conv}), effects
+        effects: list[Effects] = []
+
+        def step(sub: Model) -> Model:
+            sub, out = handler(sub, msg)
+            effects.append(out)
+            return sub
+
+        return _in_agent_conv(model, agent_id, step, keep_rest=True), effects[0]
 
     return handle
 
@@ -636,7 +642,7 @@ def _command(model: Model, text: str, at: float) -> tuple[Model, Effects]:
     if name == "/tasks":
         return _note_block(model, "notice", tasks_text(model.sidebar.tasks), at), ()
     if name == "/copy":
-        answer = next((b for b in reversed(model.conv.blocks) if b.kind == "text" and b.agent_id is None), None)
+        answer = next((b for b in reversed(model.conv.blocks) if b.kind == "text"), None)
         if answer is None:
             return _flash(model, "nothing to copy yet", at), ()
         return _flash(model, f"copied the last answer ({_count(answer.text)})", at), (fx.Copy(answer.text, "answer"),)

@@ -19,10 +19,6 @@ AGENT_STYLE = {"running": "$accent", "waiting": "$warning", "stopping": "$text-m
                "done": "$success", "failed": "$error"}
 
 
-def sidebar_content(sb: Sidebar, now: float, width: int) -> Content:
-    return sidebar_lines(sb, now, width)[0]
-
-
 def sidebar_lines(sb: Sidebar, now: float, width: int) -> tuple[Content, dict[int, str]]:
     """The panel's text, and which agent each line belongs to (for clicks)."""
     text_width = max(10, width - 1)  # `width` is the content width (inside padding and border)
