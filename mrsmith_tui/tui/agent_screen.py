@@ -14,9 +14,9 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from mrsmith_tui.tui.model import AgentRow, Conversation
-from mrsmith_tui.tui.update import _k, _one_line, _seconds, spinner
+from mrsmith_tui.tui.update import _one_line, spinner
 from mrsmith_tui.tui.view.conversation import ConversationView
-from mrsmith_tui.tui.view.sidebar import AGENT_GLYPH, AGENT_STYLE, TypedAway
+from mrsmith_tui.tui.view.sidebar import AGENT_GLYPH, AGENT_STYLE, TypedAway, agent_facts
 
 KEYS = "Esc back · x stop · ↑/↓ blocks · Enter fold · c copy · Ctrl-O review · typing goes to the prompt"
 
@@ -24,10 +24,8 @@ KEYS = "Esc back · x stop · ↑/↓ blocks · Enter fold · c copy · Ctrl-O r
 def agent_status(row: AgentRow | None, agent_id: str, now: float, width: int) -> Content:
     if row is None:
         return Content(_one_line(f" {agent_id} · gone", width))
-    end = row.ended if row.ended is not None else now
     glyph = spinner(now) if row.state == "running" else AGENT_GLYPH.get(row.state, "○")
-    state = "waiting for you" if row.state == "waiting" else row.state
-    facts = f" · {state} · {_seconds(max(0.0, end - row.started))} · {row.tool_calls} tool{'s' if row.tool_calls != 1 else ''} · {_k(row.tokens)} tok"
+    facts = "".join(f" · {fact}" for fact in agent_facts(row, now))
     head = Content.assemble((f" {glyph} ", AGENT_STYLE.get(row.state, "")), (row.agent_id, "bold"),
                             (" " + row.label, ""), (facts, ""))
     rest = width - head.cell_length

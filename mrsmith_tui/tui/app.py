@@ -101,6 +101,12 @@ def append_history(path: Path | None, entry: str, kept: tuple[str, ...]) -> None
         pass  # history is a convenience; never break the session for it
 
 
+def agent_fields(agent: Any) -> dict[str, Any]:
+    """What the status bar shows of an agent config: the fields of initial_model, AgentSwitched, SessionSwitched."""
+    return {"agent": agent.name, "model": agent.model, "effort": agent.reasoning_effort,
+            "context_limit": agent.max_context_tokens}
+
+
 class MrSmithApp(App[int]):
     CSS_PATH = "app.tcss"
     TITLE = "mrsmith"
@@ -156,12 +162,8 @@ class MrSmithApp(App[int]):
         if self._config.agents:
             name = self._config.default_agent or self._config.agents[0].name
             agent = next((a for a in self._config.agents if a.name == name), self._config.agents[0])
-        return initial_model(
-            agent=agent.name if agent else "", model=agent.model if agent else "",
-            effort=agent.reasoning_effort if agent else None,
-            context_limit=agent.max_context_tokens if agent else 0,
-            history=load_history(self._history_path), agents=agents,
-        )
+        return initial_model(**(agent_fields(agent) if agent else {}), history=load_history(self._history_path),
+                             agents=agents)
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
@@ -246,9 +248,9 @@ class MrSmithApp(App[int]):
         s = self.session
         agent = getattr(s, "agent", None)
         if agent is not None:
-            self.model = replace(self.model, ledger=replace(
-                self.model.ledger, agent=agent.name, model=agent.model, effort=agent.reasoning_effort,
-                context_limit=self.model.ledger.context_limit or agent.max_context_tokens))
+            fields = agent_fields(agent)
+            fields["context_limit"] = self.model.ledger.context_limit or fields["context_limit"]
+            self.model = replace(self.model, ledger=replace(self.model.ledger, **fields))
 
     def get_system_commands(self, screen: Any) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
@@ -593,9 +595,7 @@ class MrSmithApp(App[int]):
 
     def _cmd_agent(self, arg: str) -> None:
         self.session.switch_agent(arg)
-        a = self.session.agent
-        self.ui(ui.AgentSwitched, agent=a.name, model=a.model, effort=a.reasoning_effort,
-                context_limit=a.max_context_tokens)
+        self.ui(ui.AgentSwitched, **agent_fields(self.session.agent))
 
     def _cmd_skills(self, arg: str) -> None:
         catalog = getattr(self.session, "services", {}).get("skills")
@@ -685,10 +685,8 @@ class MrSmithApp(App[int]):
         old_approver.cancel(main_only=False)
         old_approver.close()
         old_sink.close()
-        a = new.agent
         # Dispatched now, so it lands before the replayed Msgs the sink has queued.
-        self.ui(ui.SessionSwitched, session_id=str(getattr(new, "session_id", session_id)), agent=a.name, model=a.model,
-                effort=a.reasoning_effort, context_limit=a.max_context_tokens)
+        self.ui(ui.SessionSwitched, session_id=str(getattr(new, "session_id", session_id)), **agent_fields(new.agent))
         self.session = new
         if old is not None:
             try:

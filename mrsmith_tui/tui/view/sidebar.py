@@ -50,9 +50,14 @@ def sidebar_lines(sb: Sidebar, now: float, width: int) -> tuple[Content, dict[in
     return Content("\n").join(lines), owners
 
 
-def _agent_lines(a: AgentRow, now: float, width: int, *, selected: bool = False) -> list[Content]:
+def agent_facts(a: AgentRow, now: float) -> list[str]:
+    """State, elapsed, tool calls, tokens: most important first (the panel sheds from the right)."""
     end = a.ended if a.ended is not None else now
-    took = _seconds(max(0.0, end - a.started))
+    return ["waiting for you" if a.state == "waiting" else a.state, _seconds(max(0.0, end - a.started)),
+            f"{a.tool_calls} tool{'s' if a.tool_calls != 1 else ''}", f"{_k(a.tokens)} tok"]
+
+
+def _agent_lines(a: AgentRow, now: float, width: int, *, selected: bool = False) -> list[Content]:
     # The cursor is a glyph as well as a highlight, so it survives NO_COLOR.
     head = Content.assemble(
         ("▶ " if selected else "", "bold $accent"),
@@ -60,9 +65,9 @@ def _agent_lines(a: AgentRow, now: float, width: int, *, selected: bool = False)
         (a.agent_id, "bold reverse" if selected else "bold"),
         (" " + _one_line(a.label, max(4, width - len(a.agent_id) - 3 - (2 if selected else 0))), ""),
     )
-    state = "waiting for you" if a.state == "waiting" else a.state
+    state, took, *rest = agent_facts(a, now)
     facts = f"{state} · {took}"
-    for part in (f"{a.tool_calls} tool{'s' if a.tool_calls != 1 else ''}", f"{_k(a.tokens)} tok"):
+    for part in rest:
         if len(facts) + 3 + len(part) > width - 2:
             break  # shed from the right, like the status bar
         facts += " · " + part
