@@ -65,23 +65,20 @@ def _tail_lines(text: str, n: int) -> tuple[list[str], int]:
     return stripped[cut + 1:].split("\n"), stripped.count("\n", 0, cut) + 1
 
 
-# The width a gutter body wraps at. Set by `render_block`: wrapped lines keep their `│`, so
-# the structure reads the same without colour.
-_width = 0
-
-
-def _wrap(line: str) -> list[str]:
-    room = _width - len(GUTTER)
+def _wrap(line: str, width: int) -> list[str]:
+    """A gutter body line cut to `width` (0: not wrapped): wrapped lines keep their `│`, so the
+    structure reads the same without colour."""
+    room = width - len(GUTTER)
     if room < 8 or len(line) <= room:
         return [line]
     return textwrap.wrap(line, room, replace_whitespace=False, drop_whitespace=True, break_long_words=True,
                          break_on_hyphens=False) or [""]
 
 
-def _gutter(lines: list[str], style: str = MUTED, body_style: str = "") -> list[Content]:
+def _gutter(lines: list[str], width: int, style: str = MUTED, body_style: str = "") -> list[Content]:
     out = []
     for line in lines:
-        for piece in _wrap(_cut(line).expandtabs(4)):
+        for piece in _wrap(_cut(line).expandtabs(4), width):
             out.append(Content.assemble((GUTTER, style), (piece, body_style)))
     return out
 
@@ -109,21 +106,21 @@ def render_user(b: Block) -> Content:
     return _join([first, *rest])
 
 
-def render_reasoning(b: Block, now: float) -> Content:
+def render_reasoning(b: Block, now: float, width: int) -> Content:
     n = b.text.strip().count("\n") + 1 if b.text.strip() else 0
     took = _seconds(elapsed(b, now))
     if not b.done:
         head = Content.assemble((f"{spinner(now)} thinking", f"italic {MUTED}"),
                                 (f" · {n} line{'s' if n != 1 else ''} · {took}", MUTED))
         tail, _ = _tail_lines(b.text, LIVE_TAIL)
-        return _join([head, *_gutter(tail, MUTED, f"italic {MUTED}")[-LIVE_TAIL:]])
+        return _join([head, *_gutter(tail, width, MUTED, f"italic {MUTED}")[-LIVE_TAIL:]])
     if b.folded:
         first = _one_line(b.text.strip().split("\n", 1)[0] if b.text.strip() else "", 72)
         more = f" … +{n - 1} lines" if n > 1 else ""
         return Content.assemble(("▸ thought", f"{MUTED}"), (f" · {first}{more} · {took}", f"{MUTED} italic"))
     head = Content.assemble(("▾ thought", MUTED), (f" · {took}", MUTED))
     shown, more_n = _head_lines(b.text, SHOWN_LINES)
-    body = _gutter(shown, MUTED, f"italic {MUTED}")
+    body = _gutter(shown, width, MUTED, f"italic {MUTED}")
     if more_n:
         body.append(_more(more_n, "lines · Ctrl-O to review"))
     return _join([head, *body])
@@ -138,10 +135,10 @@ def render_text_live(b: Block) -> Content:
     return _join(parts)
 
 
-def render_text_done(b: Block) -> Any:
+def render_text_done(b: Block, width: int) -> Any:
     if b.folded:
         shown, more = _head_lines(b.text, FOLDED_LINES)
-        parts = _gutter(shown)
+        parts = _gutter(shown, width)
         if more:
             parts.append(_more(more))
         return _join(parts) if parts else Content("")
@@ -174,7 +171,7 @@ def tool_summary(b: Block) -> str:
     return ""
 
 
-def render_tool(b: Block, now: float) -> Content:
+def render_tool(b: Block, now: float, width: int) -> Content:
     took = _seconds(elapsed(b, now))
     if not b.done:
         glyph, gstyle = spinner(now), "$accent"
@@ -191,7 +188,7 @@ def render_tool(b: Block, now: float) -> Content:
                             (tool_summary(b), ""), (tail_info, MUTED))
     if not b.done:
         tail, hidden = _tail_lines(b.text, LIVE_TAIL * 2)
-        body = _gutter(tail, MUTED, MUTED)
+        body = _gutter(tail, width, MUTED, MUTED)
         if hidden or b.dropped:
             body.insert(0, _more(hidden, "lines above") if hidden else _more(b.dropped, "chars above"))
         return _join([head, *body])
@@ -199,21 +196,22 @@ def render_tool(b: Block, now: float) -> Content:
     if b.diff:
         limit = DIFF_FOLDED if b.folded else SHOWN_LINES
         shown, more = _head_lines(b.diff, limit)
-        body.extend(_diff_line(line) for line in shown)
+        body.extend(_diff_line(line, width) for line in shown)
         if more:
             body.append(_more(more, "diff lines"))
     elif b.text.strip():
         limit = FOLDED_LINES if b.folded else SHOWN_LINES
         shown, more = _head_lines(b.text, limit)
-        body.extend(_gutter(shown, MUTED, MUTED if b.ok else ""))
+        body.extend(_gutter(shown, width, MUTED, MUTED if b.ok else ""))
         if more:
             body.append(_more(more, "lines" if b.folded else "lines · Ctrl-O to review"))
     return _join([head, *body])
 
 
-def _diff_line(line: str) -> Content:
+def _diff_line(line: str, width: int = 0) -> Content:
+    """One diff line, coloured, cut to `width` (0: as it is)."""
     line = _cut(line).expandtabs(4)
-    room = _width - len(GUTTER)
+    room = width - len(GUTTER)
     if room >= 8 and len(line) > room:
         line = line[: room - 1] + "…"
     if line.startswith("+++") or line.startswith("---"):
@@ -229,29 +227,27 @@ def _diff_line(line: str) -> Content:
     return Content.assemble((GUTTER, MUTED), (line, style))
 
 
-def render_message(b: Block) -> Content:
+def render_message(b: Block, width: int) -> Content:
     glyph, style = {"warning": ("⚠ ", "$warning"), "error": ("✗ ", "$error"),
                     "usage": ("  ", MUTED), "notice": ("· ", MUTED)}[b.kind]
     lines = b.text.split("\n")
     first = Content.assemble((glyph, style), (_cut(lines[0]), style if b.kind != "notice" else ""))
-    rest = _gutter(lines[1:SHOWN_LINES], MUTED, "" if b.kind == "notice" else style)
+    rest = _gutter(lines[1:SHOWN_LINES], width, MUTED, "" if b.kind == "notice" else style)
     if b.kind == "usage":
         first = Content.styled("  " + lines[0], f"{MUTED}")
     return _join([first, *rest])
 
 
 def render_block(b: Block, now: float, width: int = 0) -> Any:
-    global _width
-    _width = width
     if b.kind == "user":
         return render_user(b)
     if b.kind == "reasoning":
-        return render_reasoning(b, now)
+        return render_reasoning(b, now, width)
     if b.kind == "text":
-        return render_text_done(b) if b.done else render_text_live(b)
+        return render_text_done(b, width) if b.done else render_text_live(b)
     if b.kind == "tool":
-        return render_tool(b, now)
-    return render_message(b)
+        return render_tool(b, now, width)
+    return render_message(b, width)
 
 
 def review_text(blocks: tuple[Block, ...]) -> str:
