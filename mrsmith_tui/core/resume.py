@@ -20,7 +20,6 @@ from mrsmith_tui.core.session import AgentSession, build_session
 from mrsmith_tui.provider.base import Provider
 from mrsmith_tui.session.resume import Rebuilt, rebuild, replay_msgs
 from mrsmith_tui.session.store import load_records, transcript_of
-from mrsmith_tui.session.transcript import TranscriptWriter
 from mrsmith_tui.tools.base import Approver
 
 __all__ = ["resume_session", "locate_transcript", "load_records"]
@@ -63,23 +62,17 @@ def resume_session(
     state = rebuild(records)
     session_id = str(state.header.get("id") or path.parent.name)
     name = _choose_agent(config, agent_name, state, sink)
+    if persist:  # appending to the recorded transcript, wherever it is: first cut a torn last line
+        _mend_tail(path, sink)
     session = build_session(
         config=config, agent_name=name, cwd=cwd, sink=sink, approver=approver, persist=persist,
-        provider_factory=provider_factory, session_id=session_id,
+        provider_factory=provider_factory, session_id=session_id, append_to=path if persist else None,
+        resumed=True,
     )
-    if persist:  # append to the recorded transcript, wherever it is, without a second header
-        _mend_tail(path, sink)
-        writer = TranscriptWriter(path, sink=sink, secrets=session.secrets())
-        session.transcript = writer
-        session.conversation.transcript = writer
     session.history.extend(state.history)
     _restore_usage(session, state)
     for _ in range(state.last_run_number):  # new run ids go on after the recorded ones
         session.ids.next("run")
-    sink(msgs.SessionStarted(
-        session_id=session_id, transcript_path=str(path) if persist else "", agent=session.agent.name,
-        model=session.agent.model, provider=session.provider_name, cwd=str(session.cwd), resumed=True,
-    ))
     if replay:
         for m in replay_msgs(records, context_limit=session.agent.max_context_tokens):
             sink(m)

@@ -75,7 +75,11 @@ class AgentSession:
         persist: bool = True,
         provider_factory: ProviderFactory | None = None,
         session_id: str | None = None,
+        append_to: Path | None = None,
+        resumed: bool = False,
     ) -> None:
+        """Resuming: `resumed` (SessionStarted says so) and `append_to`, the recorded transcript to go on
+        writing without a new header (None with persist off)."""
         self.config = config
         self.agent = agent
         self.cwd = Path(cwd).resolve()
@@ -104,6 +108,8 @@ class AgentSession:
         self.provider = self._provider_factory(config.provider(agent.provider))
         self.tools = self._select_tools()
         self.session_id = session_id or new_session_id()
+        self._append_to = append_to
+        self._resumed = resumed
         self.transcript = self._open_transcript()
         self.conversation = self._new_conversation()
         self._announce()
@@ -128,6 +134,8 @@ class AgentSession:
     def _open_transcript(self) -> TranscriptWriter | None:
         if not self.persist:
             return None
+        if self._append_to is not None:
+            return TranscriptWriter(self._append_to, sink=self.sink, secrets=self.secrets())
         path = sessions_dir(self.config) / self.session_id / "transcript.jsonl"
         header = records.header(
             session_id=self.session_id, created=time.time(), cwd=str(self.cwd), agent=self.agent.name,
@@ -156,6 +164,7 @@ class AgentSession:
             msgs.SessionStarted(
                 session_id=self.session_id, transcript_path=str(path) if path else "", agent=self.agent.name,
                 model=self.agent.model, provider=self.provider_name, cwd=str(self.cwd),
+                resumed=self._resumed,
             )
         )
 
@@ -273,10 +282,13 @@ def build_session(
     persist: bool = True,
     provider_factory: ProviderFactory | None = None,
     session_id: str | None = None,
+    append_to: Path | None = None,
+    resumed: bool = False,
 ) -> AgentSession:
     """The session for `agent_name` (else the default agent). Raises config.load.ConfigError."""
     agent = resolve_agent(config, agent_name)
     return AgentSession(
         config=config, agent=agent, cwd=cwd, sink=sink, approver=approver, persist=persist,
-        provider_factory=provider_factory, session_id=session_id,
+        provider_factory=provider_factory, session_id=session_id, append_to=append_to,
+        resumed=resumed,
     )
