@@ -101,9 +101,7 @@ def compact(session: Any, cancel: CancelToken, *, keep_turns: int = 1) -> str:
     ledger = session.ledger
     ledger.reset_context()
     # The summary call is spent by the session but is not the context: totals yes, gauge no.
-    ledger.turns.append(("compact", usage))
-    ledger.total = ledger.total + usage
-    ledger.context_tokens = context
+    ledger.add("compact", usage, context_tokens=context)
     transcript = session.transcript
     if transcript is not None:
         transcript.append({

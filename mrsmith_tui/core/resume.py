@@ -106,11 +106,9 @@ def _mend_tail(path: Path, sink: Callable[[msgs.Msg], None]) -> None:
 
 
 def _restore_usage(session: AgentSession, state: Rebuilt) -> None:
-    ledger = session.ledger
     for run_id, usage in state.usage:
-        ledger.turns.append((run_id, usage))
-        ledger.total = ledger.total + usage
-    ledger.context_tokens = state.context_tokens
+        session.ledger.add(run_id, usage)
+    session.ledger.context_tokens = state.context_tokens
 
 
 def _note_switch(session: AgentSession, state: Rebuilt) -> None:

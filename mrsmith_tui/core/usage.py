@@ -38,12 +38,22 @@ class UsageLedger:
 
     # -- the main context
 
+    def add(self, run_id: str, usage: UsageInfo, *, context_tokens: int | None = None) -> None:
+        """Count one model call in the totals, posting nothing (a restored turn, the /compact call);
+        `context_tokens`, when given, is the context gauge from now on."""
+        with self._lock:
+            self._add_locked(run_id, usage, context_tokens)
+
+    def _add_locked(self, run_id: str, usage: UsageInfo, context_tokens: int | None) -> None:
+        self.turns.append((run_id, usage))
+        self.total = self.total + usage
+        if context_tokens is not None:
+            self.context_tokens = context_tokens
+
     def record(self, run_id: str, usage: UsageInfo) -> list[msgs.Msg]:
         """Account one model call of the main context; posts and returns the Msgs it made."""
         with self._lock:
-            self.turns.append((run_id, usage))
-            self.total = self.total + usage
-            self.context_tokens = usage.prompt_tokens + usage.completion_tokens
+            self._add_locked(run_id, usage, usage.prompt_tokens + usage.completion_tokens)
             out: list[msgs.Msg] = [
                 msgs.UsageReported(usage=usage, context_tokens=self.context_tokens, context_limit=self.max_context_tokens)
             ]
