@@ -10,17 +10,18 @@ PKG = Path(__file__).resolve().parent.parent / "mrsmith_tui"
 # layer -> the layers it may import (besides itself and the base modules)
 BASE = {"msgs", "cancel", "paths", "__init__", "__main__"}
 ALLOWED = {
+    "security": set(),
     "config": set(),
-    "provider": {"config"},
-    "session": {"config"},
-    "skills": {"config"},
-    "tools": {"config"},
-    "mcp": {"config", "tools"},
-    "core": {"config", "provider", "session", "skills", "tools", "mcp"},
-    "agents": {"config", "provider", "session", "skills", "tools", "core", "mcp"},
-    "headless": {"config", "provider", "session", "skills", "tools", "core", "agents", "mcp"},
-    "tui": {"config", "provider", "session", "skills", "tools", "core", "agents", "mcp"},
-    "cli": {"config", "provider", "session", "skills", "tools", "core", "agents", "mcp", "headless", "tui"},
+    "provider": {"config", "security"},
+    "session": {"config", "security"},
+    "skills": {"config", "security"},
+    "tools": {"config", "security"},
+    "mcp": {"security", "config", "tools"},
+    "core": {"security", "config", "provider", "session", "skills", "tools", "mcp"},
+    "agents": {"security", "config", "provider", "session", "skills", "tools", "core", "mcp"},
+    "headless": {"security", "config", "provider", "session", "skills", "tools", "core", "agents", "mcp"},
+    "tui": {"security", "config", "provider", "session", "skills", "tools", "core", "agents", "mcp"},
+    "cli": {"security", "config", "provider", "session", "skills", "tools", "core", "agents", "mcp", "headless", "tui"},
 }
 
 

@@ -1,0 +1,88 @@
+"""Paths that look like secrets: reading them asks the person first.
+
+The built-in list is gitignore-style patterns (matched with pathspec against the path relative
+to the working directory, at any depth unless the pattern has a slash inside it). Config's
+`sensitivePaths` adds patterns; a `!pattern` there takes one back out. A path outside the
+working directory is always sensitive: the tools do not know what it is.
+"""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from pathlib import PurePosixPath
+from typing import Iterable
+
+import pathspec
+
+DEFAULT_SENSITIVE_PATTERNS: tuple[str, ...] = (
+    ".env",
+    ".env.*",
+    ".envrc",
+    "*.pem",
+    "*.key",
+    "*.p12",
+    "*.pfx",
+    "*.jks",
+    "*.keystore",
+    "*.kdbx",
+    "id_*",
+    "!id_*.pub",
+    ".ssh/",
+    ".aws/",
+    ".gnupg/",
+    ".azure/",
+    "**/.config/gcloud/",
+    "**/.config/gh/hosts.yml",
+    ".netrc",
+    "_netrc",
+    ".pgpass",
+    ".htpasswd",
+    ".git-credentials",
+    ".npmrc",
+    ".pypirc",
+    "*credentials*.json",
+    "**/.docker/config.json",
+    "**/.kube/config",
+)
+
+OUTSIDE_ROOT = "outside the working directory"
+
+
+@lru_cache(maxsize=32)
+def _spec(extra: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
+    return pathspec.GitIgnoreSpec.from_lines(DEFAULT_SENSITIVE_PATTERNS + extra)
+
+
+class SensitivePaths:
+    """Answers "does this path look like a secret, and why?" for one session's configuration."""
+
+    def __init__(self, extra: Iterable[str] = ()) -> None:
+        self.extra = tuple(p.strip() for p in extra if p and p.strip())
+        self._spec = _spec(self.extra)
+
+    def reason(self, path: str | os.PathLike[str], root: str | os.PathLike[str]) -> str | None:
+        """None for an ordinary path inside the root; else why reading it should ask.
+
+        `path` may be relative to `root` or absolute. It is judged by name (what the person
+        would see), and, when it exists, by where it really leads (a link named `notes.txt`
+        to `.ssh/id_rsa` is a secret too).
+        """
+        real_root = os.path.realpath(root)
+        raw = os.fspath(path)
+        joined = raw if os.path.isabs(raw) else os.path.join(real_root, raw)
+        for candidate in dict.fromkeys((os.path.normpath(joined), os.path.realpath(joined))):
+            rel = os.path.relpath(candidate, real_root)
+            if rel == ".." or rel.startswith("../") or os.path.isabs(rel):
+                return f"it is {OUTSIDE_ROOT}"
+            if rel != "." and self.matches(rel):
+                return "this looks like a secret"
+        return None
+
+    def matches(self, rel_path: str) -> bool:
+        """Whether a root-relative POSIX path (a file or a folder) matches a sensitive pattern."""
+        rel = PurePosixPath(rel_path).as_posix().strip("/")
+        if not rel or rel == ".":
+            return False
+        # A folder pattern (`.ssh/`) matches what is inside it; try the path as a folder too.
+        return self._spec.match_file(rel) or self._spec.match_file(rel + "/_")

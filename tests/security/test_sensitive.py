@@ -1,0 +1,42 @@
+import os
+
+import pytest
+
+from mrsmith_tui.security.sensitive import SensitivePaths
+
+SECRET = [
+    ".env", ".env.local", "app/.env.production", ".envrc", "certs/server.pem", "tls.key", "id_rsa", "home/id_ed25519",
+    ".ssh", ".ssh/config", "a/.ssh/known_hosts", ".aws/credentials", ".gnupg/pubring.kbx", ".netrc",
+    ".git-credentials", ".npmrc", ".pypirc", "gcp-credentials.json", "x/.docker/config.json", ".kube/config",
+    "deep/.kube/config", "store.p12",
+]
+ORDINARY = ["src/main.py", "README.md", "id_rsa.pub", "docs/environment.md", "key.txt", "config.json", ".gitignore", "keys.py"]
+
+
+@pytest.mark.parametrize("path", SECRET)
+def test_secret_paths_ask(path, tmp_path):
+    assert SensitivePaths().reason(path, tmp_path) == "this looks like a secret"
+
+
+@pytest.mark.parametrize("path", ORDINARY)
+def test_ordinary_paths_do_not(path, tmp_path):
+    assert SensitivePaths().reason(path, tmp_path) is None
+
+
+@pytest.mark.parametrize("path", ["/etc/passwd", "../sibling", "a/../../x"])
+def test_outside_the_root_asks(path, tmp_path):
+    assert SensitivePaths().reason(path, tmp_path) == "it is outside the working directory"
+
+
+def test_a_link_to_a_secret_is_a_secret(tmp_path):
+    (tmp_path / ".ssh").mkdir()
+    (tmp_path / ".ssh" / "id_rsa").write_text("k")
+    os.symlink(tmp_path / ".ssh" / "id_rsa", tmp_path / "notes.txt")
+    assert SensitivePaths().reason("notes.txt", tmp_path) == "this looks like a secret"
+
+
+def test_config_adds_and_takes_back(tmp_path):
+    paths = SensitivePaths(["*.sqlite", "!.env.example"])
+    assert paths.reason("db/app.sqlite", tmp_path) is not None
+    assert paths.reason(".env.example", tmp_path) is None
+    assert paths.reason(".env", tmp_path) is not None
