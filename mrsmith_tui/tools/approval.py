@@ -32,7 +32,8 @@ class ApprovalGate:
         if need is None or self.always_allowed(need.spec):
             return None
         query = ApprovalQuery(
-            tool=tool.name, arguments=raw_args, reason=need.reason, spec=need.spec, diff=need.diff, agent_id=ctx.agent_id
+            tool=tool.name, arguments=raw_args, reason=need.reason, spec=need.spec, diff=need.diff, agent_id=ctx.agent_id,
+            rule=need.rule,
         )
         decision = self.approver.approve(query)
         if decision == "always":

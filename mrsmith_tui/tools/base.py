@@ -20,6 +20,18 @@ from mrsmith_tui.msgs import Msg, Question
 
 Decision = Literal["yes", "no", "always"]
 
+# Which trust rule made a call ask (DESIGN.md, "Trust boundaries"); the approval modal and the
+# headless refusal name it in words (RULE_TEXT), next to the detail in ApprovalNeed.reason.
+Rule = Literal["writes", "runs", "secret", "outside", "network", "other"]
+RULE_TEXT: dict[str, str] = {
+    "writes": "writes a file",
+    "runs": "runs a program that is not read-only",
+    "secret": "reads a secret",
+    "outside": "reaches outside the working directory",
+    "network": "talks to a new host",
+    "other": "needs your approval",
+}
+
 
 @dataclass(frozen=True)
 class ToolResult:
@@ -37,9 +49,10 @@ class ToolResult:
 class ApprovalNeed:
     """Why a call needs the person, and what an "always" answer would allow from then on."""
 
-    reason: str
+    reason: str  # the detail, one line: "write_file creates notes.txt", "rm is not read-only"
     spec: str  # "write_file", "edit", "shell:git commit", "web_fetch:127.0.0.1"
     diff: str | None = None
+    rule: Rule = "other"
 
 
 @dataclass(frozen=True)
@@ -50,6 +63,7 @@ class ApprovalQuery:
     spec: str
     diff: str | None = None
     agent_id: str | None = None
+    rule: Rule = "other"
 
 
 class Approver(Protocol):
@@ -115,7 +129,7 @@ class BaseTool:
     def approval(self, args: dict[str, Any], ctx: ToolContext) -> ApprovalNeed | None:
         if self.read_only:
             return None
-        return ApprovalNeed(reason=f"{self.name} changes the filesystem", spec=self.name)
+        return ApprovalNeed(reason=f"{self.name} changes the filesystem", spec=self.name, rule="writes")
 
     def summary(self, args: dict[str, Any]) -> str:
         for key in ("path", "command", "pattern", "url", "name", "description"):

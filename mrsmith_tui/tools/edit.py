@@ -107,7 +107,7 @@ class EditTool(BaseTool):
         plan = _plan(args, ctx)
         if isinstance(plan, str):
             return None  # run() reports the problem
-        return ApprovalNeed(reason=f"edit changes {plan.shown}", spec="edit", diff=plan.diff)
+        return ApprovalNeed(reason=f"edit changes {plan.shown}", spec="edit", diff=plan.diff, rule="writes")
 
     def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
         plan = _plan(args, ctx)

@@ -74,7 +74,7 @@ class ShellTool(BaseTool):
         verdict = classify(command, self.harmless, self.dangerous)
         if verdict.read_only:
             return None
-        return ApprovalNeed(reason=verdict.reason or "the command may change files", spec=verdict.spec)
+        return ApprovalNeed(reason=verdict.reason or "the command may change files", spec=verdict.spec, rule="runs")
 
     def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
         command = args.get("command")

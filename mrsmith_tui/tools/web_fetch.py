@@ -126,7 +126,7 @@ class WebFetchTool(BaseTool):
             return None  # run() reports it
         if reason is None:
             return None
-        return ApprovalNeed(reason=f"web_fetch reaches {reason}", spec=f"web_fetch:{host}")
+        return ApprovalNeed(reason=f"web_fetch reaches {reason}", spec=f"web_fetch:{host}", rule="network")
 
     def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
         url = args.get("url")

@@ -43,7 +43,7 @@ class WriteFileTool(BaseTool):
         if isinstance(plan, str):
             return None  # run() reports the problem; nothing to ask about
         verb = "creates" if plan.before is None else "overwrites"
-        return ApprovalNeed(reason=f"write_file {verb} {plan.shown}", spec="write_file", diff=plan.diff)
+        return ApprovalNeed(reason=f"write_file {verb} {plan.shown}", spec="write_file", diff=plan.diff, rule="writes")
 
     def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
         plan = _plan(args, ctx)
