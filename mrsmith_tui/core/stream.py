@@ -30,7 +30,7 @@ class BlockStream:
         self._block_id = ""
         self._text: list[str] = []  # the whole block so far
         self._pending: list[str] = []  # not yet posted
-        self._last_post = 0.0
+        self._last_post = float("-inf")  # monotonic() is the uptime: 0.0 held back a first delta on a fresh machine
         self._cond = threading.Condition()  # the flusher posts too: one lock keeps the posts in order
         self._flusher: threading.Thread | None = None
         self._ended = False
@@ -55,7 +55,7 @@ class BlockStream:
                 self._end_locked()
                 self._kind = kind
                 self._block_id = self._ids.next("r" if kind == "reasoning" else "t")
-                self._last_post = 0.0
+                self._last_post = float("-inf")  # a new block posts its first piece at once
             self._text.append(text)
             self._pending.append(text)
             (self._reasoning if kind == "reasoning" else self._content).append(text)
