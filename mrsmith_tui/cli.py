@@ -67,7 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--json", action="store_true", help="print one JSON object per event to stdout")
     run.add_argument("--yes", action="store_true", help="approve every tool call that needs approval")
     run.add_argument("--allow", metavar="SPEC", action="append", default=[],
-                     help="approve one kind of call: a tool (write_file) or a shell command ('shell:git commit'); repeatable")
+                     help="approve one kind of call without asking: a tool (write_file) or a shell command ('shell:git commit'); "
+                     "repeatable; also in the UI (/permissions lists and revokes)")
 
     cfg = p.add_argument_group("config (flags beat the environment, which beats the config file)")
     cfg.add_argument("--config", metavar="PATH", type=Path, help="config file (default ~/.config/mrsmith/config.toml or config.json)")
@@ -149,6 +150,9 @@ def _check_session_flags(args: argparse.Namespace) -> None:
         raise UsageError("give -c/--continue or --resume ID, not both")
     if args.list and (args.continue_ or args.resume or args.prompt is not None):
         raise UsageError("--list only lists: leave out -c, --resume and -p")
+    if any(not spec.strip() for spec in args.allow):
+        raise UsageError("--allow needs a spec: a tool (write_file) or a shell command ('shell:git commit')")
+    args.allow = [spec.strip() for spec in args.allow]
 
 
 def _list_sessions(args: argparse.Namespace, config: Config) -> int:
@@ -286,6 +290,8 @@ def _build_session(args: argparse.Namespace, config: Config, *, sink: Any, appro
 
         session = build_session(config=config, agent_name=args.agent, cwd=Path.cwd(), sink=sink, approver=approver,
                                 persist=not args.no_session)
+    for spec in args.allow:
+        session.gate.grant(spec, "--allow")
     _install_agents(session, args)
     return session
 
@@ -298,13 +304,14 @@ def _install_agents(session: Any, args: argparse.Namespace) -> None:
 
 
 def _run_headless(args: argparse.Namespace, config: Config) -> int:
-    from mrsmith_tui.headless import HeadlessPrinter, run_headless, wants_color
+    from mrsmith_tui.headless import HeadlessPrinter, permissions_in_force, run_headless, wants_color
     from mrsmith_tui.tools.approval import PolicyApprover
 
     prompt, attachments = _prompt_and_attachments(args)
     resolve_agent(config, args.agent)  # a missing agent is a config error before anything starts
     printer = HeadlessPrinter(sys.stdout, sys.stderr, json_lines=args.json, color=wants_color(sys.stderr, os.environ))
-    session = _build_session(args, config, sink=printer, approver=PolicyApprover(yes=args.yes, allow=args.allow))
+    session = _build_session(args, config, sink=printer, approver=PolicyApprover(yes=args.yes))
+    printer(permissions_in_force(session.gate, approve_all=args.yes))
     try:
         return run_headless(session, prompt, printer=printer, attachments=attachments)
     finally:

@@ -76,6 +76,8 @@ def _lines_for(m: msgs.Msg) -> list[tuple[str, str | None]]:
             (f"  [{'x' if t.status == 'completed' else '>' if t.status == 'in_progress' else ' '}] {t.content}", _DIM)
             for t in m.todos
         ]
+    if isinstance(m, msgs.PermissionsInForce):
+        return _permission_lines(m)
     if isinstance(m, msgs.SkillLoaded):
         return [(f"skill loaded: {m.name}", _DIM)]
     if isinstance(m, msgs.AgentSpawned):
@@ -84,6 +86,22 @@ def _lines_for(m: msgs.Msg) -> list[tuple[str, str | None]]:
         detail = f": {m.detail}" if m.detail else ""
         return [(f"[{m.agent_id}] {m.state}{detail}", _RED if m.state == "failed" else _MAGENTA)]
     return []
+
+
+def _permission_lines(m: msgs.PermissionsInForce) -> list[tuple[str, str | None]]:
+    lines: list[tuple[str, str | None]] = []
+    if m.approve_all:
+        lines.append(("--yes: every call that would ask is approved", _YELLOW))
+    if m.specs:
+        shown = ", ".join(f"{a.spec} ({a.origin})" for a in m.specs)
+        lines.append((f"allowed without asking: {shown}", _DIM))
+    return lines
+
+
+def permissions_in_force(gate: Any, *, approve_all: bool = False) -> msgs.PermissionsInForce:
+    """The gate's permissions as the Msg a headless run reports before it starts."""
+    specs = tuple(msgs.Allowed(p.spec, p.origin) for p in gate.permissions())
+    return msgs.PermissionsInForce(specs=specs, approve_all=approve_all)
 
 
 def _agent_lines(agent_id: str, inner: msgs.Msg) -> list[tuple[str, str | None]]:

@@ -236,6 +236,7 @@ class ApprovalRequested(Msg):
     spec: str = ""  # what "always" would allow, e.g. "write_file" or "shell:git commit"
     diff: str | None = None
     agent_id: str | None = None
+    rule: str = "other"  # the trust rule that asked (tools.base.RULE_TEXT): writes, runs, secret, ...
 
 
 @dataclass(frozen=True)
@@ -260,6 +261,20 @@ class RequestResolved(Msg):
 
     request_id: str
     answer: str  # "yes" | "no" | "always" | "cancelled" | the question's answer text
+
+
+@dataclass(frozen=True)
+class Allowed:
+    spec: str  # "write_file", "shell:git commit", "shell" (every shell command)
+    origin: str  # "answer" (an "always" answer), "--allow", "config" (the config's allow list)
+
+
+@dataclass(frozen=True)
+class PermissionsInForce(Msg):
+    """Headless: what runs without asking, reported once before the run starts."""
+
+    specs: tuple[Allowed, ...] = ()
+    approve_all: bool = False  # --yes: every call that would ask is approved
 
 
 # --------------------------------------------------------------------------- tasks, skills

@@ -69,6 +69,17 @@ class Config(_Model):
     project_skills_dir: str = "./skills"
     global_skills_dir: str | None = None  # None: ~/.config/mrsmith/skills
     theme: str | None = None
+    # Specs allowed without asking in every session ("write_file", "shell:git commit", "shell"),
+    # like `--allow`; listed by /permissions with their origin, and revocable there.
+    allow: list[str] = Field(default_factory=list)
+
+    @field_validator("allow")
+    @classmethod
+    def _specs(cls, v: list[str]) -> list[str]:
+        for spec in v:
+            if not spec.strip():
+                raise ValueError("an allow entry is empty (write a spec such as write_file or 'shell:git commit')")
+        return [spec.strip() for spec in v]
 
     @model_validator(mode="after")
     def _references(self) -> Config:

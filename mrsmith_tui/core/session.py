@@ -32,7 +32,7 @@ from mrsmith_tui.core.usage import UsageLedger
 from mrsmith_tui.provider.base import Provider
 from mrsmith_tui.session import records
 from mrsmith_tui.session.transcript import TranscriptWriter, new_session_id
-from mrsmith_tui.tools.approval import ApprovalGate
+from mrsmith_tui.tools.approval import ApprovalGate, Permission
 from mrsmith_tui.tools.base import Approver, Tool, ToolContext
 from mrsmith_tui.tools.registry import ToolRegistry
 
@@ -89,7 +89,7 @@ class AgentSession:
         self._provider_factory = provider_factory or default_provider_factory(config)
         self.services: dict[str, Any] = {}
         self.ids = IdSource()
-        self.gate = ApprovalGate(approver)
+        self.gate = ApprovalGate(approver, [Permission(spec, "config") for spec in config.allow])
         self.file_ledger = _file_ledger()
         self.budget = ToolCallBudget(agent.max_tool_calls_per_session)
         self.ledger = UsageLedger(sink, max_context_tokens=agent.max_context_tokens, budget=self.budget)

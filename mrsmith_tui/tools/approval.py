@@ -1,30 +1,82 @@
 """The approval gate in front of every tool call, and the policy approver for headless runs.
 
-The gate asks a tool whether a call needs the person (`tool.approval`), remembers the
-specs answered "always" for the rest of the session, and otherwise asks the Approver.
-A refusal is returned as text the model can read; the run goes on.
+The gate asks a tool whether a call needs the person (`tool.approval`), lets it run when a
+permission in force covers its spec, and otherwise asks the Approver. Permissions come from
+an "always" answer, from `--allow SPEC` or from the config's `allow` list; each keeps its
+origin, so `/permissions` can list and revoke them. A refusal is returned as text the model
+can read; the run goes on.
 """
 
 from __future__ import annotations
 
 import threading
-from typing import Any, Iterable
+from dataclasses import dataclass
+from typing import Any, Iterable, Literal
 
 from mrsmith_tui.msgs import Question
 from mrsmith_tui.tools.base import ApprovalQuery, Approver, Decision, Tool, ToolContext
 
+Origin = Literal["answer", "--allow", "config"]
+ORIGIN_TEXT: dict[str, str] = {
+    "answer": 'an "always" answer',
+    "--allow": "--allow on the command line",
+    "config": "the config's allow list",
+}
+
+
+@dataclass(frozen=True)
+class Permission:
+    spec: str
+    origin: Origin
+
+    def covers(self, spec: str) -> bool:
+        # What the person answered "always" to is that exact spec; a flag or config entry naming a
+        # bare tool (`--allow shell`) covers every spec of that tool, as --allow always did.
+        return self.spec == spec if self.origin == "answer" else spec_matches(self.spec, spec)
+
 
 class ApprovalGate:
-    """One per session: "always" answers hold for every agent of the session."""
+    """One per session: its permissions hold for every agent of the session. Thread-safe."""
 
-    def __init__(self, approver: Approver) -> None:
+    def __init__(self, approver: Approver, permissions: Iterable[Permission] = ()) -> None:
         self.approver = approver
-        self._always: set[str] = set()
+        self._permissions: list[Permission] = []
         self._lock = threading.Lock()
+        for p in permissions:
+            self.grant(p.spec, p.origin)
+
+    def grant(self, spec: str, origin: Origin) -> None:
+        """Remember `spec` (once; a spec already in force keeps its first origin)."""
+        with self._lock:
+            if not any(p.spec == spec for p in self._permissions):
+                self._permissions.append(Permission(spec, origin))
+
+    def permissions(self) -> list[Permission]:
+        """The permissions in force, oldest first."""
+        with self._lock:
+            return list(self._permissions)
+
+    def revoke(self, spec: str) -> Permission | None:
+        """Forget `spec`; the next call it covered asks again. None when no such spec is in force."""
+        with self._lock:
+            for i, p in enumerate(self._permissions):
+                if p.spec == spec:
+                    return self._permissions.pop(i)
+        return None
+
+    def revoke_all(self, origin: Origin | None = None) -> list[Permission]:
+        """Forget every permission (of `origin` only, if given); returns what was forgotten."""
+        with self._lock:
+            gone = [p for p in self._permissions if origin is None or p.origin == origin]
+            self._permissions = [p for p in self._permissions if p not in gone]
+            return gone
+
+    def allowed_by(self, spec: str) -> Permission | None:
+        with self._lock:
+            return next((p for p in self._permissions if p.covers(spec)), None)
 
     def always_allowed(self, spec: str) -> bool:
-        with self._lock:
-            return spec in self._always
+        return self.allowed_by(spec) is not None
 
     def authorize(self, tool: Tool, args: dict[str, Any], raw_args: str, ctx: ToolContext) -> str | None:
         """None when the call may run; otherwise the refusal for the model."""
@@ -37,8 +89,7 @@ class ApprovalGate:
         )
         decision = self.approver.approve(query)
         if decision == "always":
-            with self._lock:
-                self._always.add(need.spec)
+            self.grant(need.spec, "answer")
             return None
         if decision == "yes":
             return None
@@ -54,7 +105,10 @@ def spec_matches(allowed: str, spec: str) -> bool:
 
 
 class PolicyApprover:
-    """Headless: no person is there. `--yes` approves everything, `--allow SPEC` that spec."""
+    """Headless: no person is there. `--yes` approves everything, `--allow SPEC` that spec.
+
+    The CLI puts `--allow` into the session's gate (so the run reports it and the call never gets
+    here); `allow` here serves callers that build a session without the CLI."""
 
     def __init__(self, *, yes: bool = False, allow: Iterable[str] = ()) -> None:
         self.yes = yes

@@ -16,6 +16,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from textual import events
+from textual._time import get_time
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal
@@ -30,7 +32,7 @@ from mrsmith_tui.config.schema import Config
 from mrsmith_tui.tui import effects as fx
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.bridge import CoalescingSink, TuiApprover
-from mrsmith_tui.tui.update import COMMANDS, initial_model, sidebar_takes_screen, sidebar_visible, update
+from mrsmith_tui.tui.update import COMMANDS, initial_model, sidebar_takes_screen, sidebar_visible, takes_keys, update
 from mrsmith_tui.tui.view.blocks import review_text
 from mrsmith_tui.tui.view.conversation import BlockClicked, ConversationKey, ConversationView, UserScrolled
 from mrsmith_tui.tui.view.prompt import PromptArea
@@ -116,6 +118,7 @@ class MrSmithApp(App[int]):
         Binding("ctrl+d", "quit_key", "quit", show=False, priority=True),
         Binding("ctrl+o", "review", "review", show=False, priority=True),
         Binding("ctrl+b", "sidebar", "sidebar", show=False, priority=True),
+        Binding("f2", "open_request", "answer the waiting request", show=False, priority=True),
         Binding("escape", "cancel", "cancel run", show=False),
         Binding("alt+up", "focus_move(-1)", "previous block", show=False, priority=True),
         Binding("alt+down", "focus_move(1)", "next block", show=False, priority=True),
@@ -324,6 +327,7 @@ class MrSmithApp(App[int]):
             self._draft_in_widget = model.input.draft
             prompt.set_draft(model.input.draft)
         prompt.completing = bool(model.input.completions)
+        prompt.request_waiting = model.pending.head is not None and not model.pending.armed
         self.query_one(StatusBar).show(model)
         self._sync_agent_screen(model)
         self._sync_modal(model)
@@ -383,15 +387,26 @@ class MrSmithApp(App[int]):
 
             modal = modal_for(head)
             self._modal = modal
-            rid = head.request_id
+            self.push_screen(modal)
 
-            def answered(answer: str | None, rid: str = rid) -> None:
-                if self._modal is not None and self._modal.request_id == rid:
-                    self._modal = None
-                if answer is not None:
-                    self.ui(ui.Answer, request_id=rid, answer=answer)
+    def on_request_modal_answered(self, event: Any) -> None:
+        self.dispatch(ui.Answer(request_id=event.request_id, answer=event.answer, at=self._key_at(event.key_time)))
 
-            self.push_screen(modal, answered)
+    def _key_at(self, key_time: float | None) -> float:
+        """When a key was pressed, on the app's clock: Textual stamps events on its own monotonic clock."""
+        now = self._clock()
+        return now if key_time is None else now - max(0.0, get_time() - key_time)
+
+    async def on_event(self, event: events.Event) -> None:
+        # A key that reaches a request's modal within its grace is dropped here, before any widget of
+        # the modal (an option list, the free-text input) can take it; update decides by the key's time.
+        if isinstance(event, events.Key) and not event.is_forwarded and event.key not in ("ctrl+c", "ctrl+d") \
+                and self._modal is not None and self.screen is self._modal:
+            at = self._key_at(event.time)
+            if not takes_keys(self.model, at):
+                self.dispatch(ui.KeyIgnored(at=at))
+                return
+        await super().on_event(event)
 
     def _sync_review(self, model: ui.Model) -> None:
         if model.screen.review and not self._review_open:
@@ -564,8 +579,41 @@ class MrSmithApp(App[int]):
             self.ui(ui.Note, text=f"{name}: {text}", kind="error")
 
     def _cmd_reset(self, arg: str) -> None:
+        """A fresh conversation; first asks whether to keep the permissions "always" answers gave."""
+        gate = getattr(self.session, "gate", None)
+        answered = [p.spec for p in gate.permissions() if p.origin == "answer"] if gate is not None else []
+        if not answered:
+            self._reset(keep=True)
+            return
+        from mrsmith_tui.tui.permissions import KeepPermissionsModal
+
+        def chosen(keep: bool | None) -> None:
+            if keep is None:
+                self.ui(ui.Note, text="/reset cancelled: the conversation goes on")
+                return
+            try:
+                self._reset(keep)
+            except Exception as e:  # noqa: BLE001 - one line
+                self.ui(ui.Note, text=f"/reset: {getattr(e, 'message', None) or e}", kind="error")
+
+        self.push_screen(KeepPermissionsModal(answered), chosen)
+
+    def _reset(self, keep: bool) -> None:
+        gone = [] if keep else self.session.gate.revoke_all("answer")
         self.session.reset()
         self.ui(ui.Cleared)
+        if gone:
+            self.ui(ui.Note, text=f"forgot {', '.join(p.spec for p in gone)}: such calls ask again")
+
+    def _cmd_permissions(self, arg: str) -> None:
+        from mrsmith_tui.tui.permissions import permissions_command
+
+        gate = getattr(self.session, "gate", None)
+        if gate is None:
+            self.ui(ui.Note, text="/permissions: this session has no approval gate", kind="warning")
+            return
+        text, kind = permissions_command(gate, arg)
+        self.ui(ui.Note, text=text, kind=kind)
 
     def _cmd_usage(self, arg: str) -> None:
         ledger = getattr(self.session, "ledger", None)
@@ -712,6 +760,12 @@ class MrSmithApp(App[int]):
 
     def on_prompt_area_complete(self, event: PromptArea.Complete) -> None:
         self.ui(ui.Complete)
+
+    def on_prompt_area_open_request(self, event: PromptArea.OpenRequest) -> None:
+        self.ui(ui.OpenRequest)
+
+    def action_open_request(self) -> None:
+        self.ui(ui.OpenRequest)
 
     def on_text_area_changed(self, event: PromptArea.Changed) -> None:
         if isinstance(event.text_area, PromptArea):

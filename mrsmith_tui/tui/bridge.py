@@ -141,7 +141,7 @@ class TuiApprover:
     def approve(self, query: ApprovalQuery) -> Decision:
         answer = self._wait(lambda rid: m.ApprovalRequested(
             request_id=rid, tool=query.tool, arguments=query.arguments, reason=query.reason, spec=query.spec,
-            diff=query.diff, agent_id=query.agent_id), query.agent_id)
+            diff=query.diff, agent_id=query.agent_id, rule=query.rule), query.agent_id)
         return answer if answer in ("yes", "always") else "no"  # type: ignore[return-value]
 
     def confirm_continue(self, rounds: int, agent_id: str | None = None) -> bool:

@@ -1,20 +1,28 @@
 """Modals for the person's answers: approval, continue-after-round-cap, question.
 
-Each dismisses with its answer text; the shell turns that into an `Answer` Msg. They are
-pushed only once `update` armed the request (after a short delay, never mid-typing).
+A modal posts `Answered` with its answer and the time of the key that gave it; the shell turns
+that into an `Answer` Msg, and `update` decides whether it counts (not within the grace after
+the modal took the keyboard). The modal leaves the screen when `update` pops its request.
+They are pushed only once `update` armed the request (the prompt empty, or the person moved
+to it with Tab / F2). The choices and the reason are docked at the bottom, so they stay on
+screen at any size; the arguments and the diff scroll above them.
 """
 
 from __future__ import annotations
 
 import json
 
+from textual import events
+from textual._time import get_time
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Input, SelectionList, Static
 
+from mrsmith_tui.tools.base import RULE_TEXT
 from mrsmith_tui.tui.model import Request
 from mrsmith_tui.tui.view.blocks import _diff_line, _join
 
@@ -45,21 +53,67 @@ def _keys(*pairs: tuple[str, str]) -> Content:
 
 
 class RequestModal(ModalScreen[str]):
-    request_id: str = ""
+    # Single keys that answer, handled in on_key (not as bindings) so the answer carries the key's time.
+    ANSWER_KEYS: dict[str, str] = {}
 
-
-class ApprovalModal(RequestModal):
-    BINDINGS = [
-        Binding("y", "answer('yes')", "yes", show=False),
-        Binding("n", "answer('no')", "no", show=False),
-        Binding("a", "answer('always')", "always", show=False),
-        Binding("escape", "answer('no')", "no", show=False),
-    ]
+    class Answered(Message):
+        def __init__(self, request_id: str, answer: str, key_time: float | None) -> None:
+            super().__init__()
+            self.request_id = request_id
+            self.answer = answer
+            self.key_time = key_time  # textual's clock (events.Key.time); None: now
 
     def __init__(self, req: Request) -> None:
         super().__init__(classes="request")
         self.req = req
         self.request_id = req.request_id
+
+    BODY_MAX = 24  # rows of arguments/diff at most; less when the screen is short
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self.fit_body)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self.fit_body)
+
+    def fit_body(self) -> None:
+        """Give the scrolling body only the rows the footer leaves: the dialog may take 90 % of the
+        screen, less its border and padding (4), the title (2) and the footer with its margin."""
+        bodies = self.query(".body")
+        footers = self.query(".footer")
+        if not bodies or not footers:
+            return
+        room = int(self.size.height * 0.9) - 6 - footers.first().outer_size.height - 1
+        wanted = max(1, min(self.BODY_MAX, room))
+        body = bodies.first()
+        if body.styles.max_height is None or body.styles.max_height.value != wanted:
+            body.styles.max_height = wanted
+
+    def answer(self, answer: str, key_time: float | None = None) -> None:
+        self.post_message(self.Answered(self.request_id, answer, key_time))
+
+    def on_key(self, event: events.Key) -> None:
+        answer = self.ANSWER_KEYS.get(event.key)
+        if answer is not None:
+            event.stop()
+            event.prevent_default()
+            self.answer(answer, event.time)
+
+
+def why_text(req: Request) -> Content:
+    """The rule that asked, the tool's detail, and what an "always" answer would remember."""
+    rule = RULE_TEXT.get(req.rule, RULE_TEXT["other"])
+    parts: list[tuple[str, str]] = [("Why: ", "bold"), (f"this call {rule}", "bold $warning")]
+    if req.reason:
+        parts.append((f" ({req.reason})", "$text-muted"))
+    if req.spec:
+        parts += [("\nAlways remembers: ", "bold"), (req.spec, "bold $accent"),
+                  (" for this session (/permissions revokes)", "$text-muted")]
+    return Content.assemble(*parts)
+
+
+class ApprovalModal(RequestModal):
+    ANSWER_KEYS = {"y": "yes", "n": "no", "a": "always", "escape": "no"}
 
     def compose(self) -> ComposeResult:
         r = self.req
@@ -67,40 +121,27 @@ class ApprovalModal(RequestModal):
         with Vertical(classes="dialog"):
             yield Static(Content.assemble(("◆ ", "$warning"), ("Allow ", "bold"), (r.tool, "bold $accent"),
                                           ("?", "bold"), (who, "$text-muted")), classes="title")
-            yield Static(Content.styled(r.reason, "$text-muted"), classes="reason")
+            with Vertical(classes="footer"):
+                yield Static(why_text(r), classes="reason")
+                yield Static(_keys(("y", "yes"), ("n", "no"), ("a", "always"), ("esc", "no")), classes="keys")
             with VerticalScroll(classes="body"):
                 yield Static(Content(_arguments_text(r.arguments)), classes="args")
                 if r.diff:
                     lines = r.diff.rstrip("\n").split("\n")[:400]
                     yield Static(_join([_diff_line(line) for line in lines]), classes="diff")
-            always = f"always ({r.spec})" if r.spec else "always"
-            yield Static(_keys(("y", "yes"), ("n", "no"), ("a", always), ("esc", "no")), classes="keys")
-
-    def action_answer(self, answer: str) -> None:
-        self.dismiss(answer)
 
 
 class ContinueModal(RequestModal):
-    BINDINGS = [
-        Binding("y,enter", "answer('yes')", "continue", show=False),
-        Binding("n,escape", "answer('no')", "stop", show=False),
-    ]
-
-    def __init__(self, req: Request) -> None:
-        super().__init__(classes="request")
-        self.req = req
-        self.request_id = req.request_id
+    ANSWER_KEYS = {"y": "yes", "enter": "yes", "n": "no", "escape": "no"}
 
     def compose(self) -> ComposeResult:
         who = f" ({self.req.agent_id})" if self.req.agent_id else ""
         with Vertical(classes="dialog"):
             yield Static(Content.assemble(("◆ ", "$warning"), (f"The run used {self.req.rounds} tool rounds{who}.", "bold")),
                          classes="title")
-            yield Static(Content.styled("Go on with a fresh set of rounds?", "$text-muted"), classes="reason")
-            yield Static(_keys(("y", "continue"), ("n", "stop here")), classes="keys")
-
-    def action_answer(self, answer: str) -> None:
-        self.dismiss(answer)
+            with Vertical(classes="footer"):
+                yield Static(Content.styled("Go on with a fresh set of rounds?", "$text-muted"), classes="reason")
+                yield Static(_keys(("y", "continue"), ("n", "stop here")), classes="keys")
 
 
 class QuestionModal(RequestModal):
@@ -109,9 +150,7 @@ class QuestionModal(RequestModal):
     BINDINGS = [Binding("escape", "cancel", "skip", show=False)]
 
     def __init__(self, req: Request) -> None:
-        super().__init__(classes="request")
-        self.req = req
-        self.request_id = req.request_id
+        super().__init__(req)
         self.index = 0
         self.answers: list[str] = []
 
@@ -179,13 +218,13 @@ class QuestionModal(RequestModal):
         self.answers.append(f"{q.question}: {answer}" if len(self.req.questions) > 1 else answer)
         self.index += 1
         if self.index >= len(self.req.questions):
-            self.dismiss("\n".join(self.answers))
+            self.answer("\n".join(self.answers))
             return
         self.query_one(Input).value = ""
         self._show()
 
     def action_cancel(self) -> None:
-        self.dismiss("")
+        self.answer("")
 
 
 def modal_for(req: Request) -> RequestModal:

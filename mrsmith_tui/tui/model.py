@@ -104,7 +104,6 @@ class InputState:
     history: tuple[str, ...] = ()
     recall: int | None = None  # index into history while recalling
     stash: str = ""  # the draft before recall started
-    last_typed: float = 0.0
     completions: tuple[str, ...] = ()
 
 
@@ -123,13 +122,19 @@ class Request:
     rounds: int = 0
     questions: tuple[Question, ...] = ()
     agent_id: str | None = None
+    rule: str = "other"  # approvals: the trust rule that asked (tools.base.RULE_TEXT)
 
 
 @dataclass(frozen=True)
 class Pending:
+    """Requests waiting for the person. The head takes the keyboard ("armed") only when the prompt
+    is empty or the person moves to it; keys pressed before `keys_from` (the grace after it took
+    the keyboard, pushed on by every key ignored in it) are dropped."""
+
     queue: tuple[Request, ...] = ()
-    armed: bool = False  # the head request is shown and takes keys
-    since: float = 0.0  # when the head became the head (arming counts from here)
+    armed: bool = False  # the head request is on screen and has the keyboard
+    keys_from: float = 0.0  # keys at or after this time are answers
+    noticed: str = ""  # the request whose "waiting" notice is in the conversation
 
     @property
     def head(self) -> Request | None:
@@ -252,8 +257,19 @@ class ToggleReview(Msg):
 
 
 @dataclass(frozen=True)
+class OpenRequest(Msg):
+    """Tab (no completion offered) or F2: move to the request waiting behind the typed prompt."""
+
+
+@dataclass(frozen=True)
+class KeyIgnored(Msg):
+    """A key reached a request's modal within its grace and was dropped (`at`: when it was pressed)."""
+
+
+@dataclass(frozen=True)
 class Answer(Msg):
-    """The person answered the head request (key y / n / a, Esc, or a question's text)."""
+    """The person answered the head request (key y / n / a, Esc, or a question's text); `at` is when
+    the key was pressed."""
 
     request_id: str
     answer: str

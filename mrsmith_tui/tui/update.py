@@ -12,14 +12,15 @@ from typing import Callable
 
 from mrsmith_tui import msgs as m
 from mrsmith_tui.agents.states import FINAL
+from mrsmith_tui.tools.base import RULE_TEXT
 from mrsmith_tui.tui import effects as fx
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.model import Block, Model, Request
 
 Effects = tuple[fx.Effect, ...]
 
-ARM_DELAY = 0.35  # seconds an approval is on screen before it takes keys
-TYPING_QUIET = 1.0  # an approval waits while the person typed within this
+GRACE = 0.4  # seconds after a request takes the keyboard in which keys are dropped, not answers
+MOVE_KEYS = "Tab or F2"  # move from the prompt to a request waiting behind typed text
 QUIT_WINDOW = 2.0  # a second Ctrl-C within this quits
 NOTE_SECONDS = 4.0
 OPEN_SCAN = 64  # open blocks are near the end: look this far back
@@ -40,10 +41,12 @@ COMMANDS: dict[str, str] = {
     "/export": "[path]  the session as Markdown",
     "/compact": "summarise older turns to free context",
     "/sessions": "this folder's sessions: pick one to resume",
+    "/permissions": "[revoke SPEC|N|all]  what runs without asking, and where it came from",
 }
 
 KEYS_HELP = (
-    "Enter send · Ctrl-J newline · Up/Down history · Tab complete · Esc cancel run · "
+    "Enter send · Ctrl-J newline · Up/Down history · Tab complete · Tab or F2 answer a waiting request · "
+    "Esc cancel run · "
     "Ctrl-C cancel (twice: quit) · Ctrl-D quit · Ctrl-O review · Ctrl-B sidebar · Ctrl-P palette · "
     "Alt-Up/Down or Shift-Tab: move between blocks, Enter fold, c copy"
 )
@@ -67,6 +70,8 @@ def update(model: Model, msg: m.Msg) -> tuple[Model, Effects]:
     if handler is None:
         return model, ()
     model, effects = handler(model, msg)
+    if model.pending.head is not None and not model.pending.armed:
+        model = _try_arm(model, msg.at)
     if model.now < msg.at:
         model = replace(model, now=msg.at)
     return model, effects
@@ -276,35 +281,77 @@ def _request(kind: str) -> Callable:
         if any(r.request_id == msg.request_id for r in model.pending.queue):
             return model, ()
         fields = {"approval": lambda: dict(tool=msg.tool, arguments=msg.arguments, reason=msg.reason,
-                                           spec=msg.spec, diff=msg.diff),
+                                           spec=msg.spec, diff=msg.diff, rule=msg.rule),
                   "continue": lambda: dict(rounds=msg.rounds),
                   "question": lambda: dict(questions=msg.questions)}[kind]()
         req = Request(request_id=msg.request_id, kind=kind, at=msg.at, agent_id=msg.agent_id, **fields)
-        pending = model.pending
-        if not pending.queue:
-            pending = replace(pending, since=msg.at, armed=False)
-        pending = replace(pending, queue=pending.queue + (req,))
-        model = _state(replace(model, pending=pending), "waiting")
-        return _try_arm(model, msg.at)
+        pending = replace(model.pending, queue=model.pending.queue + (req,))
+        return _state(replace(model, pending=pending), "waiting"), ()  # update() arms or defers it
     return handle
 
 
-def _try_arm(model: Model, now: float) -> tuple[Model, Effects]:
-    """Show the head request only after a short delay and never while the person is typing."""
+def _try_arm(model: Model, at: float) -> Model:
+    """The head request takes the keyboard when the prompt is empty; behind typed text it waits, with
+    a notice, until the person moves to it (OpenRequest) or empties the prompt. Never changes the draft."""
     p = model.pending
-    if p.head is None or p.armed:
+    head = p.head
+    if head is None or p.armed:
+        return model
+    if not model.input.draft:
+        return _arm(model, at)
+    if p.noticed == head.request_id:
+        return model
+    model = _note_block(model, "notice", waiting_notice(head), at)
+    return replace(model, pending=replace(p, noticed=head.request_id))
+
+
+def _arm(model: Model, at: float) -> Model:
+    return replace(model, pending=replace(model.pending, armed=True, keys_from=at + GRACE))
+
+
+def takes_keys(model: Model, at: float) -> bool:
+    """Whether a key pressed at `at` may answer the request on screen (not within its grace)."""
+    return model.pending.armed and at >= model.pending.keys_from
+
+
+REQUEST_WORDS = {"approval": "approval", "continue": "question", "question": "question"}
+
+
+def waiting_notice(req: Request) -> str:
+    who = f"{req.agent_id}: " if req.agent_id else ""
+    if req.kind == "approval":
+        what = f"{req.tool} waits for your approval ({RULE_TEXT.get(req.rule, RULE_TEXT['other'])})"
+    elif req.kind == "continue":
+        what = f"the run used {req.rounds} tool rounds and asks whether to go on"
+    else:
+        what = "a question waits for your answer"
+    return f"◆ {who}{what} · {MOVE_KEYS} to answer; your text stays in the prompt"
+
+
+def _open_request(model: Model, msg: ui.OpenRequest) -> tuple[Model, Effects]:
+    p = model.pending
+    if p.head is None:
+        return _flash(model, "nothing is waiting for an answer", msg.at), ()
+    if p.armed:
         return model, ()
-    ready_at = max(p.since + ARM_DELAY, model.input.last_typed + TYPING_QUIET)
-    if now >= ready_at:
-        return replace(model, pending=replace(p, armed=True)), ()
-    return model, (fx.WakeAt(ready_at),)
+    return _arm(model, msg.at), ()
+
+
+def _key_ignored(model: Model, msg: ui.KeyIgnored) -> tuple[Model, Effects]:
+    """A key within the grace: dropped, and the grace starts again from it, so keys of a sentence
+    typed on into the modal never answer it; a deliberate answer comes after a short pause."""
+    p = model.pending
+    if not p.armed:
+        return model, ()
+    model = replace(model, pending=replace(p, keys_from=max(p.keys_from, msg.at + GRACE)))
+    return _flash(model, "key ignored: the request had just appeared (answer after a short pause)", msg.at), ()
 
 
 def _pop_request(model: Model, request_id: str, at: float) -> Model:
     queue = tuple(r for r in model.pending.queue if r.request_id != request_id)
     if len(queue) == len(model.pending.queue):
         return model
-    pending = ui.Pending(queue=queue, armed=False, since=at)
+    pending = ui.Pending(queue=queue, armed=False, noticed=model.pending.noticed)
     state = model.ledger.state
     if not queue and state == "waiting":
         state = "thinking" if model.run.running else "idle"
@@ -315,14 +362,14 @@ def _answer(model: Model, msg: ui.Answer) -> tuple[Model, Effects]:
     head = model.pending.head
     if head is None or head.request_id != msg.request_id or not model.pending.armed:
         return model, ()
+    if not takes_keys(model, msg.at):
+        return _key_ignored(model, ui.KeyIgnored(at=msg.at))
     model = _pop_request(model, msg.request_id, msg.at)
-    model, more = _try_arm(model, msg.at)
-    return model, (fx.Resolve(msg.request_id, msg.answer),) + more
+    return model, (fx.Resolve(msg.request_id, msg.answer),)
 
 
 def _resolved(model: Model, msg: m.RequestResolved) -> tuple[Model, Effects]:
-    model = _pop_request(model, msg.request_id, msg.at)
-    return _try_arm(model, msg.at)
+    return _pop_request(model, msg.request_id, msg.at), ()
 
 
 # --------------------------------------------------------------------------- tasks and agents
@@ -541,7 +588,8 @@ def completions(model: Model, draft: str) -> tuple[str, ...]:
         return tuple(c for c in model.commands if c.startswith(draft) and c != draft)
     name, _, arg = draft.partition(" ")
     ids = tuple(r.agent_id for r in model.sidebar.agents)
-    pool = {"/agent": model.agents_known, "/theme": model.themes_known, "/agents": ("stop",) + ids}.get(name, ())
+    pool = {"/agent": model.agents_known, "/theme": model.themes_known, "/agents": ("stop",) + ids,
+            "/permissions": ("revoke",)}.get(name, ())
     if name == "/agents" and arg.startswith("stop "):
         return tuple(f"/agents stop {i}" for i in ids if i.startswith(arg[5:]) and i != arg[5:])
     return tuple(f"{name} {p}" for p in pool if p.startswith(arg) and p != arg)
@@ -554,11 +602,8 @@ def _draft(model: Model, msg: ui.DraftChanged) -> tuple[Model, Effects]:
     recall = inp.recall
     if recall is not None and msg.text != inp.history[recall]:
         recall = None
-    inp = replace(inp, draft=msg.text, last_typed=msg.at, recall=recall, completions=completions(model, msg.text))
-    model = replace(model, input=inp)
-    if model.pending.head is not None and not model.pending.armed:
-        return _try_arm(model, msg.at)
-    return model, ()
+    inp = replace(inp, draft=msg.text, recall=recall, completions=completions(model, msg.text))
+    return replace(model, input=inp), ()
 
 
 def _history_move(model: Model, msg: ui.HistoryMove) -> tuple[Model, Effects]:
@@ -803,8 +848,7 @@ def _tick(model: Model, msg: ui.Tick) -> tuple[Model, Effects]:
         model = replace(model, screen=replace(screen, note=""))
     if screen.quit_armed_at is not None and msg.at - screen.quit_armed_at > QUIT_WINDOW:
         model = replace(model, screen=replace(model.screen, quit_armed_at=None))
-    model, more = _try_arm(model, msg.at)
-    return model, effects + more
+    return model, effects
 
 
 def _note(model: Model, msg: ui.Note) -> tuple[Model, Effects]:
@@ -873,6 +917,9 @@ def status_fields(model: Model) -> list[tuple[int, str, str]]:
     busy = led.state != "idle"
     glyph = spinner(model.now) if busy and led.state != "waiting" else ("◆" if led.state == "waiting" else "○")
     state = STATE_WORDS[led.state]
+    head = model.pending.head
+    if head is not None and not model.pending.armed:
+        state = f"{REQUEST_WORDS[head.kind]} waiting: {MOVE_KEYS} to answer"
     if model.run.queued:
         state += f" · {len(model.run.queued)} queued"
     fields = [(100, f"{glyph} {state}", "state-" + led.state)]
@@ -990,6 +1037,8 @@ _HANDLERS: dict[type, Callable] = {
     ui.ToggleSidebar: _toggle_sidebar,
     ui.ToggleReview: _toggle_review,
     ui.Answer: _answer,
+    ui.OpenRequest: _open_request,
+    ui.KeyIgnored: _key_ignored,
     ui.Tick: _tick,
     ui.WorkerDone: _worker_done,
     ui.Note: _note,

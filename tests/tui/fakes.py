@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+import time
 from pathlib import Path
 from typing import Any, Callable
 
@@ -21,8 +23,30 @@ Step = Callable[["FakeSession", Any], None]
 def approve(tool: str = "write_file", diff: str | None = None) -> Step:
     def step(session: FakeSession, cancel: Any) -> None:
         session.answers.append(session.approver.approve(ApprovalQuery(
-            tool=tool, arguments='{"path": "a.py"}', reason="writes a file", spec=tool, diff=diff)))
+            tool=tool, arguments='{"path": "a.py"}', reason=f"{tool} creates a.py", spec=tool, diff=diff,
+            rule="writes" if tool != "shell" else "runs")))
     return step
+
+
+def hold_until(event: threading.Event) -> Step:
+    """A step that waits for the test to let the run go on (so a request arrives when the test wants)."""
+    def step(session: FakeSession, cancel: Any) -> None:
+        event.wait(10)
+    return step
+
+
+class Clock:
+    """The app's clock for approval tests: the wall clock (the worker stamps its Msgs with it) plus an
+    offset the test moves, so "pressed within the grace" or "after a pause" never depend on speed."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def later(self, seconds: float) -> None:
+        self.offset += seconds
+
+    def __call__(self) -> float:
+        return time.time() + self.offset
 
 
 def wait_cancel(session: FakeSession, cancel: Any) -> None:

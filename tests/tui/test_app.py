@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import json
+import threading
 
 import pytest
 
 from mrsmith_tui import msgs as m
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.app import MrSmithApp, load_history
-from mrsmith_tui.tui.modals import ApprovalModal
+from mrsmith_tui.tui.modals import ApprovalModal, QuestionModal
 from mrsmith_tui.tui.review import ReviewScreen
 from mrsmith_tui.tui.view.conversation import BlockView
-from tests.tui.fakes import AT, CONFIG, approve, factory, wait_cancel
+from mrsmith_tui.tui.view.prompt import PromptArea
+from mrsmith_tui.tui.view.status import StatusBar
+from tests.tui.fakes import AT, CONFIG, Clock, approve, factory, hold_until, wait_cancel
 from tests.tui.pilot import until
 
 DIFF = "--- a/a.py\n+++ b/a.py\n@@ -0,0 +1 @@\n+print(1)\n"
@@ -49,31 +52,132 @@ async def test_a_prompt_streams_an_answer_and_is_saved_in_history(tmp_path):
 
 async def test_approval_modal_answers_yes_and_always(tmp_path):
     made: list = []
-    app = make_app([[approve(diff=DIFF), approve("shell")]], made, tmp_path)
+    clock = Clock()
+    app = make_app([[approve(diff=DIFF), approve("shell")]], made, tmp_path, clock=clock)
     async with app.run_test(size=(120, 40)) as pilot:
         await send(pilot, "write it")
         await until(pilot, lambda: isinstance(app.screen, ApprovalModal) and app.screen.query(".diff"))
         assert "+print(1)" in str(app.screen.query_one(".diff").render())
+        clock.later(10)  # past the grace
         await pilot.press("y")
         await until(pilot, lambda: isinstance(app.screen, ApprovalModal) and app.screen.req.tool == "shell")
+        clock.later(10)
         await pilot.press("a")
         await until(pilot, lambda: not app.model.run.running)
     assert made[0].answers == ["yes", "always"]
 
 
-async def test_typing_delays_the_approval_and_the_draft_survives(tmp_path):
+def _notice_shown(app) -> bool:
+    return any(b.kind == "notice" and "waits for your approval" in b.text for b in app.model.conv.blocks)
+
+
+@pytest.mark.parametrize("pause", [0, 3])
+async def test_typing_while_an_approval_arrives_answers_nothing_and_keeps_the_text(tmp_path, pause):
     made: list = []
-    app = make_app([[approve()]], made, tmp_path)
+    clock = Clock()
+    arrive = threading.Event()
+    app = make_app([[hold_until(arrive), approve()]], made, tmp_path, clock=clock)
     async with app.run_test(size=(120, 40)) as pilot:
         await send(pilot, "go")
-        await until(pilot, lambda: app.model.pending.queue)
-        await pilot.press(*"yes I am typ")  # a 'y' typed now must not approve anything
-        assert not isinstance(app.screen, ApprovalModal)
+        await until(pilot, lambda: app.model.run.running)
+        await pilot.press(*"I think ")
+        arrive.set()  # the approval arrives while the prompt holds unsent text
+        await until(pilot, lambda: app.model.pending.queue and _notice_shown(app))
+        clock.later(pause)  # a pause to think (the time the old rule waited for)
+        await pilot.press(*"yes, and a bit more")
+        await until(pilot, lambda: app.model.input.draft == "I think yes, and a bit more")
+        assert not isinstance(app.screen, ApprovalModal) and made[0].answers == []
+        assert app.query_one(PromptArea).text == "I think yes, and a bit more"
+        assert "approval waiting: Tab or F2 to answer" in str(app.query_one(StatusBar).render())
+        await pilot.press("tab")  # moves to it
         await until(pilot, lambda: isinstance(app.screen, ApprovalModal))
-        assert app.model.input.draft == "yes I am typ"
+        clock.later(-60)  # a key pressed as it appeared
+        await pilot.press("y")
+        assert isinstance(app.screen, ApprovalModal) and made[0].answers == []
+        clock.later(61)
         await pilot.press("n")
         await until(pilot, lambda: not app.model.run.running)
+        assert app.query_one(PromptArea).text == "I think yes, and a bit more"
+        assert app.model.input.draft == "I think yes, and a bit more"
     assert made[0].answers == ["no"]
+
+
+async def test_with_an_empty_prompt_the_modal_drops_keys_in_its_grace(tmp_path):
+    made: list = []
+    clock = Clock()
+    app = make_app([[approve()]], made, tmp_path, clock=clock)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "go")
+        await until(pilot, lambda: isinstance(app.screen, ApprovalModal))
+        clock.later(-60)  # keys pressed as the modal appeared
+        await pilot.press("y", "a")
+        assert isinstance(app.screen, ApprovalModal) and made[0].answers == []
+        assert "key ignored" in app.model.screen.note
+        clock.later(120)
+        await pilot.press("y")
+        await until(pilot, lambda: not app.model.run.running)
+    assert made[0].answers == ["yes"]
+
+
+async def test_f2_moves_to_a_waiting_question_whose_keys_wait_for_the_grace(tmp_path):
+    made: list = []
+    clock = Clock()
+    arrive = threading.Event()
+
+    def ask(session, cancel):
+        session.answers.append(session.approver.ask((m.Question("Which?", options=(m.QuestionOption("red"),
+                                                                                     m.QuestionOption("blue"))),)))
+
+    app = make_app([[hold_until(arrive), ask]], made, tmp_path, clock=clock)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "go")
+        await until(pilot, lambda: app.model.run.running)
+        await pilot.press(*"draft")
+        arrive.set()
+        await until(pilot, lambda: app.model.pending.queue)
+        assert not isinstance(app.screen, QuestionModal)
+        await pilot.press("f2")
+        await until(pilot, lambda: isinstance(app.screen, QuestionModal))
+        clock.later(-60)
+        await pilot.press("2")  # within the grace: not a pick
+        assert isinstance(app.screen, QuestionModal) and made[0].answers == []
+        clock.later(61)
+        await pilot.press("2")
+        await until(pilot, lambda: not app.model.run.running)
+        assert app.model.input.draft == "draft"
+    assert made[0].answers == ["blue"]
+
+
+async def test_at_60x20_a_long_diff_scrolls_and_the_choices_stay_visible(tmp_path):
+    long_diff = "--- a/a.py\n+++ b/a.py\n@@ -0,0 +1,120 @@\n" + "".join(f"+line {i}\n" for i in range(120))
+    made: list = []
+    clock = Clock()
+    app = make_app([[approve(diff=long_diff)]], made, tmp_path, clock=clock)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "go")
+        await until(pilot, lambda: isinstance(app.screen, ApprovalModal) and app.screen.query(".diff"))
+        await pilot.resize_terminal(60, 20)
+        modal = app.screen
+
+        def fits() -> bool:
+            keys, body = modal.query_one(".keys"), modal.query_one(".body")
+            return keys.region.bottom <= 20 and body.region.bottom <= modal.query_one(".footer").region.y
+
+        await until(pilot, fits)
+        screen_region = modal.region
+        for sel in (".keys", ".reason"):
+            widget = modal.query_one(sel)
+            assert screen_region.contains_region(widget.region) and widget.region.height > 0
+            assert modal.get_widget_at(widget.region.x, widget.region.y)[0] is widget  # drawn, not covered
+        assert "y yes" in str(modal.query_one(".keys").render())
+        why = str(modal.query_one(".reason").render())
+        assert "this call writes a file" in why and "Always remembers: write_file" in why
+        body = modal.query_one(".body")
+        assert body.max_scroll_y > 0  # the diff scrolls inside the modal
+        clock.later(10)
+        await pilot.press("y")
+        await until(pilot, lambda: not app.model.run.running)
+    assert made[0].answers == ["yes"]
 
 
 async def test_escape_cancels_a_running_turn(tmp_path):

@@ -5,8 +5,8 @@ from __future__ import annotations
 from mrsmith_tui import msgs as m
 from mrsmith_tui.tui import effects as fx
 from mrsmith_tui.tui import model as ui
-from mrsmith_tui.tui.update import (ARM_DELAY, TYPING_QUIET, completions, fit_status, initial_model, sidebar_visible,
-                                    status_fields, update)
+from mrsmith_tui.tui.update import (GRACE, completions, fit_status, initial_model, sidebar_visible, status_fields,
+                                    takes_keys, update)
 
 
 def fold(model, *msgs_):
@@ -139,38 +139,97 @@ def test_ctrl_c_twice_far_apart_does_not_quit():
 # --------------------------------------------------------------------------- approvals
 
 
-def approval(rid="q1", at=5.0, agent_id=None):
+def approval(rid="q1", at=5.0, agent_id=None, rule="writes"):
     return m.ApprovalRequested(request_id=rid, tool="write_file", arguments="{}", reason="writes", spec="write_file",
-                               at=at, agent_id=agent_id)
+                               at=at, agent_id=agent_id, rule=rule)
 
 
-def test_approval_arms_only_after_the_delay():
+def test_with_an_empty_prompt_the_approval_takes_the_keyboard_after_the_grace():
     model, effects = fold(running(), approval(at=5.0))
-    assert not model.pending.armed and effects == [fx.WakeAt(5.0 + ARM_DELAY)]
+    assert model.pending.armed and model.pending.keys_from == 5.0 + GRACE and effects == []
     assert model.ledger.state == "waiting"
+    assert not takes_keys(model, 5.0 + GRACE - 0.01)
     model, effects = fold(model, ui.Answer(request_id="q1", answer="yes", at=5.1))
-    assert effects == []  # keys before arming are not answers
-    model, _ = fold(model, ui.Tick(at=5.0 + ARM_DELAY))
-    assert model.pending.armed
+    assert effects == [] and model.pending.head.request_id == "q1"  # a key within the grace is no answer
     model, effects = fold(model, ui.Answer(request_id="q1", answer="always", at=6))
     assert effects == [fx.Resolve("q1", "always")] and model.pending.queue == ()
 
 
-def test_approval_waits_while_the_person_types_and_keeps_the_draft():
+def test_keys_in_the_grace_are_dropped_and_push_the_grace_on():
+    model, _ = fold(running(), approval(at=5.0))
+    model, effects = fold(model, ui.KeyIgnored(at=5.3))
+    assert effects == [] and model.pending.keys_from == 5.3 + GRACE
+    assert "ignored" in model.screen.note
+    model, effects = fold(model, ui.Answer(request_id="q1", answer="yes", at=5.5))  # 0.5 s after it appeared
+    assert effects == [] and model.pending.keys_from == 5.5 + GRACE
+    model, effects = fold(model, ui.Answer(request_id="q1", answer="no", at=5.5 + GRACE))
+    assert effects == [fx.Resolve("q1", "no")]
+
+
+def test_behind_typed_text_the_approval_waits_with_a_notice_and_the_draft_is_untouched():
     model, _ = fold(running(), ui.DraftChanged(text="half a thou", at=4.9), approval(at=5.0))
     assert not model.pending.armed
-    model, effects = fold(model, ui.DraftChanged(text="half a thought", at=5.5), ui.Tick(at=5.0 + ARM_DELAY))
-    assert not model.pending.armed and fx.WakeAt(5.5 + TYPING_QUIET) in effects
-    model, _ = fold(model, ui.Tick(at=5.5 + TYPING_QUIET))
-    assert model.pending.armed and model.input.draft == "half a thought"
+    notice = model.conv.blocks[-1]
+    assert notice.kind == "notice" and "write_file waits for your approval (writes a file)" in notice.text
+    assert "Tab or F2" in notice.text
+    state = status_fields(model)[0][1]
+    assert "approval waiting: Tab or F2 to answer" in state
+    # typing on, pausing (time passes), typing y and a: nothing is answered, nothing arms
+    model, effects = fold(model, ui.DraftChanged(text="half a thought", at=5.5), ui.Tick(at=9.0),
+                          ui.DraftChanged(text="half a thought, yes and a", at=9.1),
+                          ui.Answer(request_id="q1", answer="yes", at=9.2))
+    assert not model.pending.armed and effects == [] and model.pending.head.request_id == "q1"
+    assert model.input.draft == "half a thought, yes and a"
+    assert sum(b.kind == "notice" for b in model.conv.blocks) == 1  # one notice per request
 
 
-def test_several_approvals_queue_and_the_next_rearms():
-    model, _ = fold(running(), approval("q1", 5.0), approval("q2", 5.1, agent_id="agent-1"), ui.Tick(at=6))
+def test_moving_to_the_waiting_request_arms_it_with_a_grace_and_keeps_the_draft():
+    model, _ = fold(running(), ui.DraftChanged(text="draft", at=4.9), approval(at=5.0))
+    model, _ = fold(model, ui.OpenRequest(at=7.0))
+    assert model.pending.armed and model.pending.keys_from == 7.0 + GRACE
+    model, effects = fold(model, ui.Answer(request_id="q1", answer="yes", at=7.1))
+    assert effects == []
+    model, effects = fold(model, ui.Answer(request_id="q1", answer="yes", at=7.5))
+    assert effects == [fx.Resolve("q1", "yes")] and model.input.draft == "draft"
+
+
+def test_emptying_or_sending_the_prompt_arms_the_waiting_request():
+    model, _ = fold(running(), ui.DraftChanged(text="x", at=4.9), approval(at=5.0))
+    model, _ = fold(model, ui.DraftChanged(text="", at=6.0))
+    assert model.pending.armed and model.pending.keys_from == 6.0 + GRACE
+    model, _ = fold(running(), ui.DraftChanged(text="next question", at=4.9), approval(at=5.0))
+    model, effects = fold(model, ui.Submit(text="next question", at=6.0))
+    assert model.pending.armed and model.run.queued == ("next question",)
+
+
+def test_open_request_with_nothing_waiting_says_so():
+    model, _ = fold(fresh(), ui.OpenRequest(at=1.0))
+    assert model.screen.note == "nothing is waiting for an answer"
+
+
+def test_several_approvals_queue_and_the_next_gets_its_own_grace():
+    model, _ = fold(running(), approval("q1", 5.0), approval("q2", 5.1, agent_id="agent-1"))
     assert [r.request_id for r in model.pending.queue] == ["q1", "q2"] and model.pending.armed
     model, effects = fold(model, ui.Answer(request_id="q1", answer="no", at=7))
+    assert model.pending.head.request_id == "q2" and model.pending.armed and model.pending.keys_from == 7 + GRACE
+    model, effects = fold(model, ui.Answer(request_id="q2", answer="no", at=7.1))  # a double press
+    assert effects == []
+
+
+def test_the_next_request_behind_typed_text_waits_with_its_own_notice():
+    model, _ = fold(running(), approval("q1", 5.0), approval("q2", 5.1, agent_id="agent-1"))
+    model, _ = fold(model, ui.Answer(request_id="q1", answer="yes", at=6), ui.DraftChanged(text="t", at=6.1),
+                    ui.Answer(request_id="q2", answer="yes", at=6.2))
+    assert model.pending.head.request_id == "q2"  # armed at 6 (prompt empty) — within its grace at 6.2
+    model, _ = fold(running(), ui.DraftChanged(text="t", at=4), approval("q1", 5.0), approval("q2", 5.1, agent_id="agent-1"))
+    model, _ = fold(model, ui.OpenRequest(at=6), ui.Answer(request_id="q1", answer="yes", at=7))
     assert model.pending.head.request_id == "q2" and not model.pending.armed
-    assert fx.WakeAt(7 + ARM_DELAY) in effects
+    assert model.conv.blocks[-1].text.startswith("◆ agent-1: write_file waits")
+
+
+def test_the_rule_reaches_the_request():
+    model, _ = fold(running(), approval(at=5.0, rule="secret"))
+    assert model.pending.head.rule == "secret"
 
 
 def test_a_request_resolved_elsewhere_leaves_the_queue():

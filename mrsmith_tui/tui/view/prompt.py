@@ -21,12 +21,16 @@ class PromptArea(TextArea):
     class Complete(Message):
         pass
 
+    class OpenRequest(Message):
+        """Tab with no completion offered while a request waits behind the typed text."""
+
     def __init__(self, **kwargs) -> None:
         super().__init__("", soft_wrap=True, show_line_numbers=False, tab_behavior="focus",
                          compact=True, highlight_cursor_line=False,
                          placeholder="Ask mrsmith…  (Enter send · Ctrl-J newline · /help)", **kwargs)
         self.cursor_blink = False
         self.completing = False  # set by the shell while slash completions are offered
+        self.request_waiting = False  # set by the shell while a request waits behind the typed text
 
     def set_draft(self, text: str) -> None:
         """Replace the text (history recall, completion, clearing after send); cursor at the end."""
@@ -51,6 +55,11 @@ class PromptArea(TextArea):
             event.stop()
             event.prevent_default()
             self.post_message(self.Complete())
+            return
+        if key == "tab" and self.request_waiting:
+            event.stop()
+            event.prevent_default()
+            self.post_message(self.OpenRequest())
             return
         row, _ = self.cursor_location
         if key == "up" and row == 0:
