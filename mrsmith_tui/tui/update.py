@@ -325,7 +325,7 @@ def waiting_notice(req: Request) -> str:
         what = f"the run used {req.rounds} tool rounds and asks whether to go on"
     else:
         what = "a question waits for your answer"
-    return f"◆ {who}{what} · {MOVE_KEYS} to answer; your text stays in the prompt"
+    return f"{who}{what} · {MOVE_KEYS} to answer; your text stays in the prompt"
 
 
 def _open_request(model: Model, msg: ui.OpenRequest) -> tuple[Model, Effects]:

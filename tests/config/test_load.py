@@ -264,3 +264,10 @@ def test_resolve_agent_errors(tmp_path):
     config = load_config(write(tmp_path, "config.toml", TOML_CAMEL), env={})
     assert "'nope' is not a configured agent (configured: coder, other)" in error_of(resolve_agent, config, "nope")
     assert resolve_agent(config, "other").model == "mixtral"
+
+
+def test_the_allow_list_is_read_and_an_empty_entry_is_one_error(tmp_path):
+    path = write(tmp_path, "c.toml", 'allow = ["write_file", " shell:git commit "]\n' + TOML_CAMEL)
+    assert load_config(path).allow == ["write_file", "shell:git commit"]
+    bad = write(tmp_path, "bad.toml", 'allow = ["write_file", ""]\n' + TOML_CAMEL)
+    assert "allow" in error_of(load_config, bad)

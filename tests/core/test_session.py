@@ -222,3 +222,12 @@ def test_real_usage_calibrates_the_sliding_window(tmp_path):
     for n in range(4):
         s.run(f"prompt {n} " + "y" * 400, CancelToken())
     assert providers[0].requests[-1].messages[1]["content"].startswith("prompt 0")
+
+
+def test_the_configs_allow_list_is_in_the_gate_with_its_origin(tmp_path):
+    cfg = config(tmp_path).model_copy(update={"allow": ["write_file", "shell:make"]})
+    s = build_session(config=cfg, agent_name=None, cwd=tmp_path, sink=msgs.ListSink(), approver=PolicyApprover(),
+                      persist=False, provider_factory=lambda pc: FakeProvider())
+    assert [(p.spec, p.origin) for p in s.gate.permissions()] == [("write_file", "config"), ("shell:make", "config")]
+    assert s.gate.always_allowed("write_file") and not s.gate.always_allowed("edit")
+    s.close()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import select
 import signal
@@ -33,6 +34,23 @@ def test_yes_and_allow_approve(cli, loopback, flag):
     done = cli.using(srv.base_url).run("-p", "write it", *flag)
     assert done.code == 0, done.err
     assert (cli.cwd / "out.txt").read_text() == "WRITTEN\n"
+
+
+def test_json_reports_the_permissions_in_force_before_the_run(cli, loopback):
+    srv = loopback(write_turns())
+    done = cli.using(srv.base_url).run("-p", "write it", "--json", "--allow", "write_file", "--allow", "shell:git commit")
+    assert done.code == 0, done.err
+    events = [json.loads(line) for line in done.out.splitlines()]
+    assert [e["type"] for e in events[:2]] == ["SessionStarted", "PermissionsInForce"]
+    assert events[1]["specs"] == [{"spec": "write_file", "origin": "--allow"},
+                                  {"spec": "shell:git commit", "origin": "--allow"}]
+    assert events[1]["approve_all"] is False
+    assert (cli.cwd / "out.txt").read_text() == "WRITTEN\n"  # --allow reached the gate
+
+
+def test_an_empty_allow_spec_is_one_usage_line(cli):
+    done = cli.run("-p", "hi", "--allow", " ")
+    assert done.code == 2 and done.err.strip() == "mrsmith: error: --allow needs a spec: a tool (write_file) or a shell command ('shell:git commit')"
 
 
 def test_sigint_stops_a_running_shell_command(cli, loopback):

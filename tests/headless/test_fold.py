@@ -7,7 +7,7 @@ import json
 import threading
 
 from mrsmith_tui import msgs
-from mrsmith_tui.headless import FoldState, HeadlessPrinter, fold, run_headless, wants_color
+from mrsmith_tui.headless import FoldState, HeadlessPrinter, fold, json_line, run_headless, wants_color
 
 
 def fold_all(items, color=False):
@@ -167,3 +167,14 @@ def test_run_headless_reraises_unexpected_exceptions():
         assert str(e) == "bug"
     else:
         raise AssertionError("expected the worker's exception")
+
+
+def test_permissions_in_force_are_a_line_on_stderr_and_one_json_object():
+    report = msgs.PermissionsInForce(specs=(msgs.Allowed("write_file", "--allow"), msgs.Allowed("shell", "config")))
+    out, err = fold_all([report])
+    assert out == "" and err == "allowed without asking: write_file (--allow), shell (config)\n"
+    assert fold_all([msgs.PermissionsInForce()]) == ("", "")
+    assert "--yes" in fold_all([msgs.PermissionsInForce(approve_all=True)])[1]
+    line = json.loads(json_line(report))
+    assert line["type"] == "PermissionsInForce" and line["approve_all"] is False
+    assert line["specs"] == [{"spec": "write_file", "origin": "--allow"}, {"spec": "shell", "origin": "config"}]

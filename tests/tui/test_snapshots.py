@@ -97,11 +97,25 @@ def test_folded_reasoning_tools_and_diff(snap_compare):
     assert snap_compare(app(), terminal_size=(120, 40), run_before=play(*FOLDED))
 
 
+def _edit_request(diff: str = DIFF) -> m.ApprovalRequested:
+    return m.ApprovalRequested(request_id="q1", tool="edit", arguments='{"path": "src/greet.py"}',
+                               reason="edit changes src/greet.py", spec="edit", diff=diff, rule="writes", at=at(2))
+
+
 def test_approval_modal(snap_compare):
-    msgs_ = TURN + (m.ApprovalRequested(request_id="q1", tool="edit", arguments='{"path": "src/greet.py"}',
-                                        reason="edit changes a file", spec="edit", diff=DIFF, at=at(2)),
-                    ui.Tick(at=at(3)))
+    msgs_ = TURN + (_edit_request(), ui.Tick(at=at(3)))
     assert snap_compare(app(), terminal_size=(120, 40), run_before=play(*msgs_))
+
+
+def test_approval_modal_at_60x20_with_a_long_diff(snap_compare):
+    long_diff = DIFF + "".join(f"+    line_{i} = {i}\n" for i in range(60))
+    msgs_ = TURN + (_edit_request(long_diff), ui.Tick(at=at(3)))
+    assert snap_compare(app(), terminal_size=(60, 20), run_before=play(*msgs_))
+
+
+def test_approval_waiting_behind_typed_text(snap_compare):
+    msgs_ = TURN + (ui.DraftChanged(text="and then rename the", at=at(1)), _edit_request(), ui.Tick(at=at(3)))
+    assert snap_compare(app(), terminal_size=(100, 24), run_before=play(*msgs_))
 
 
 def test_review_overlay(snap_compare):

@@ -224,7 +224,7 @@ def test_the_next_request_behind_typed_text_waits_with_its_own_notice():
     model, _ = fold(running(), ui.DraftChanged(text="t", at=4), approval("q1", 5.0), approval("q2", 5.1, agent_id="agent-1"))
     model, _ = fold(model, ui.OpenRequest(at=6), ui.Answer(request_id="q1", answer="yes", at=7))
     assert model.pending.head.request_id == "q2" and not model.pending.armed
-    assert model.conv.blocks[-1].text.startswith("◆ agent-1: write_file waits")
+    assert model.conv.blocks[-1].text.startswith("agent-1: write_file waits")
 
 
 def test_the_rule_reaches_the_request():
