@@ -32,7 +32,7 @@ from mrsmith_tui.config.schema import Config
 from mrsmith_tui.tui import effects as fx
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.bridge import CoalescingSink, TuiApprover
-from mrsmith_tui.tui.update import COMMANDS, initial_model, sidebar_takes_screen, sidebar_visible, takes_keys, update
+from mrsmith_tui.tui.update import COMMANDS, initial_model, key_route, sidebar_takes_screen, sidebar_visible, update
 from mrsmith_tui.tui.view.blocks import review_text
 from mrsmith_tui.tui.view.conversation import BlockClicked, ConversationKey, ConversationView, UserScrolled
 from mrsmith_tui.tui.view.prompt import PromptArea
@@ -398,15 +398,28 @@ class MrSmithApp(App[int]):
         return now if key_time is None else now - max(0.0, get_time() - key_time)
 
     async def on_event(self, event: events.Event) -> None:
-        # A key that reaches a request's modal within its grace is dropped here, before any widget of
-        # the modal (an option list, the free-text input) can take it; update decides by the key's time.
+        # Keys reaching a request's modal are routed here, before any widget of the modal (an option
+        # list, the free-text input) can take them; update decides (key_route) by the key's own time.
         if isinstance(event, events.Key) and not event.is_forwarded and event.key not in ("ctrl+c", "ctrl+d") \
                 and self._modal is not None and self.screen is self._modal:
             at = self._key_at(event.time)
-            if not takes_keys(self.model, at):
+            route = key_route(self.model, at, event.key, bool(event.is_printable and event.character))
+            if route == "drop":
                 self.dispatch(ui.KeyIgnored(at=at))
                 return
+            if route == "prompt":
+                self._type_into_prompt(event.character or "", at)
+                return
         await super().on_event(event)
+
+    def _type_into_prompt(self, character: str, at: float) -> None:
+        """The person was typing, not answering: the key joins the prompt and the request waits again."""
+        prompt = self.screen_stack[0].query_one(PromptArea)
+        prompt.insert(character)
+        self._draft_in_widget = prompt.text
+        self.dispatch(ui.TypedAway(text=prompt.text, at=at))
+        if self.model.screen.agent_open is not None:
+            self.ui(ui.CloseAgent)
 
     def _sync_review(self, model: ui.Model) -> None:
         if model.screen.review and not self._review_open:

@@ -24,6 +24,7 @@ from textual.widgets import Input, SelectionList, Static
 
 from mrsmith_tui.tools.base import RULE_TEXT
 from mrsmith_tui.tui.model import Request
+from mrsmith_tui.tui.update import ANSWER_KEYS
 from mrsmith_tui.tui.view.blocks import _diff_line, _join
 
 
@@ -53,7 +54,8 @@ def _keys(*pairs: tuple[str, str]) -> Content:
 
 
 class RequestModal(ModalScreen[str]):
-    # Single keys that answer, handled in on_key (not as bindings) so the answer carries the key's time.
+    # Single keys that answer (update.ANSWER_KEYS), handled in on_key, not as bindings, so the
+    # answer carries the key's time.
     ANSWER_KEYS: dict[str, str] = {}
 
     class Answered(Message):
@@ -113,7 +115,7 @@ def why_text(req: Request) -> Content:
 
 
 class ApprovalModal(RequestModal):
-    ANSWER_KEYS = {"y": "yes", "n": "no", "a": "always", "escape": "no"}
+    ANSWER_KEYS = ANSWER_KEYS["approval"]
 
     def compose(self) -> ComposeResult:
         r = self.req
@@ -132,7 +134,7 @@ class ApprovalModal(RequestModal):
 
 
 class ContinueModal(RequestModal):
-    ANSWER_KEYS = {"y": "yes", "enter": "yes", "n": "no", "escape": "no"}
+    ANSWER_KEYS = ANSWER_KEYS["continue"]
 
     def compose(self) -> ComposeResult:
         who = f" ({self.req.agent_id})" if self.req.agent_id else ""

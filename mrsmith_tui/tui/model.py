@@ -262,6 +262,14 @@ class OpenRequest(Msg):
 
 
 @dataclass(frozen=True)
+class TypedAway(Msg):
+    """A printable key typed into a request's modal that answers nothing: the shell put it in the
+    prompt, whose text is now `text`."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class KeyIgnored(Msg):
     """A key reached a request's modal within its grace and was dropped (`at`: when it was pressed)."""
 

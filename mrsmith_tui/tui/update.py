@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import replace
-from typing import Callable
+from typing import Callable, Literal
 
 from mrsmith_tui import msgs as m
 from mrsmith_tui.agents.states import FINAL
@@ -312,6 +312,40 @@ def _arm(model: Model, at: float) -> Model:
 def takes_keys(model: Model, at: float) -> bool:
     """Whether a key pressed at `at` may answer the request on screen (not within its grace)."""
     return model.pending.armed and at >= model.pending.keys_from
+
+
+# The single keys that answer a modal; a question takes any key (its options and free text).
+ANSWER_KEYS: dict[str, dict[str, str]] = {
+    "approval": {"y": "yes", "n": "no", "a": "always", "escape": "no"},
+    "continue": {"y": "yes", "enter": "yes", "n": "no", "escape": "no"},
+}
+
+KeyRoute = Literal["pass", "drop", "prompt"]
+
+
+def key_route(model: Model, at: float, key: str, printable: bool) -> KeyRoute:
+    """Where a key pressed at `at` goes while a request's modal has the keyboard: to the modal
+    ("pass"), nowhere ("drop": a non-printable key within the grace), or to the prompt ("prompt"):
+    a printable key within the grace, or one that answers nothing, is the person typing, not
+    answering; it lands in the prompt and the request waits behind the text again."""
+    p = model.pending
+    if p.head is None or not p.armed:
+        return "pass"
+    if at < p.keys_from:
+        return "prompt" if printable else "drop"
+    answers = ANSWER_KEYS.get(p.head.kind)
+    if answers is not None and printable and key not in answers:
+        return "prompt"
+    return "pass"
+
+
+def _typed_away(model: Model, msg: ui.TypedAway) -> tuple[Model, Effects]:
+    """A key typed into a modal went to the prompt (now `msg.text`): the request waits behind it."""
+    inp = replace(model.input, draft=msg.text, recall=None, completions=completions(model, msg.text))
+    model = replace(model, input=inp)
+    if model.pending.armed:
+        model = replace(model, pending=replace(model.pending, armed=False))
+    return model, ()  # update() puts the waiting notice up (once per request)
 
 
 REQUEST_WORDS = {"approval": "approval", "continue": "question", "question": "question"}
@@ -1039,6 +1073,7 @@ _HANDLERS: dict[type, Callable] = {
     ui.Answer: _answer,
     ui.OpenRequest: _open_request,
     ui.KeyIgnored: _key_ignored,
+    ui.TypedAway: _typed_away,
     ui.Tick: _tick,
     ui.WorkerDone: _worker_done,
     ui.Note: _note,

@@ -92,8 +92,9 @@ async def test_typing_while_an_approval_arrives_answers_nothing_and_keeps_the_te
         await pilot.press("tab")  # moves to it
         await until(pilot, lambda: isinstance(app.screen, ApprovalModal))
         clock.later(-60)  # a key pressed as it appeared
-        await pilot.press("y")
+        await pilot.press("escape")
         assert isinstance(app.screen, ApprovalModal) and made[0].answers == []
+        assert "key ignored" in app.model.screen.note
         clock.later(61)
         await pilot.press("n")
         await until(pilot, lambda: not app.model.run.running)
@@ -102,21 +103,46 @@ async def test_typing_while_an_approval_arrives_answers_nothing_and_keeps_the_te
     assert made[0].answers == ["no"]
 
 
-async def test_with_an_empty_prompt_the_modal_drops_keys_in_its_grace(tmp_path):
+async def test_keys_typed_into_a_fresh_modal_go_to_the_prompt_and_the_request_waits(tmp_path):
     made: list = []
     clock = Clock()
     app = make_app([[approve()]], made, tmp_path, clock=clock)
     async with app.run_test(size=(120, 40)) as pilot:
         await send(pilot, "go")
         await until(pilot, lambda: isinstance(app.screen, ApprovalModal))
-        clock.later(-60)  # keys pressed as the modal appeared
+        clock.later(-60)  # keys pressed as the modal appeared: the person was typing
         await pilot.press("y", "a")
-        assert isinstance(app.screen, ApprovalModal) and made[0].answers == []
-        assert "key ignored" in app.model.screen.note
+        await until(pilot, lambda: not isinstance(app.screen, ApprovalModal) and app.model.input.draft == "ya")
+        assert made[0].answers == [] and app.query_one(PromptArea).text == "ya" and _notice_shown(app)
+        await pilot.press("tab")
+        await until(pilot, lambda: isinstance(app.screen, ApprovalModal))
+        await pilot.press("escape")  # within the grace and not typing: dropped
+        assert isinstance(app.screen, ApprovalModal) and "key ignored" in app.model.screen.note
         clock.later(120)
         await pilot.press("y")
         await until(pilot, lambda: not app.model.run.running)
+        assert app.model.input.draft == "ya"
     assert made[0].answers == ["yes"]
+
+
+async def test_a_key_that_answers_nothing_gives_the_keyboard_back_to_the_prompt(tmp_path):
+    made: list = []
+    clock = Clock()
+    app = make_app([[approve()]], made, tmp_path, clock=clock)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await send(pilot, "go")
+        await until(pilot, lambda: isinstance(app.screen, ApprovalModal))
+        clock.later(10)  # long after it appeared, the person starts the next prompt
+        await pilot.press(*"fix ya")
+        await until(pilot, lambda: app.model.input.draft == "fix ya")
+        assert not isinstance(app.screen, ApprovalModal) and made[0].answers == []
+        assert app.model.pending.queue and not app.model.pending.armed
+        await pilot.press("f2")
+        await until(pilot, lambda: isinstance(app.screen, ApprovalModal))
+        clock.later(10)
+        await pilot.press("n")
+        await until(pilot, lambda: not app.model.run.running)
+    assert made[0].answers == ["no"]
 
 
 async def test_f2_moves_to_a_waiting_question_whose_keys_wait_for_the_grace(tmp_path):
@@ -139,7 +165,7 @@ async def test_f2_moves_to_a_waiting_question_whose_keys_wait_for_the_grace(tmp_
         await pilot.press("f2")
         await until(pilot, lambda: isinstance(app.screen, QuestionModal))
         clock.later(-60)
-        await pilot.press("2")  # within the grace: not a pick
+        await pilot.press("enter")  # within the grace: not a pick
         assert isinstance(app.screen, QuestionModal) and made[0].answers == []
         clock.later(61)
         await pilot.press("2")

@@ -5,8 +5,8 @@ from __future__ import annotations
 from mrsmith_tui import msgs as m
 from mrsmith_tui.tui import effects as fx
 from mrsmith_tui.tui import model as ui
-from mrsmith_tui.tui.update import (GRACE, completions, fit_status, initial_model, sidebar_visible, status_fields,
-                                    takes_keys, update)
+from mrsmith_tui.tui.update import (GRACE, completions, fit_status, initial_model, key_route, sidebar_visible,
+                                    status_fields, takes_keys, update)
 
 
 def fold(model, *msgs_):
@@ -225,6 +225,26 @@ def test_the_next_request_behind_typed_text_waits_with_its_own_notice():
     model, _ = fold(model, ui.OpenRequest(at=6), ui.Answer(request_id="q1", answer="yes", at=7))
     assert model.pending.head.request_id == "q2" and not model.pending.armed
     assert model.conv.blocks[-1].text.startswith("agent-1: write_file waits")
+
+
+def test_keys_in_a_modal_pass_drop_or_go_to_the_prompt():
+    model, _ = fold(running(), approval(at=5.0))
+    assert key_route(model, 5.1, "y", True) == "prompt"  # typing as it appeared: not an answer
+    assert key_route(model, 5.1, "escape", False) == "drop"
+    assert key_route(model, 6.0, "y", True) == "pass" and key_route(model, 6.0, "escape", False) == "pass"
+    assert key_route(model, 6.0, "t", True) == "prompt"  # answers nothing: the person is typing
+    assert key_route(fresh(), 6.0, "t", True) == "pass"  # no modal
+    model, _ = fold(running(), m.QuestionRequested(request_id="q2", questions=(m.Question("Which?"),), at=5.0))
+    assert key_route(model, 6.0, "t", True) == "pass"  # a question takes free text
+
+
+def test_typed_away_takes_the_keyboard_back_and_the_request_waits_with_a_notice():
+    model, _ = fold(running(), approval(at=5.0))
+    model, effects = fold(model, ui.TypedAway(text="y", at=5.1))
+    assert not model.pending.armed and model.input.draft == "y" and effects == []
+    assert "waits for your approval" in model.conv.blocks[-1].text
+    model, effects = fold(model, ui.Answer(request_id="q1", answer="yes", at=9))
+    assert effects == []  # not on screen: no answer
 
 
 def test_the_rule_reaches_the_request():
