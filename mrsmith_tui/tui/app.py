@@ -401,7 +401,7 @@ class MrSmithApp(App[int]):
         # Keys reaching a request's modal are routed here, before any widget of the modal (an option
         # list, the free-text input) can take them; update decides (key_route) by the key's own time.
         if isinstance(event, events.Key) and not event.is_forwarded and event.key not in ("ctrl+c", "ctrl+d") \
-                and self._modal is not None and self.screen is self._modal:
+                and getattr(self.screen, "request_id", None) is not None:  # a RequestModal, also one closing
             at = self._key_at(event.time)
             route = key_route(self.model, at, event.key, bool(event.is_printable and event.character))
             if route == "drop":

@@ -324,13 +324,13 @@ KeyRoute = Literal["pass", "drop", "prompt"]
 
 
 def key_route(model: Model, at: float, key: str, printable: bool) -> KeyRoute:
-    """Where a key pressed at `at` goes while a request's modal has the keyboard: to the modal
+    """Where a key pressed at `at` goes while a request's modal is on screen: to the modal
     ("pass"), nowhere ("drop": a non-printable key within the grace), or to the prompt ("prompt"):
     a printable key within the grace, or one that answers nothing, is the person typing, not
     answering; it lands in the prompt and the request waits behind the text again."""
     p = model.pending
-    if p.head is None or not p.armed:
-        return "pass"
+    if p.head is None or not p.armed:  # the modal is still on screen, closing: its keys are typing
+        return "prompt" if printable else "drop"
     if at < p.keys_from:
         return "prompt" if printable else "drop"
     answers = ANSWER_KEYS.get(p.head.kind)
