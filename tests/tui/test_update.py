@@ -248,6 +248,11 @@ def test_typed_away_takes_the_keyboard_back_and_the_request_waits_with_a_notice(
     assert effects == []  # not on screen: no answer
 
 
+def test_permissions_completes_revoke():
+    assert completions(fresh(), "/perm") == ("/permissions",)
+    assert completions(fresh(), "/permissions r") == ("/permissions revoke",)
+
+
 def test_the_rule_reaches_the_request():
     model, _ = fold(running(), approval(at=5.0, rule="secret"))
     assert model.pending.head.rule == "secret"
