@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 
 from textual import events
-from textual._time import get_time
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -65,12 +64,13 @@ class RequestModal(ModalScreen[str]):
             self.answer = answer
             self.key_time = key_time  # textual's clock (events.Key.time); None: now
 
+    BODY_MAX = 24  # rows of arguments/diff at most; less when the screen is short
+    OPTIONS_MAX = 14  # rows of a question's options at most
+
     def __init__(self, req: Request) -> None:
         super().__init__(classes="request")
         self.req = req
         self.request_id = req.request_id
-
-    BODY_MAX = 24  # rows of arguments/diff at most; less when the screen is short
 
     def on_mount(self) -> None:
         self.call_after_refresh(self.fit_body)
@@ -79,15 +79,16 @@ class RequestModal(ModalScreen[str]):
         self.call_after_refresh(self.fit_body)
 
     def fit_body(self) -> None:
-        """Give the scrolling body only the rows the footer leaves: the dialog may take 90 % of the
-        screen, less its border and padding (4), the title (2) and the footer with its margin."""
-        bodies = self.query(".body")
+        """Give the scrolling body (or a question's options) only the rows the footer leaves: the dialog
+        may take 90 % of the screen, less its border and padding (4), the title (2), the body's margin
+        and the footer."""
+        bodies = self.query(".body, #q-options")
         footers = self.query(".footer")
         if not bodies or not footers:
             return
         room = int(self.size.height * 0.9) - 6 - footers.first().outer_size.height - 1
-        wanted = max(1, min(self.BODY_MAX, room))
         body = bodies.first()
+        wanted = max(1, min(self.BODY_MAX if body.has_class("body") else self.OPTIONS_MAX, room))
         if body.styles.max_height is None or body.styles.max_height.value != wanted:
             body.styles.max_height = wanted
 
@@ -159,11 +160,14 @@ class QuestionModal(RequestModal):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Static("", classes="title", id="q-title")
+            with Vertical(classes="footer"):
+                yield Input(placeholder="or type an answer, Enter sends", id="q-free")
+                yield Static(_keys(("1-9", "pick"), ("space", "toggle"), ("enter", "send"), ("esc", "skip")),
+                             classes="keys")
             yield SelectionList[str](id="q-options")
-            yield Input(placeholder="or type an answer, Enter sends", id="q-free")
-            yield Static(_keys(("1-9", "pick"), ("space", "toggle"), ("enter", "send"), ("esc", "skip")), classes="keys")
 
     def on_mount(self) -> None:
+        super().on_mount()
         self.query_one(Input).cursor_blink = False
         self._show()
 

@@ -45,9 +45,8 @@ COMMANDS: dict[str, str] = {
 }
 
 KEYS_HELP = (
-    "Enter send · Ctrl-J newline · Up/Down history · Tab complete · Tab or F2 answer a waiting request · "
-    "Esc cancel run · "
-    "Ctrl-C cancel (twice: quit) · Ctrl-D quit · Ctrl-O review · Ctrl-B sidebar · Ctrl-P palette · "
+    "Enter send · Ctrl-J newline · Up/Down history · Tab complete · Tab or F2: answer a waiting request · "
+    "Esc cancel run · Ctrl-C cancel (twice: quit) · Ctrl-D quit · Ctrl-O review · Ctrl-B sidebar · Ctrl-P palette · "
     "Alt-Up/Down or Shift-Tab: move between blocks, Enter fold, c copy"
 )
 
@@ -372,8 +371,8 @@ def _open_request(model: Model, msg: ui.OpenRequest) -> tuple[Model, Effects]:
 
 
 def _key_ignored(model: Model, msg: ui.KeyIgnored) -> tuple[Model, Effects]:
-    """A key within the grace: dropped, and the grace starts again from it, so keys of a sentence
-    typed on into the modal never answer it; a deliberate answer comes after a short pause."""
+    """A non-printable key (Esc, Enter, an arrow) within the grace: dropped, and the grace starts again
+    from it, so a key held or pressed as the modal appeared never answers it."""
     p = model.pending
     if not p.armed:
         return model, ()
@@ -381,7 +380,7 @@ def _key_ignored(model: Model, msg: ui.KeyIgnored) -> tuple[Model, Effects]:
     return _flash(model, "key ignored: the request had just appeared (answer after a short pause)", msg.at), ()
 
 
-def _pop_request(model: Model, request_id: str, at: float) -> Model:
+def _pop_request(model: Model, request_id: str) -> Model:
     queue = tuple(r for r in model.pending.queue if r.request_id != request_id)
     if len(queue) == len(model.pending.queue):
         return model
@@ -398,12 +397,11 @@ def _answer(model: Model, msg: ui.Answer) -> tuple[Model, Effects]:
         return model, ()
     if not takes_keys(model, msg.at):
         return _key_ignored(model, ui.KeyIgnored(at=msg.at))
-    model = _pop_request(model, msg.request_id, msg.at)
-    return model, (fx.Resolve(msg.request_id, msg.answer),)
+    return _pop_request(model, msg.request_id), (fx.Resolve(msg.request_id, msg.answer),)
 
 
 def _resolved(model: Model, msg: m.RequestResolved) -> tuple[Model, Effects]:
-    return _pop_request(model, msg.request_id, msg.at), ()
+    return _pop_request(model, msg.request_id), ()
 
 
 # --------------------------------------------------------------------------- tasks and agents
