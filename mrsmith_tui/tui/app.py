@@ -383,6 +383,13 @@ class MrSmithApp(App[int]):
             if current.is_attached and current in self.screen_stack:
                 current.dismiss(None)
         if head is not None and self._modal is None:
+            prompt = self.screen_stack[0].query_one(PromptArea)
+            if not model.input.draft and prompt.text:
+                # Armed on an empty prompt, but a key typed just before has not reached update yet
+                # (its DraftChanged is still queued): the prompt holds text, so the request waits.
+                self._draft_in_widget = prompt.text
+                self.dispatch(ui.TypedAway(text=prompt.text, at=self._clock()))
+                return
             from mrsmith_tui.tui.modals import modal_for  # lazily: start-up time
 
             modal = modal_for(head)

@@ -402,3 +402,16 @@ async def test_a_burst_of_keys_is_edited_in_order(tmp_path):
             event.set_sender(app)
             app._driver.send_message(event)  # all queued before any is handled, as from a terminal
         await until(pilot, lambda: app.model.input.draft == "axc")
+
+
+async def test_a_key_not_yet_seen_by_update_keeps_the_request_waiting(tmp_path):
+    made: list = []
+    clock = Clock()
+    app = make_app([[approve()]], made, tmp_path, clock=clock)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: app.session is not None)
+        app.query_one(PromptArea).insert("n")  # typed; its DraftChanged not yet folded in
+        app.dispatch(m.ApprovalRequested(request_id="x1", tool="write_file", arguments="{}", reason="r",
+                                         spec="write_file", rule="writes", at=clock()))
+        await until(pilot, lambda: app.model.pending.queue and not app.model.pending.armed and _notice_shown(app))
+        assert not isinstance(app.screen, ApprovalModal) and app.model.input.draft == "n"
