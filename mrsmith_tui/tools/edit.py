@@ -6,7 +6,7 @@ from typing import Any
 
 from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
 from mrsmith_tui.tools.edit_match import EditError, apply_edit
-from mrsmith_tui.tools.fileio import WritePlan, commit_write, diff_for_model, locate_target, unified_diff
+from mrsmith_tui.tools.fileio import MAX_HELD_BYTES, WritePlan, commit_write, diff_for_model, locate_target, unified_diff
 
 
 def _changes(args: dict[str, Any]) -> list[tuple[str, str, bool]] | str:
@@ -35,12 +35,15 @@ def _plan(args: dict[str, Any], ctx: ToolContext) -> WritePlan | str:
     target = locate_target(args, ctx)
     if isinstance(target, str):
         return target
-    path, shown, before = target
-    if before is None:
+    path, shown, now = target
+    if not now.exists:
         if len(changes) == 1 and changes[0][0] == "":
             text = changes[0][1]  # old "" on a missing file creates it
-            return WritePlan(path, shown, None, text.encode("utf-8"), unified_diff(shown, "", text))
+            return WritePlan(path, shown, now, text.encode("utf-8"), unified_diff(shown, "", text))
         return f"{shown} does not exist (to create a file, use write_file or edit with old: \"\")"
+    before = now.data
+    if before is None:
+        return f"{shown} is {now.size} bytes; edit changes files up to {MAX_HELD_BYTES // (1024 * 1024)} MiB"
     if b"\x00" in before[:8192]:
         return f"{shown} is a binary file; edit changes text files only"
     try:
@@ -62,7 +65,7 @@ def _plan(args: dict[str, Any], ctx: ToolContext) -> WritePlan | str:
         buffer += "\n"
     result = buffer.replace("\n", "\r\n") if crlf else buffer
     diff = unified_diff(shown, original.replace("\r\n", "\n"), buffer)
-    return WritePlan(path, shown, before, result.encode("utf-8"), diff)
+    return WritePlan(path, shown, now, result.encode("utf-8"), diff)
 
 
 class EditTool(BaseTool):
@@ -113,7 +116,7 @@ class EditTool(BaseTool):
         plan = _plan(args, ctx)
         if isinstance(plan, str):
             return ToolResult.error(plan)
-        failed = commit_write(plan.path, plan.after, plan.shown, ctx.ledger)
+        failed = commit_write(plan.path, plan.after, plan.shown, ctx)
         if failed:
             return ToolResult.error(failed)
         verb = "Created" if plan.before is None else "Edited"

@@ -1,17 +1,38 @@
-"""Small file helpers the writing tools share: atomic writes, diffs, reading current bytes."""
+"""Small file helpers the writing tools share: the current file, bounded diffs, atomic writes.
+
+Everything goes through `dirfd` (directory file descriptors beneath the root), and every
+size is bounded: a file bigger than MAX_HELD_BYTES is never loaded to plan a write, a diff
+is only computed when both sides together fit MAX_DIFF_INPUT, and the ledger remembers a
+big file by its size and times instead of hashing gigabytes.
+"""
 
 from __future__ import annotations
 
 import difflib
+import hashlib
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mrsmith_tui.tools import dirfd
 from mrsmith_tui.tools.sandbox import SandboxError, display, resolve
 
 MAX_DIFF_CHARS = 20_000  # of a diff told back to the model (the screen gets it whole)
+MAX_DIFF_INPUT = 2 * 1024 * 1024  # bytes before + after for which a diff is computed at all
+MAX_HELD_BYTES = 8 * 1024 * 1024  # an existing file a write or edit loads to plan the change
+HASH_LIMIT = 16 * 1024 * 1024  # files up to this are fingerprinted by content, bigger ones by size and times
+_CHUNK = 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Current:
+    """What is at a target path now."""
+
+    exists: bool
+    size: int = 0
+    data: bytes | None = None  # None when absent or bigger than MAX_HELD_BYTES
+    fingerprint: str | None = None  # for the ledger
 
 
 @dataclass(frozen=True)
@@ -20,77 +41,110 @@ class WritePlan:
 
     path: Path
     shown: str
-    before: bytes | None
+    current: Current
     after: bytes
     diff: str
 
+    @property
+    def before(self) -> bytes | None:
+        return self.current.data if self.current.exists else None
 
-def locate_target(args: dict[str, Any], ctx: Any, *, regular_only: bool = False) -> tuple[Path, str, bytes | None] | str:
-    """(path, shown, current bytes or None) of the file a writing tool names, or why it cannot be written:
-    outside the root, a directory, (with regular_only) not a regular file, or changed since last read."""
+
+def fingerprint(fd: int, st: os.stat_result) -> str:
+    """The file's sha256 (as ledger.digest computes it) up to HASH_LIMIT; beyond, its size, mtime and inode."""
+    if st.st_size > HASH_LIMIT:
+        return f"stat:{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
+    h, pos = hashlib.sha256(), 0
+    while chunk := os.pread(fd, _CHUNK, pos):
+        h.update(chunk)
+        pos += len(chunk)
+    return h.hexdigest()
+
+
+def read_all(fd: int, limit: int) -> bytes:
+    """The file's bytes from the start, at most `limit` of them."""
+    parts, pos = [], 0
+    while pos < limit and (chunk := os.pread(fd, min(_CHUNK, limit - pos), pos)):
+        parts.append(chunk)
+        pos += len(chunk)
+    return b"".join(parts)
+
+
+def current(root: Path, path: Path, cancelled: Any = None) -> Current:
+    """The file at `path` now (FileNotFoundError never escapes: absent is Current(exists=False))."""
+    try:
+        with dirfd.open_file(root, path, cancelled) as (fd, st):
+            data = read_all(fd, st.st_size + 1) if st.st_size <= MAX_HELD_BYTES else None
+            if data is not None and len(data) > MAX_HELD_BYTES:
+                data = None  # grew while being read
+            fp = ledger_digest(data) if data is not None and len(data) <= HASH_LIMIT else fingerprint(fd, os.fstat(fd))
+            return Current(True, st.st_size if data is None else len(data), data, fp)
+    except FileNotFoundError:
+        return Current(False)
+
+
+def ledger_digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def locate_target(args: dict[str, Any], ctx: Any) -> tuple[Path, str, Current] | str:
+    """(path, shown, what is there now) of the file a writing tool names, or why it cannot be written:
+    outside the root, a directory, not a regular file, linked in from outside, or changed since last read."""
     try:
         path = resolve(ctx.root, args.get("path"))
     except SandboxError as e:
         return str(e)
     shown = display(ctx.root, path)
-    if path.is_dir():
+    try:
+        now = current(ctx.root, path, lambda: ctx.cancel.cancelled)
+    except IsADirectoryError:
         return f"{shown} is a directory"
-    if regular_only and path.exists() and not path.is_file():
-        return f"{shown} is not a regular file"
-    before = read_bytes_or_none(path)
-    if ctx.ledger is not None and ctx.ledger.stale(path, before):
+    except NotADirectoryError:
+        return f"{shown}: a part of the path is not a directory"
+    except SandboxError as e:
+        return str(e)
+    except OSError as e:
+        return f"cannot read {shown}: {e.strerror or e}"
+    if ctx.ledger is not None and ctx.ledger.stale_fingerprint(path, now.fingerprint):
         return ctx.ledger.stale_message(shown)
-    return path, shown, before
+    return path, shown, now
 
 
 def diff_for_model(diff: str) -> str:
     return diff if len(diff) <= MAX_DIFF_CHARS else diff[:MAX_DIFF_CHARS] + "\n[diff cut]"
 
 
-def read_bytes_or_none(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
+def too_large(before_size: int, after_size: int) -> bool:
+    return before_size + after_size > MAX_DIFF_INPUT
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write `data` to a temp file beside `path`, then rename it over: never a half-written file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        mode = path.stat().st_mode & 0o7777
-    except FileNotFoundError:
-        mode = None
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        raise
+def too_large_text(before_size: int, after_size: int) -> str:
+    return f"(diff too large, {before_size + after_size} bytes: {before_size} before, {after_size} after; not shown)\n"
 
 
 def unified_diff(shown: str, before: str, after: str) -> str:
+    if too_large(len(before), len(after)):
+        return too_large_text(len(before.encode("utf-8", "replace")), len(after.encode("utf-8", "replace")))
     lines = difflib.unified_diff(
         before.splitlines(keepends=True), after.splitlines(keepends=True), f"a/{shown}", f"b/{shown}"
     )
     return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
 
 
-def commit_write(path: Path, after: bytes, shown: str, ledger: Any) -> str | None:
-    """Write `after` atomically and tell the ledger; the error text for the model, or None."""
+def commit_write(path: Path, after: bytes, shown: str, ctx: Any) -> str | None:
+    """Write `after` atomically beneath the root and tell the ledger; the error text for the model, or None."""
     try:
-        write_atomic(path, after)
+        st = dirfd.write_atomic(ctx.root, path, after)
+    except IsADirectoryError:
+        return f"cannot write {shown}: it is a directory"
+    except NotADirectoryError:
+        return f"cannot write {shown}: a part of the path is not a directory"
+    except SandboxError as e:
+        return str(e)
     except OSError as e:
         return f"cannot write {shown}: {e.strerror or e}"
-    if ledger is not None:
-        ledger.record(path, after)
+    if ctx.ledger is not None:
+        fp = ledger_digest(after) if len(after) <= HASH_LIMIT else f"stat:{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
+        ctx.ledger.record_fingerprint(path, fp)
     return None
+

@@ -23,8 +23,12 @@ class FileLedger:
 
     def record(self, path: Path, data: bytes | None) -> None:
         """Remember the bytes a tool just read or wrote (None: the file does not exist)."""
+        self.record_fingerprint(path, None if data is None else digest(data))
+
+    def record_fingerprint(self, path: Path, fingerprint: str | None) -> None:
+        """Remember a file by its fingerprint (fileio.fingerprint: the digest, or size and times for a big file)."""
         with self._lock:
-            self._seen[Path(path)] = None if data is None else digest(data)
+            self._seen[Path(path)] = fingerprint
 
     def forget(self, path: Path) -> None:
         with self._lock:
@@ -36,11 +40,13 @@ class FileLedger:
 
     def stale(self, path: Path, current: bytes | None) -> bool:
         """True when the file was seen before and is now different (or gone, or new)."""
+        return self.stale_fingerprint(path, None if current is None else digest(current))
+
+    def stale_fingerprint(self, path: Path, now: str | None) -> bool:
         with self._lock:
             if Path(path) not in self._seen:
                 return False
             known = self._seen[Path(path)]
-        now = None if current is None else digest(current)
         return known != now
 
     def stale_message(self, shown: str) -> str:

@@ -5,10 +5,12 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from mrsmith_tui.tools import dirfd
 from mrsmith_tui.tools.base import BaseTool, ToolContext, ToolResult
 from mrsmith_tui.tools.sandbox import SandboxError, display, resolve
 
 MAX_ENTRIES = 1000
+SCAN_LIMIT = 100_000  # entries read from one directory; a bigger one says so
 
 
 class ListDirTool(BaseTool):
@@ -32,24 +34,45 @@ class ListDirTool(BaseTool):
         except SandboxError as e:
             return ToolResult.error(str(e))
         shown = display(ctx.root, path)
-        if not path.exists():
-            return ToolResult.error(f"{shown} does not exist")
-        if not path.is_dir():
-            return ToolResult.error(f"{shown} is not a directory; use read_file to read it")
         try:
-            entries = sorted(os.scandir(path), key=lambda e: e.name)
+            with dirfd.open_dir(ctx.root, path) as fd:
+                names, complete = _scan(fd, ctx)
+        except FileNotFoundError:
+            return ToolResult.error(f"{shown} does not exist")
+        except NotADirectoryError:
+            return ToolResult.error(f"{shown} is not a directory; use read_file to read it")
+        except SandboxError as e:
+            return ToolResult.error(str(e))
         except OSError as e:
             return ToolResult.error(f"cannot list {shown}: {e.strerror or e}")
-        lines = []
-        for entry in entries[:MAX_ENTRIES]:
-            if entry.is_symlink():
-                lines.append(f"{entry.name} -> {os.readlink(entry.path)}")
-            elif entry.is_dir():
-                lines.append(entry.name + "/")
-            else:
-                lines.append(entry.name)
-        if not lines:
+        if not names:
             return ToolResult(content=f"{shown} is empty")
-        if len(entries) > MAX_ENTRIES:
-            lines.append(f"[truncated: {len(entries)} entries, the first {MAX_ENTRIES} shown]")
+        names.sort()
+        lines = [line for _, line in names[:MAX_ENTRIES]]
+        if not complete:
+            lines.append(f"[truncated: more than {SCAN_LIMIT} entries; the first {MAX_ENTRIES} of those read are shown]")
+        elif len(names) > MAX_ENTRIES:
+            lines.append(f"[truncated: {len(names)} entries, the first {MAX_ENTRIES} shown]")
         return ToolResult(content="\n".join(lines))
+
+
+def _scan(fd: int, ctx: ToolContext) -> tuple[list[tuple[str, str]], bool]:
+    """(name, shown line) of the entries, at most SCAN_LIMIT of them; whether that was all."""
+    out: list[tuple[str, str]] = []
+    with os.scandir(fd) as entries:
+        for entry in entries:
+            if len(out) >= SCAN_LIMIT:
+                return out, False
+            if len(out) % 1024 == 0:
+                ctx.cancel.check()
+            if entry.is_symlink():
+                try:
+                    target = os.readlink(entry.name, dir_fd=fd)
+                except OSError:
+                    target = "?"
+                out.append((entry.name, f"{entry.name} -> {target}"))
+            elif entry.is_dir(follow_symlinks=False):
+                out.append((entry.name, entry.name + "/"))
+            else:
+                out.append((entry.name, entry.name))
+    return out, True

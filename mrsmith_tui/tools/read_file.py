@@ -1,15 +1,24 @@
-"""read_file: numbered lines of a text file inside the root."""
+"""read_file: numbered lines of a text file inside the root, streamed: only the page asked for is kept."""
 
 from __future__ import annotations
 
+import os
+from dataclasses import dataclass
 from typing import Any
 
+from mrsmith_tui.tools import dirfd
 from mrsmith_tui.tools.base import BaseTool, ToolContext, ToolResult
+from mrsmith_tui.tools.fileio import fingerprint
 from mrsmith_tui.tools.sandbox import SandboxError, display, resolve
 
-MAX_BYTES = 1024 * 1024
+MAX_BYTES = 1024 * 1024  # of lines returned by one call
 DEFAULT_LIMIT = 2000
 MAX_LINE_CHARS = 2000
+BINARY_PREFIX = 8192  # a NUL byte in the first this-many bytes marks a binary file
+COUNT_LIMIT = 16 * 1024 * 1024  # the lines after a page are counted when at most this much is left
+_LINE_BYTES = MAX_LINE_CHARS * 4 + 8  # a line is kept up to this many bytes; the rest is skipped
+_CHUNK = 64 * 1024
+_BUFFER = 256 * 1024
 
 
 class ReadFileTool(BaseTool):
@@ -44,47 +53,114 @@ class ReadFileTool(BaseTool):
             return ToolResult.error(f"offset must be a line number >= 1, got {offset!r}")
         if not isinstance(limit, int) or limit < 1:
             return ToolResult.error(f"limit must be >= 1, got {limit!r}")
-        if path.is_dir():
+        try:
+            with dirfd.open_file(ctx.root, path, lambda: ctx.cancel.cancelled) as (fd, st):
+                prefix = os.pread(fd, BINARY_PREFIX, 0)
+                if b"\x00" in prefix:
+                    return ToolResult.error(f"{shown} is a binary file ({st.st_size} bytes); read_file reads text only")
+                if ctx.ledger is not None:
+                    ctx.ledger.record_fingerprint(path, fingerprint(fd, st))
+                with open(fd, "rb", buffering=_BUFFER, closefd=False) as f:
+                    page = _read_page(f, offset, limit, ctx)
+        except IsADirectoryError:
             return ToolResult.error(f"{shown} is a directory; use list_dir to see what is in it")
-        if not path.exists():
+        except FileNotFoundError:
             return ToolResult.error(f"{shown} does not exist")
-        if not path.is_file():
-            return ToolResult.error(f"{shown} is not a regular file")
-        try:
-            data = path.read_bytes()
-        except OSError as e:
-            return ToolResult.error(f"cannot read {shown}: {e.strerror or e}")
-        if ctx.ledger is not None:
-            ctx.ledger.record(path, data)
-        if b"\x00" in data[:8192]:
-            return ToolResult.error(f"{shown} is a binary file ({len(data)} bytes); read_file reads text only")
-        cut_bytes = len(data) > MAX_BYTES
-        try:
-            text = data[:MAX_BYTES].decode("utf-8", errors="strict" if not cut_bytes else "ignore")
+        except NotADirectoryError:
+            return ToolResult.error(f"{shown} does not exist (a part of the path is not a directory)")
+        except SandboxError as e:
+            return ToolResult.error(str(e))
         except UnicodeDecodeError:
             return ToolResult.error(f"{shown} is not UTF-8 text (a binary file?); read_file reads text only")
-        lines = text.splitlines()
-        total = len(lines)
-        if total == 0:
-            return ToolResult(content=f"{shown} is empty")
-        if offset > total:
-            return ToolResult.error(f"offset {offset} is past the end of {shown} ({total} lines)")
-        chosen = lines[offset - 1 : offset - 1 + limit]
-        width = len(str(offset + len(chosen) - 1))
-        out = []
-        for n, line in enumerate(chosen, start=offset):
-            if len(line) > MAX_LINE_CHARS:
-                line = line[:MAX_LINE_CHARS] + f" … [line cut at {MAX_LINE_CHARS} characters]"
-            out.append(f"{n:>{width}}\t{line}")
-        last = offset + len(chosen) - 1
-        notes = []
-        if last < total or offset > 1:
-            notes.append(f"lines {offset}-{last} of {total}{'+' if cut_bytes else ''}")
-        if last < total:
-            notes.append(f"continue with offset={last + 1}")
-        if cut_bytes:
-            notes.append(f"the file is {len(data)} bytes; only the first {MAX_BYTES} were read")
-        body = "\n".join(out)
-        if notes:
-            body += "\n[truncated: " + "; ".join(notes) + "]"
-        return ToolResult(content=body)
+        except OSError as e:
+            return ToolResult.error(f"cannot read {shown}: {e.strerror or e}")
+        return _render(shown, st.st_size, offset, page)
+
+
+@dataclass
+class _Page:
+    lines: list[str]
+    total: int | None  # lines in the file, when counted to the end
+    cut_bytes: bool  # stopped at MAX_BYTES of output
+
+
+def _read_line(f: Any) -> tuple[bytes, bool] | None:
+    """The next line (without its end) and whether it was longer than kept; None at the end."""
+    line = f.readline(_LINE_BYTES)
+    if not line:
+        return None
+    if line.endswith(b"\n") or len(line) < _LINE_BYTES:
+        return line.rstrip(b"\n").removesuffix(b"\r"), False
+    while (rest := f.readline(_CHUNK)) and not rest.endswith(b"\n"):
+        pass  # the rest of an overlong line is skipped, not kept
+    return line, True
+
+
+def _read_page(f: Any, offset: int, limit: int, ctx: ToolContext) -> _Page:
+    """Stream to line `offset`, keep up to `limit` lines and MAX_BYTES, then stop (counting the rest only
+    when that is cheap)."""
+    lines: list[str] = []
+    n = kept = 0
+    cut_bytes = False
+    while True:
+        if n % 4096 == 0:
+            ctx.cancel.check()
+        item = _read_line(f)
+        if item is None:
+            return _Page(lines, n, False)
+        n += 1
+        if n < offset:
+            continue
+        raw, long = item
+        if long:
+            text = raw.decode("utf-8", "ignore")[:MAX_LINE_CHARS] + f" … [line cut at {MAX_LINE_CHARS} characters]"
+        else:
+            text = raw.decode("utf-8")
+            if len(text) > MAX_LINE_CHARS:
+                text = text[:MAX_LINE_CHARS] + f" … [line cut at {MAX_LINE_CHARS} characters]"
+        kept += len(raw) + 1
+        if kept > MAX_BYTES and lines:
+            cut_bytes = True  # this line was read but is not shown: the next call starts at it
+            break
+        lines.append(text)
+        if len(lines) >= limit:
+            break
+    return _Page(lines, _count_rest(f, n, ctx), cut_bytes)
+
+
+def _count_rest(f: Any, n: int, ctx: ToolContext) -> int | None:
+    """n plus the lines after the current position, or None when more than COUNT_LIMIT bytes are left."""
+    rest = os.fstat(f.fileno()).st_size - f.tell()
+    if rest > COUNT_LIMIT:
+        return None
+    data_end = b""
+    while chunk := f.read(1024 * 1024):
+        ctx.cancel.check()
+        n += chunk.count(b"\n")
+        data_end = chunk[-1:]
+    if data_end and data_end != b"\n":
+        n += 1
+    return n
+
+
+def _render(shown: str, size: int, offset: int, page: _Page) -> ToolResult:
+    total = page.total
+    if total == 0:
+        return ToolResult(content=f"{shown} is empty")
+    if not page.lines:
+        return ToolResult.error(f"offset {offset} is past the end of {shown} ({total} lines)")
+    width = len(str(offset + len(page.lines) - 1))
+    out = [f"{n:>{width}}\t{line}" for n, line in enumerate(page.lines, start=offset)]
+    last = offset + len(page.lines) - 1
+    more = total is None or last < total
+    notes = []
+    if more or offset > 1:
+        notes.append(f"lines {offset}-{last} of {total if total is not None else f'a {size}-byte file'}")
+    if more:
+        notes.append(f"continue with offset={last + 1}")
+    if page.cut_bytes:
+        notes.append(f"only the first {MAX_BYTES} bytes from line {offset} were read")
+    body = "\n".join(out)
+    if notes:
+        body += "\n[truncated: " + "; ".join(notes) + "]"
+    return ToolResult(content=body)

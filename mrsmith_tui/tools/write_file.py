@@ -5,19 +5,22 @@ from __future__ import annotations
 from typing import Any
 
 from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
-from mrsmith_tui.tools.fileio import WritePlan, commit_write, diff_for_model, locate_target, unified_diff
+from mrsmith_tui.tools.fileio import WritePlan, commit_write, diff_for_model, locate_target, too_large, too_large_text, unified_diff
 
 
 def _plan(args: dict[str, Any], ctx: ToolContext) -> WritePlan | str:
     content = args.get("content")
     if not isinstance(content, str):
         return "content must be a string (the whole new file)"
-    target = locate_target(args, ctx, regular_only=True)
+    target = locate_target(args, ctx)
     if isinstance(target, str):
         return target
-    path, shown, before = target
-    old_text = "" if before is None else before.decode("utf-8", errors="replace")
-    return WritePlan(path, shown, before, content.encode("utf-8"), unified_diff(shown, old_text, content))
+    path, shown, now = target
+    after = content.encode("utf-8")
+    if now.data is None and now.exists or too_large(now.size, len(after)):
+        return WritePlan(path, shown, now, after, too_large_text(now.size, len(after)))
+    old_text = "" if now.data is None else now.data.decode("utf-8", errors="replace")
+    return WritePlan(path, shown, now, after, unified_diff(shown, old_text, content))
 
 
 class WriteFileTool(BaseTool):
@@ -42,19 +45,19 @@ class WriteFileTool(BaseTool):
         plan = _plan(args, ctx)
         if isinstance(plan, str):
             return None  # run() reports the problem; nothing to ask about
-        verb = "creates" if plan.before is None else "overwrites"
+        verb = "overwrites" if plan.current.exists else "creates"
         return ApprovalNeed(reason=f"write_file {verb} {plan.shown}", spec="write_file", diff=plan.diff, rule="writes")
 
     def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
         plan = _plan(args, ctx)
         if isinstance(plan, str):
             return ToolResult.error(plan)
-        failed = commit_write(plan.path, plan.after, plan.shown, ctx.ledger)
+        failed = commit_write(plan.path, plan.after, plan.shown, ctx)
         if failed:
             return ToolResult.error(failed)
-        verb = "Created" if plan.before is None else "Wrote"
+        verb = "Wrote" if plan.current.exists else "Created"
         lines = plan.after.count(b"\n") + (0 if plan.after.endswith(b"\n") or not plan.after else 1)
         summary = f"{verb} {plan.shown} ({lines} lines, {len(plan.after)} bytes)"
-        if plan.before is None:
+        if not plan.current.exists:
             return ToolResult(content=summary, diff=plan.diff)  # the model knows what it wrote
         return ToolResult(content=summary + "\n" + (diff_for_model(plan.diff) or "(no change)"), diff=plan.diff)
