@@ -1,84 +1,126 @@
-"""glob: find files by a path pattern, skipping what .gitignore ignores."""
+"""glob: find files by a path pattern, skipping what .gitignore ignores.
+
+The walk goes through directory fds (a directory swapped for a symlink is not followed),
+the matcher is linear (globmatch), directories no match can be under are not entered, and
+the walk stops at MAX_STEPS entries or MAX_SECONDS, or at once when the run is cancelled.
+"""
 
 from __future__ import annotations
 
 import os
-import re
-from functools import lru_cache
-from typing import Any
-
-import pathspec
+import stat
+import time
+from dataclasses import dataclass
+from typing import Any, Iterator
 
 from mrsmith_tui.tools.base import BaseTool, ToolContext, ToolResult
+from mrsmith_tui.tools.globmatch import Glob, GlobError, IgnoreRule, gitignore_rules, ignored
 
 MAX_RESULTS = 500
+MAX_STEPS = 200_000  # directory entries looked at by one glob
+MAX_SECONDS = 20.0  # and wall-clock time; either ends the walk with partial results
+_IGNORE_BYTES = 256 * 1024  # of one .gitignore
+_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
-@lru_cache(maxsize=64)
-def pattern_regex(pattern: str) -> re.Pattern[str]:
-    """A glob over '/'-separated relative paths: `**` spans directories, `*` and `?` do not,
-    `[abc]` classes and `{a,b}` alternatives work."""
-    out, i, depth = [], 0, 0
-    while i < len(pattern):
-        c = pattern[i]
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-            continue
-        if pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-            continue
-        if c == "*":
-            out.append("[^/]*")
-        elif c == "?":
-            out.append("[^/]")
-        elif c == "[":
-            end = pattern.find("]", i + 2)
-            if end == -1:
-                out.append(re.escape(c))
-            else:
-                body = pattern[i + 1 : end]
-                if body.startswith("!"):
-                    body = "^" + body[1:]
-                out.append("[" + body.replace("\\", "\\\\") + "]")
-                i = end
-        elif c == "{":
-            out.append("(?:")
-            depth += 1
-        elif c == "}" and depth:
-            out.append(")")
-            depth -= 1
-        elif c == "," and depth:
-            out.append("|")
-        else:
-            out.append(re.escape(c))
-        i += 1
-    out.append(")" * depth)
-    return re.compile("".join(out) + r"\Z")
+def entries(fd: int) -> Iterator[os.DirEntry]:
+    """The entries of an open directory (a seam: tests give an endless directory)."""
+    with os.scandir(fd) as it:
+        yield from it
+
+
+def _gitignore(fd: int) -> list[IgnoreRule]:
+    try:
+        gfd = os.open(".gitignore", os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=fd)
+    except OSError:
+        return []
+    try:
+        if not stat.S_ISREG(os.fstat(gfd).st_mode):
+            return []
+        data = os.pread(gfd, _IGNORE_BYTES, 0)
+    except OSError:
+        return []
+    finally:
+        os.close(gfd)
+    return gitignore_rules(data.decode("utf-8", "replace").splitlines())
 
 
 class _Ignores:
     """The .gitignore files met so far on the walk, each applying below its own directory."""
 
     def __init__(self) -> None:
-        self._specs: dict[str, pathspec.PathSpec] = {}
+        self._rules: dict[str, list[IgnoreRule]] = {}
 
-    def load(self, rel_dir: str, abs_dir: str) -> None:
-        try:
-            with open(os.path.join(abs_dir, ".gitignore"), encoding="utf-8", errors="replace") as f:
-                self._specs[rel_dir] = pathspec.GitIgnoreSpec.from_lines(f)
-        except OSError:
-            pass
+    def load(self, rel_dir: str, fd: int) -> None:
+        rules = _gitignore(fd)
+        if rules:
+            self._rules[rel_dir] = rules
 
     def ignored(self, rel: str, is_dir: bool) -> bool:
-        for base, spec in self._specs.items():
+        verdict = False
+        for base, rules in self._rules.items():  # parents were loaded before children: deeper files decide last
             if base and not rel.startswith(base + "/"):
                 continue
-            sub = rel[len(base) + 1 :] if base else rel
-            if spec.match_file(sub + "/" if is_dir else sub):
-                return True
-        return False
+            v = ignored(rules, rel[len(base) + 1 :] if base else rel, is_dir)
+            if v is not None:
+                verdict = v
+        return verdict
+
+
+@dataclass
+class _Walk:
+    matches: list[str]
+    steps: int = 0
+    stopped: str = ""  # why the walk ended early ("" when it finished)
+
+
+def _walk(root: str, glob: Glob, ctx: ToolContext) -> _Walk:
+    """Every non-directory beneath `root` whose path the glob accepts, through directory fds."""
+    walk = _Walk([])
+    ignores = _Ignores()
+    deadline = time.monotonic() + MAX_SECONDS
+    stack = [("", os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC), glob.start())]
+    try:
+        while stack:
+            rel_dir, fd, states = stack.pop()
+            try:
+                ignores.load(rel_dir, fd)
+                prefix = rel_dir + "/" if rel_dir else ""
+                subdirs = []
+                for entry in entries(fd):
+                    walk.steps += 1
+                    if walk.steps % 256 == 0:
+                        ctx.cancel.check()
+                        if walk.steps >= MAX_STEPS:
+                            walk.stopped = f"{walk.steps} entries looked at"
+                        elif time.monotonic() > deadline:
+                            walk.stopped = f"{MAX_SECONDS:g} s spent"
+                        if walk.stopped:
+                            return walk
+                    name = entry.name
+                    rel = prefix + name
+                    if entry.is_dir(follow_symlinks=False):
+                        if name != ".git":
+                            subdirs.append((name, rel))
+                        continue
+                    if entry.is_symlink() and entry.is_dir():
+                        continue  # a link to a directory is neither listed nor followed
+                    if glob.accepts(glob.step(states, name)) and not ignores.ignored(rel, is_dir=False):
+                        walk.matches.append(rel)
+                for name, rel in sorted(subdirs, reverse=True):
+                    sub = glob.step(states, name)
+                    if not glob.may_descend(sub) or ignores.ignored(rel, is_dir=True):
+                        continue
+                    try:
+                        stack.append((rel, os.open(name, _DIR_FLAGS, dir_fd=fd), sub))
+                    except OSError:
+                        pass  # gone, swapped for a link, or unreadable: skipped
+            finally:
+                os.close(fd)
+    finally:
+        for _, fd, _ in stack:
+            os.close(fd)
+    return walk
 
 
 class GlobTool(BaseTool):
@@ -108,28 +150,18 @@ class GlobTool(BaseTool):
             return ToolResult.error(
                 f"pattern {pattern!r} must be relative to the working directory, without '..', '~' or backslashes"
             )
-        regex = pattern_regex(pattern)
-        root = os.path.realpath(ctx.root)
-        ignores = _Ignores()
-        matches: list[str] = []
-        for dirpath, dirnames, filenames in os.walk(root):  # followlinks=False: no walking out via links
-            ctx.cancel.check()
-            rel_dir = os.path.relpath(dirpath, root).replace(os.sep, "/")
-            rel_dir = "" if rel_dir == "." else rel_dir
-            ignores.load(rel_dir, dirpath)
-            prefix = rel_dir + "/" if rel_dir else ""
-            dirnames[:] = sorted(
-                d for d in dirnames if d != ".git" and not ignores.ignored(prefix + d, is_dir=True)
-            )
-            for name in filenames:
-                rel = prefix + name
-                if regex.match(rel) and not ignores.ignored(rel, is_dir=False):
-                    matches.append(rel)
-        matches.sort()
+        try:
+            glob = Glob(pattern)
+        except GlobError as e:
+            return ToolResult.error(f"pattern {pattern!r}: {e}")
+        walk = _walk(os.path.realpath(ctx.root), glob, ctx)
+        matches = sorted(walk.matches)
+        partial = (f"\n[stopped early: {walk.stopped} (glob's budget); these results are partial; narrow the pattern]"
+                   if walk.stopped else "")
         if not matches:
-            return ToolResult(content=f"no files match {pattern!r}")
+            return ToolResult(content=f"no files match {pattern!r}{partial}")
         shown = matches[:MAX_RESULTS]
         body = "\n".join(shown)
         if len(matches) > MAX_RESULTS:
             body += f"\n[truncated: {len(matches)} files match, the first {MAX_RESULTS} shown; narrow the pattern]"
-        return ToolResult(content=body)
+        return ToolResult(content=body + partial)
