@@ -48,6 +48,7 @@ class AgentConfig(_Model):
     system_prompt: str = "You are mrsmith, a careful, capable coding agent working in the person's repository."
     max_context_tokens: int = Field(default=128_000, gt=0)
     max_tool_rounds: int = Field(default=32, gt=0)
+    max_tool_calls_per_turn: int = Field(default=32, gt=0)  # of one model answer; the rest are not run
     max_tool_calls_per_session: int | None = Field(default=None, gt=0)
     reasoning_effort: str | None = None
     thinking: Thinking = "strip"

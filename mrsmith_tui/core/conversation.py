@@ -308,7 +308,15 @@ class Conversation:
     # ------------------------------------------------------------------ tools
 
     def _run_tools(self, run_id: str, calls: Sequence[ToolCall], cancel: CancelToken) -> None:
-        for call in calls:
+        cap = self.agent.max_tool_calls_per_turn
+        if len(calls) > cap:
+            self._warn(f"the model asked for {len(calls)} tool calls in one answer; the first {cap} run, "
+                       f"{len(calls) - cap} are not run (maxToolCallsPerTurn)", "turn-cap")
+        for n, call in enumerate(calls):
+            if n >= cap:
+                # Every tool call needs its result; these are told why without being shown one by one.
+                self._tool_result(run_id, call, ToolResult.error(f"not run: at most {cap} tool calls per turn"))
+                continue
             if cancel.cancelled:
                 # Every tool call needs its result, or the next request is malformed.
                 self._tool_result(run_id, call, ToolResult.error("cancelled by the person before it ran"))
