@@ -133,6 +133,9 @@ def _main(args: argparse.Namespace) -> int:
     if not headless and (args.json or args.files):
         raise UsageError(f"{'--json' if args.json else '-f'} needs a headless run: give -p PROMPT or pipe a prompt on stdin")
     config = _load(args)
+    from mrsmith_tui.tools.jobs import stop_jobs_at_exit
+
+    stop_jobs_at_exit()  # background shell jobs end with mrsmith (exit, Ctrl-C, SIGTERM, SIGHUP)
     if headless:
         return _run_headless(args, config)
     return _run_tui(args, config)

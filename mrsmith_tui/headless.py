@@ -78,6 +78,11 @@ def _lines_for(m: msgs.Msg) -> list[tuple[str, str | None]]:
         ]
     if isinstance(m, msgs.PermissionsInForce):
         return _permission_lines(m)
+    if isinstance(m, msgs.JobStarted):
+        lasts = "kept after exit" if m.detach else "stopped at exit"
+        return [(f"background {m.job_id} started: pid {m.pid} · {_one_line(m.command, 120)} · {lasts} · log {m.log}", _DIM)]
+    if isinstance(m, msgs.JobEnded):
+        return [(f"background {m.job_id} (pid {m.pid}) ended · exit {m.exit_code}", _DIM)]
     if isinstance(m, msgs.SkillLoaded):
         return [(f"skill loaded: {m.name}", _DIM)]
     if isinstance(m, msgs.AgentSpawned):

@@ -186,6 +186,25 @@ class ToolCallFinished(Msg):
     denied: bool = False  # refused by the person or the policy
 
 
+@dataclass(frozen=True)
+class JobStarted(Msg):
+    """A shell command started in the background (`background: true`); stopped when mrsmith exits
+    unless `detach` is set."""
+
+    job_id: str
+    pid: int
+    command: str
+    log: str
+    detach: bool = False
+
+
+@dataclass(frozen=True)
+class JobEnded(Msg):
+    job_id: str
+    pid: int
+    exit_code: int | None = None  # negative: killed by that signal
+
+
 # --------------------------------------------------------------------------- usage and budgets
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import os
 import signal
 import subprocess
@@ -11,7 +12,10 @@ import time
 from pathlib import Path
 from typing import Any, Iterable
 
+from mrsmith_tui import msgs
 from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
+from mrsmith_tui.tools.jobs import JOBS, Job
+from mrsmith_tui.tools.output_limit import HeadTail, LiveThrottle
 from mrsmith_tui.tools.shell_classify import classify
 
 DEFAULT_TIMEOUT_MS = 30_000
@@ -43,17 +47,19 @@ class ShellTool(BaseTool):
         "code. stdin is closed (nothing can prompt you): pass flags like --yes or use non-interactive modes. "
         f"Times out after {DEFAULT_TIMEOUT_MS // 1000} s unless you set timeout_ms (up to "
         f"{MAX_TIMEOUT_MS // 60000} minutes); on timeout the whole process group is killed. For a server or "
-        "watcher that keeps running, set background: true: you get its pid and a log file to read later. "
+        "watcher that keeps running, set background: true: you get its pid and a log file to read later; "
+        "it is stopped when mrsmith exits unless you also set detach: true. "
         "Read-only commands (ls, cat, grep, rg, find, git status/log/diff, ...) run at once; anything that "
         "may change files asks the person first. Prefer read_file/glob/edit for files. Output longer than "
-        f"{MAX_OUTPUT // 1000} KB is cut in the middle."
+        f"{MAX_OUTPUT // 1000} KB is cut in the middle (the start and the end are kept)."
     )
     parameters = {
         "type": "object",
         "properties": {
             "command": {"type": "string", "description": "The command line, run as `bash -c <command>`"},
             "timeout_ms": {"type": "integer", "description": f"Timeout in milliseconds (default {DEFAULT_TIMEOUT_MS}, max {MAX_TIMEOUT_MS})"},
-            "background": {"type": "boolean", "description": "Start detached and return at once with pid and log path"},
+            "background": {"type": "boolean", "description": "Start in the background and return at once with pid and log path"},
+            "detach": {"type": "boolean", "description": "With background: keep it running after mrsmith exits"},
         },
         "required": ["command"],
         "additionalProperties": False,
@@ -83,11 +89,13 @@ class ShellTool(BaseTool):
         timeout_ms = args.get("timeout_ms", DEFAULT_TIMEOUT_MS)
         if not isinstance(timeout_ms, int) or isinstance(timeout_ms, bool) or not 0 < timeout_ms <= MAX_TIMEOUT_MS:
             return ToolResult.error(f"timeout_ms must be an integer from 1 to {MAX_TIMEOUT_MS}, got {timeout_ms!r}")
+        if args.get("detach") and not args.get("background"):
+            return ToolResult.error("detach applies to background jobs: set background: true too")
         if args.get("background"):
-            return self._background(command, ctx)
+            return self._background(command, ctx, detach=bool(args.get("detach")))
         return self._foreground(command, timeout_ms / 1000, ctx)
 
-    def _background(self, command: str, ctx: ToolContext) -> ToolResult:
+    def _background(self, command: str, ctx: ToolContext, *, detach: bool = False) -> ToolResult:
         log_dir = Path(tempfile.gettempdir()) / f"mrsmith-{os.getuid()}"
         log_dir.mkdir(mode=0o700, exist_ok=True)
         fd, log_path = tempfile.mkstemp(prefix="bg-", suffix=".log", dir=log_dir)
@@ -100,9 +108,17 @@ class ShellTool(BaseTool):
             return ToolResult.error(f"cannot start bash: {e}")
         finally:
             os.close(fd)
+        emit = ctx.emit
+
+        def ended(job: Job) -> None:
+            emit(msgs.JobEnded(job_id=job.job_id, pid=job.pid, exit_code=job.proc.returncode))
+
+        job = JOBS.add(proc, command, log_path, detach, on_exit=ended)
+        emit(msgs.JobStarted(job_id=job.job_id, pid=job.pid, command=command, log=log_path, detach=detach))
+        lifetime = "it keeps running after mrsmith exits (detach)" if detach else "it is stopped when mrsmith exits"
         return ToolResult(
             content=f"Started in the background: pid {proc.pid}; stdout and stderr go to {log_path}. "
-            f"Read it with shell `tail -n 50 {log_path}`; stop it with `kill {proc.pid}`."
+            f"Read it with shell `tail -n 50 {log_path}`; stop it with `kill {proc.pid}`; {lifetime}."
         )
 
     def _foreground(self, command: str, timeout: float, ctx: ToolContext) -> ToolResult:
@@ -113,15 +129,21 @@ class ShellTool(BaseTool):
             )
         except OSError as e:
             return ToolResult.error(f"cannot start bash: {e}")
-        chunks: dict[str, list[str]] = {"stdout": [], "stderr": []}
+        kept = {"stdout": HeadTail(MAX_OUTPUT), "stderr": HeadTail(MAX_OUTPUT)}
+        live = LiveThrottle(ctx.output)
         lock = threading.Lock()
 
         def pump(stream, key: str) -> None:
+            decoder = codecs.getincrementaldecoder("utf-8")("replace")
             for raw in iter(lambda: stream.read1(65536), b""):
-                text = raw.decode("utf-8", "replace")
+                text = decoder.decode(raw)
                 with lock:
-                    chunks[key].append(text)
-                ctx.output(text)
+                    kept[key].add(text)
+                live.feed(text)
+            tail = decoder.decode(b"", final=True)
+            if tail:
+                with lock:
+                    kept[key].add(tail)
             stream.close()
 
         readers = [threading.Thread(target=pump, args=(proc.stdout, "stdout"), daemon=True),
@@ -145,14 +167,15 @@ class ShellTool(BaseTool):
             _kill_group(proc)  # children left behind (`sleep 100 &`) would hold the pipes open
             for r in readers:
                 r.join(timeout=1.0)
+        live.close()
         cancelled = ctx.cancel.cancelled
         with lock:
-            out, err = "".join(chunks["stdout"]), "".join(chunks["stderr"])
+            out, err = kept["stdout"].text(), kept["stderr"].text()
         parts = []
         if out:
-            parts.append(cap_output(out))
+            parts.append(out)
         if err:
-            parts.append("[stderr]\n" + cap_output(err))
+            parts.append("[stderr]\n" + err)
         if timed_out:
             parts.append(f"[timed out after {timeout:g} s; the process group was killed]")
         elif cancelled:

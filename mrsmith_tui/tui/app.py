@@ -661,6 +661,16 @@ class MrSmithApp(App[int]):
             lines += ["", "(background agents are not available in this build)"]
         self.ui(ui.Note, text="\n".join(lines))
 
+    def _cmd_jobs(self, arg: str) -> None:
+        from mrsmith_tui.tools.jobs import JOBS
+
+        jobs = JOBS.list()
+        if not jobs:
+            self.ui(ui.Note, text="no background jobs (a shell call with background: true starts one)")
+            return
+        lines = ["Background jobs · stopped when mrsmith exits unless detached"] + [j.describe() for j in jobs]
+        self.ui(ui.Note, text="\n".join(lines))
+
     def _cmd_agent(self, arg: str) -> None:
         self.session.switch_agent(arg)
         self.ui(ui.AgentSwitched, **agent_fields(self.session.agent))

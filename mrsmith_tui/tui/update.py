@@ -35,6 +35,7 @@ COMMANDS: dict[str, str] = {
     "/agent": "<name>  switch to another agent",
     "/skills": "[name]  list skills, or load one",
     "/tasks": "the task list",
+    "/jobs": "background shell jobs (stopped when mrsmith exits unless detached)",
     "/reasoning": "[value|off]  reasoning effort",
     "/theme": "<name>  switch theme",
     "/copy": "copy the last answer",

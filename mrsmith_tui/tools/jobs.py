@@ -1,0 +1,127 @@
+"""Background shell jobs: one registry per process, so none outlives mrsmith unless asked to.
+
+Each job runs in its own session (process group). When mrsmith exits (normally, on
+Ctrl-C, or on SIGTERM/SIGHUP) every job not started with `detach: true` gets SIGTERM on its
+whole group, then SIGKILL if it is still there shortly after. SIGKILL of mrsmith itself
+cannot be caught; nothing can clean up after that.
+"""
+
+from __future__ import annotations
+
+import atexit
+import os
+import signal
+import subprocess
+import threading
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+GRACE_SECONDS = 1.0  # between SIGTERM and SIGKILL at exit
+
+
+@dataclass
+class Job:
+    job_id: str
+    pid: int
+    command: str
+    log: str
+    detach: bool
+    proc: subprocess.Popen = field(repr=False)
+    started: float = field(default_factory=time.time)
+
+    @property
+    def exit_code(self) -> int | None:
+        return self.proc.poll()
+
+    def describe(self) -> str:
+        code = self.exit_code
+        state = "running" if code is None else f"exited {code}"
+        detached = " · detached" if self.detach else ""
+        return f"{self.job_id}  pid {self.pid}  {state}{detached}  {self.command.splitlines()[0][:80]}  → {self.log}"
+
+
+class JobRegistry:
+    def __init__(self) -> None:
+        self._jobs: list[Job] = []
+        self._lock = threading.Lock()
+        self._n = 0
+
+    def add(self, proc: subprocess.Popen, command: str, log: str, detach: bool,
+            on_exit: Callable[[Job], None] | None = None) -> Job:
+        with self._lock:
+            self._n += 1
+            job = Job(f"job{self._n}", proc.pid, command, log, detach, proc)
+            self._jobs.append(job)
+
+        def reap() -> None:  # no zombie, and the frontend hears the end
+            proc.wait()
+            if on_exit is not None:
+                try:
+                    on_exit(job)
+                except Exception:  # noqa: BLE001 - a closed frontend must not matter
+                    pass
+
+        threading.Thread(target=reap, name=f"mrsmith-{job.job_id}", daemon=True).start()
+        return job
+
+    def list(self) -> list[Job]:
+        with self._lock:
+            return list(self._jobs)
+
+    def stop_all(self, grace: float = GRACE_SECONDS) -> list[Job]:
+        """SIGTERM, then SIGKILL, to the process group of every job not detached; the jobs signalled."""
+        targets = [j for j in self.list() if not j.detach]
+        signalled = [j for j in targets if _signal_group(j.pid, signal.SIGTERM)]
+        end = time.monotonic() + grace
+        while signalled and time.monotonic() < end and any(_group_alive(j.pid) for j in signalled):
+            time.sleep(0.02)
+        for j in signalled:
+            _signal_group(j.pid, signal.SIGKILL)
+        return signalled
+
+
+def _signal_group(pgid: int, sig: int) -> bool:
+    try:
+        os.killpg(pgid, sig)
+        return True
+    except (ProcessLookupError, PermissionError):
+        return False
+
+
+def _group_alive(pgid: int) -> bool:
+    try:
+        os.killpg(pgid, 0)
+        return True
+    except (ProcessLookupError, PermissionError):
+        return False
+
+
+JOBS = JobRegistry()
+_installed = False
+
+
+def stop_jobs_at_exit(registry: JobRegistry = JOBS) -> None:
+    """Stop the registry's jobs at interpreter exit and on SIGTERM/SIGHUP (call from the main thread)."""
+    global _installed
+    if _installed:
+        return
+    _installed = True
+    atexit.register(registry.stop_all)
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        previous = signal.getsignal(sig)
+        if previous == signal.SIG_IGN:
+            continue  # under nohup a hangup is not an exit
+
+        def handler(signum: int, frame: Any, previous: Any = previous) -> None:
+            registry.stop_all()
+            if callable(previous):
+                previous(signum, frame)
+                return
+            signal.signal(signum, signal.SIG_DFL if previous in (None, signal.SIG_DFL) else previous)
+            os.kill(os.getpid(), signum)
+
+        try:
+            signal.signal(sig, handler)
+        except ValueError:  # not the main thread: atexit still applies
+            break
