@@ -78,6 +78,9 @@ class JobRegistry:
             time.sleep(0.02)
         for j in signalled:
             _signal_group(j.pid, signal.SIGKILL)
+        end = time.monotonic() + grace
+        while time.monotonic() < end and any(_group_alive(j.pid) for j in signalled):
+            time.sleep(0.01)  # the reaper collects them; gone means gone before mrsmith exits
         return signalled
 
 
