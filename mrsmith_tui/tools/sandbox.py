@@ -42,7 +42,12 @@ def resolve(root: Path, raw: object, *, what: str = "path") -> Path:
     candidate = Path(raw) if os.path.isabs(raw) else real_root / raw
     # realpath (non-strict) follows every symlink that exists, dangling ones included,
     # and applies `..` after the link it follows, as the kernel would.
-    real = Path(os.path.realpath(candidate))
+    try:
+        real = Path(os.path.realpath(candidate))
+    except OSError as e:  # a link swapped for a directory between realpath's lstat and readlink
+        raise SandboxError(f"{what} {raw!r} changed while it was being resolved ({e.strerror}); try again") from None
+    if os.path.islink(real):  # realpath leaves a link it could not resolve: a loop
+        raise SandboxError(f"{what} {raw!r} is a symlink loop")
     if real != real_root and real_root not in real.parents:
         raise SandboxError(f"{what} {raw!r} is outside the working directory {real_root} (it resolves to {real})")
     return real
