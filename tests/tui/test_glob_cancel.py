@@ -54,3 +54,27 @@ async def test_esc_cancels_a_pathological_glob(loopback, tmp_path, endless_direc
         tool = next(b for b in app.model.conv.blocks if b.kind == "tool")
         assert tool.done and tool.ok is False and "cancelled" in tool.text
         assert len(srv.requests) == 1  # the run stopped; the model was not asked again
+
+
+
+async def test_jobs_lists_background_jobs(loopback, tmp_path):
+    import subprocess
+
+    from mrsmith_tui.tools.jobs import JOBS, JobRegistry
+
+    srv = loopback([text_turn("hi")])
+    app = app_for(config_for(srv.base_url, tmp_path), tmp_path)
+    registry = JobRegistry()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: app.session is not None)
+        await pilot.press(*"/jobs", "enter")
+        await until(pilot, lambda: any("ackground jobs" in b.text for b in app.model.conv.blocks)  # none yet, or earlier tests')
+        proc = subprocess.Popen(["sleep", "300"], start_new_session=True)
+        job = JOBS.add(proc, "sleep 300", "/tmp/x.log", detach=False)
+        try:
+            await pilot.press(*"/jobs", "enter")
+            await until(pilot, lambda: any(f"pid {job.pid}  running" in b.text for b in app.model.conv.blocks))
+        finally:
+            registry._jobs = [job]
+            registry.stop_all(grace=1.0)
+            JOBS._jobs.remove(job)
