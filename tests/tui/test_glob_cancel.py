@@ -68,7 +68,7 @@ async def test_jobs_lists_background_jobs(loopback, tmp_path):
     async with app.run_test(size=(120, 40)) as pilot:
         await until(pilot, lambda: app.session is not None)
         await pilot.press(*"/jobs", "enter")
-        await until(pilot, lambda: any("ackground jobs" in b.text for b in app.model.conv.blocks)  # none yet, or earlier tests')
+        await until(pilot, lambda: any("ackground jobs" in b.text for b in app.model.conv.blocks))  # none, or earlier ones
         proc = subprocess.Popen(["sleep", "300"], start_new_session=True)
         job = JOBS.add(proc, "sleep 300", "/tmp/x.log", detach=False)
         try:
