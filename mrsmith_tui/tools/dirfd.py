@@ -141,10 +141,15 @@ def count_links_inside(root: Path, dev: int, ino: int, want: int, cancelled: Cal
     """How many names beneath the root are the file (dev, ino); stops at `want` or LINK_SCAN_LIMIT entries."""
     found = seen = 0
     stack = [os.open(os.path.realpath(root), os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)]
+    visited: set[tuple[int, int]] = set()  # a directory renamed during the scan may be listed twice
     try:
         while stack and found < want and seen < LINK_SCAN_LIMIT:
             fd = stack.pop()
             try:
+                st = os.fstat(fd)
+                if (st.st_dev, st.st_ino) in visited:
+                    continue
+                visited.add((st.st_dev, st.st_ino))
                 with os.scandir(fd) as entries:
                     for entry in entries:
                         seen += 1
@@ -203,11 +208,24 @@ def open_file(root: Path, path: Path, cancelled: Callable[[], bool] | None = Non
     dfd = _walk(real_root, parts[:-1])
     try:
         fd, st = _open_regular_at(dfd, parts[-1], parts)
+        try:
+            # One stat gives the name's inode and its link count at one instant: a name inside that is
+            # the only link proves the file inside (fstat alone cannot: the name may be gone by then).
+            now = os.stat(parts[-1], dir_fd=dfd, follow_symlinks=False)
+        except OSError:
+            now = None
+        if now is None or (now.st_dev, now.st_ino) != (st.st_dev, st.st_ino):
+            os.close(fd)
+            raise _changed(parts)
     finally:
         os.close(dfd)
     try:
         _still_inside(fd, real_root, parts)
-        _check_links(root, st, _shown(parts), cancelled)
+        if now.st_nlink > 1:
+            _check_links(root, now, _shown(parts), cancelled)
+            after = os.fstat(fd)
+            if (after.st_nlink, after.st_ctime_ns) != (now.st_nlink, now.st_ctime_ns):
+                raise _changed(parts)  # links were made or removed while they were being counted
         os.set_blocking(fd, True)
         yield fd, st
     finally:
