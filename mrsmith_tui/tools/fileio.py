@@ -20,6 +20,7 @@ from mrsmith_tui.tools.sandbox import SandboxError, display, resolve
 
 MAX_DIFF_CHARS = 20_000  # of a diff told back to the model (the screen gets it whole)
 MAX_DIFF_INPUT = 2 * 1024 * 1024  # bytes before + after for which a diff is computed at all
+MAX_DIFF_SHOWN = 256 * 1024  # characters of a diff kept for the screen, the approval and stderr
 MAX_HELD_BYTES = 8 * 1024 * 1024  # an existing file a write or edit loads to plan the change
 HASH_LIMIT = 16 * 1024 * 1024  # files up to this are fingerprinted by content, bigger ones by size and times
 _CHUNK = 1024 * 1024
@@ -128,7 +129,11 @@ def unified_diff(shown: str, before: str, after: str) -> str:
     lines = difflib.unified_diff(
         before.splitlines(keepends=True), after.splitlines(keepends=True), f"a/{shown}", f"b/{shown}"
     )
-    return "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+    diff = "".join(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n" for line in lines)
+    if len(diff) <= MAX_DIFF_SHOWN:
+        return diff
+    cut = diff.rfind("\n", 0, MAX_DIFF_SHOWN) + 1 or MAX_DIFF_SHOWN
+    return diff[:cut] + f"[diff cut: {len(diff) - cut} more characters not shown]\n"
 
 
 def commit_write(path: Path, after: bytes, shown: str, ctx: Any) -> str | None:

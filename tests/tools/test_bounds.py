@@ -110,3 +110,12 @@ def test_live_output_gets_a_screenful_a_second_and_a_count_of_the_rest() -> None
     text = "".join(shown)
     assert text.startswith("0123456789\n" * 5)
     assert "… 10945 bytes more\n" in text and text.endswith("later\n")
+
+
+def test_a_long_diff_is_cut_for_the_screen(ctx, root: Path) -> None:
+    from mrsmith_tui.tools.fileio import MAX_DIFF_SHOWN
+
+    content = "".join(f"new line {i}\n" for i in range(60_000))  # ~0.8 MB: diffed, but not shown whole
+    r = WriteFileTool().run({"path": "many.txt", "content": content}, ctx)
+    assert r.ok and len(r.diff) < MAX_DIFF_SHOWN + 100 and "[diff cut:" in r.diff
+    assert (root / "many.txt").read_text() == content
