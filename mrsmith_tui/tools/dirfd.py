@@ -138,38 +138,51 @@ def _check_links(root: Path, st: os.stat_result, shown: str, cancelled: Callable
 
 
 def count_links_inside(root: Path, dev: int, ino: int, want: int, cancelled: Callable[[], bool] | None = None) -> int:
-    """How many names beneath the root are the file (dev, ino); stops at `want` or LINK_SCAN_LIMIT entries."""
+    """How many names beneath the root are the file (dev, ino); stops at `want` or LINK_SCAN_LIMIT entries.
+
+    Depth first with one open fd per level; a directory renamed during the scan (listed under two
+    names) is counted once, by its own inode."""
     found = seen = 0
-    stack = [os.open(os.path.realpath(root), os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)]
-    visited: set[tuple[int, int]] = set()  # a directory renamed during the scan may be listed twice
+    visited: set[tuple[int, int]] = set()
+    frames: list[tuple[int, list[str]]] = []
+
+    def enter(fd: int) -> None:
+        nonlocal found, seen
+        subdirs: list[str] = []
+        frames.append((fd, subdirs))  # closed by the loop or the finally, whatever happens below
+        st = os.fstat(fd)
+        if (st.st_dev, st.st_ino) in visited:
+            return
+        visited.add((st.st_dev, st.st_ino))
+        try:
+            with os.scandir(fd) as entries:
+                for entry in entries:
+                    seen += 1
+                    if entry.inode() == ino and not entry.is_symlink():
+                        try:
+                            found += entry.stat(follow_symlinks=False).st_dev == dev
+                        except OSError:
+                            pass
+                    elif entry.is_dir(follow_symlinks=False):
+                        subdirs.append(entry.name)
+        except OSError:
+            pass  # unreadable: links in it are not found, so the file is refused
+
     try:
-        while stack and found < want and seen < LINK_SCAN_LIMIT:
-            fd = stack.pop()
+        enter(os.open(os.path.realpath(root), os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC))
+        while frames and found < want and seen < LINK_SCAN_LIMIT:
+            if cancelled is not None and cancelled():
+                break
+            fd, subdirs = frames[-1]
+            if not subdirs:
+                os.close(frames.pop()[0])
+                continue
             try:
-                st = os.fstat(fd)
-                if (st.st_dev, st.st_ino) in visited:
-                    continue
-                visited.add((st.st_dev, st.st_ino))
-                with os.scandir(fd) as entries:
-                    for entry in entries:
-                        seen += 1
-                        if seen % 1024 == 0 and cancelled is not None and cancelled():
-                            return found
-                        if entry.inode() == ino and not entry.is_symlink():
-                            try:
-                                if entry.stat(follow_symlinks=False).st_dev == dev:
-                                    found += 1
-                            except OSError:
-                                pass
-                        elif entry.is_dir(follow_symlinks=False):
-                            try:
-                                stack.append(os.open(entry.name, _DIR_FLAGS, dir_fd=fd))
-                            except OSError:
-                                pass
-            finally:
-                os.close(fd)
+                enter(os.open(subdirs.pop(), _DIR_FLAGS, dir_fd=fd))
+            except OSError:
+                pass  # gone or unreadable: its links are not found, so the file is refused
     finally:
-        for fd in stack:
+        for fd, _ in frames:
             os.close(fd)
     return found
 

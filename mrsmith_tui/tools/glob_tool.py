@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 from mrsmith_tui.tools.base import BaseTool, ToolContext, ToolResult
-from mrsmith_tui.tools.globmatch import Glob, GlobError, IgnoreRule, gitignore_rules, ignored
+from mrsmith_tui.tools.globmatch import Glob, GlobError, IgnoreRule, State, gitignore_rules, ignored
 
 MAX_RESULTS = 500
 MAX_STEPS = 200_000  # directory entries looked at by one glob
@@ -75,52 +75,76 @@ class _Walk:
 
 
 def _walk(root: str, glob: Glob, ctx: ToolContext) -> _Walk:
-    """Every non-directory beneath `root` whose path the glob accepts, through directory fds."""
+    """Every non-directory beneath `root` whose path the glob accepts, through directory fds.
+
+    Depth first, one open fd per level (a directory's subdirectories wait as names, not fds,
+    so a directory with 100,000 subdirectories cannot exhaust the descriptors)."""
     walk = _Walk([])
     ignores = _Ignores()
     deadline = time.monotonic() + MAX_SECONDS
-    stack = [("", os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC), glob.start())]
+    frames: list[_Frame] = [_Frame("", os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC), glob.start())]
     try:
-        while stack:
-            rel_dir, fd, states = stack.pop()
+        while frames:
+            frame = frames[-1]
+            if frame.subdirs is None:
+                frame.subdirs = _scan(frame, glob, ignores, walk, ctx, deadline)
+                if walk.stopped:
+                    return walk
+            if not frame.subdirs:
+                os.close(frames.pop().fd)
+                continue
+            name, rel, sub = frame.subdirs.pop()
             try:
-                ignores.load(rel_dir, fd)
-                prefix = rel_dir + "/" if rel_dir else ""
-                subdirs = []
-                for entry in entries(fd):
-                    walk.steps += 1
-                    if walk.steps % 256 == 0:
-                        ctx.cancel.check()
-                        if walk.steps >= MAX_STEPS:
-                            walk.stopped = f"{walk.steps} entries looked at"
-                        elif time.monotonic() > deadline:
-                            walk.stopped = f"{MAX_SECONDS:g} s spent"
-                        if walk.stopped:
-                            return walk
-                    name = entry.name
-                    rel = prefix + name
-                    if entry.is_dir(follow_symlinks=False):
-                        if name != ".git":
-                            subdirs.append((name, rel))
-                        continue
-                    if entry.is_symlink() and entry.is_dir():
-                        continue  # a link to a directory is neither listed nor followed
-                    if glob.accepts(glob.step(states, name)) and not ignores.ignored(rel, is_dir=False):
-                        walk.matches.append(rel)
-                for name, rel in sorted(subdirs, reverse=True):
-                    sub = glob.step(states, name)
-                    if not glob.may_descend(sub) or ignores.ignored(rel, is_dir=True):
-                        continue
-                    try:
-                        stack.append((rel, os.open(name, _DIR_FLAGS, dir_fd=fd), sub))
-                    except OSError:
-                        pass  # gone, swapped for a link, or unreadable: skipped
-            finally:
-                os.close(fd)
+                fd = os.open(name, _DIR_FLAGS, dir_fd=frame.fd)
+            except OSError:
+                continue  # gone, swapped for a link, or unreadable: skipped
+            frames.append(_Frame(rel, fd, sub))
     finally:
-        for _, fd, _ in stack:
-            os.close(fd)
+        for frame in frames:
+            os.close(frame.fd)
     return walk
+
+
+@dataclass
+class _Frame:
+    rel: str
+    fd: int
+    states: State
+    subdirs: list[tuple[str, str, State]] | None = None  # still to visit, last first
+
+
+def _scan(frame: _Frame, glob: Glob, ignores: _Ignores, walk: _Walk, ctx: ToolContext,
+          deadline: float) -> list[tuple[str, str, State]]:
+    """Match the files of one directory; its subdirectories that can hold a match."""
+    ignores.load(frame.rel, frame.fd)
+    prefix = frame.rel + "/" if frame.rel else ""
+    subdirs = []
+    for entry in entries(frame.fd):
+        walk.steps += 1
+        if walk.steps % 256 == 0:
+            ctx.cancel.check()
+            if walk.steps >= MAX_STEPS:
+                walk.stopped = f"{walk.steps} entries looked at"
+            elif time.monotonic() > deadline:
+                walk.stopped = f"{MAX_SECONDS:g} s spent"
+            if walk.stopped:
+                return []
+        name = entry.name
+        rel = prefix + name
+        if entry.is_dir(follow_symlinks=False):
+            if name != ".git":
+                subdirs.append(name)
+            continue
+        if entry.is_symlink() and entry.is_dir():
+            continue  # a link to a directory is neither listed nor followed
+        if glob.accepts(glob.step(frame.states, name)) and not ignores.ignored(rel, is_dir=False):
+            walk.matches.append(rel)
+    out = []
+    for name in sorted(subdirs, reverse=True):
+        sub = glob.step(frame.states, name)
+        if glob.may_descend(sub) and not ignores.ignored(prefix + name, is_dir=True):
+            out.append((name, prefix + name, sub))
+    return out
 
 
 class GlobTool(BaseTool):
