@@ -55,7 +55,7 @@ def test_a_background_job_is_stopped_when_the_run_ends(cli, loopback):
     assert [p for p in pids if _alive(p)] == []
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP])
 def test_a_background_job_is_stopped_when_mrsmith_is_killed(cli, loopback, sig):
     srv = loopback([tool_turn("shell", {"command": TREE, "background": True}),
                     tool_turn("shell", {"command": "until [ -s pids ] && [ $(wc -l < pids) -ge 2 ]; do :; done; "
