@@ -1,5 +1,7 @@
 """Background shell jobs: one registry per process, so none outlives mrsmith unless asked to.
 
+Foreground commands are tracked too while they run, so a SIGTERM in the middle of one ends it.
+
 Each job runs in its own session (process group). When mrsmith exits (normally, on
 Ctrl-C, or on SIGTERM/SIGHUP) every job not started with `detach: true` gets SIGTERM on its
 whole group, then SIGKILL if it is still there shortly after. SIGKILL of mrsmith itself
@@ -44,8 +46,20 @@ class Job:
 class JobRegistry:
     def __init__(self) -> None:
         self._jobs: list[Job] = []
+        self._foreground: set[int] = set()  # process groups of running foreground commands
         self._lock = threading.Lock()
         self._n = 0
+
+    def track(self, pgid: int) -> Callable[[], None]:
+        """Count a foreground command's group as ours until the returned function is called."""
+        with self._lock:
+            self._foreground.add(pgid)
+
+        def untrack() -> None:
+            with self._lock:
+                self._foreground.discard(pgid)
+
+        return untrack
 
     def add(self, proc: subprocess.Popen, command: str, log: str, detach: bool,
             on_exit: Callable[[Job], None] | None = None) -> Job:
@@ -70,7 +84,13 @@ class JobRegistry:
             return list(self._jobs)
 
     def stop_all(self, grace: float = GRACE_SECONDS) -> list[Job]:
-        """SIGTERM, then SIGKILL, to the process group of every job not detached; the jobs signalled."""
+        """SIGTERM, then SIGKILL, to the process group of every job not detached; the jobs signalled.
+
+        A foreground command still running (mrsmith was killed mid-call) gets SIGKILL at once, as on cancel."""
+        with self._lock:
+            foreground = list(self._foreground)
+        for pgid in foreground:
+            _signal_group(pgid, signal.SIGKILL)
         targets = [j for j in self.list() if not j.detach]
         signalled = [j for j in targets if _signal_group(j.pid, signal.SIGTERM)]
         end = time.monotonic() + grace

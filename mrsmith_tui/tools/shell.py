@@ -151,6 +151,7 @@ class ShellTool(BaseTool):
         for r in readers:
             r.start()
         unregister = ctx.cancel.on_cancel(lambda: _kill_group(proc))
+        untrack = JOBS.track(proc.pid)  # killed if mrsmith is, mid-call
         deadline = time.monotonic() + timeout
         timed_out = False
         try:
@@ -164,6 +165,7 @@ class ShellTool(BaseTool):
                         _kill_group(proc)
         finally:
             unregister()
+            untrack()
             _kill_group(proc)  # children left behind (`sleep 100 &`) would hold the pipes open
             for r in readers:
                 r.join(timeout=1.0)

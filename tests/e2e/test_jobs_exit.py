@@ -59,19 +59,24 @@ def test_a_background_job_is_stopped_when_the_run_ends(cli, loopback):
 def test_a_background_job_is_stopped_when_mrsmith_is_killed(cli, loopback, sig):
     srv = loopback([tool_turn("shell", {"command": TREE, "background": True}),
                     tool_turn("shell", {"command": "until [ -s pids ] && [ $(wc -l < pids) -ge 2 ]; do :; done; "
-                                                   "echo tree-ready; sleep 60"}, call_id="call_2"),
+                                                   "echo $$ > fg; echo tree-ready; exec sleep 60"}, call_id="call_2"),
                     text_turn("never")])
     proc = cli.using(srv.base_url).popen("-p", "start a server", "--yes")
     try:
-        assert b"tree-ready" in _read_until(proc, b"tree-ready", proc.stderr)
+        assert b"tree-ready\n" in _read_until(proc, b"tree-ready\n", proc.stderr)  # the output, not the command line
+        foreground = int((cli.cwd / "fg").read_text())
         proc.send_signal(sig)
         proc.wait(timeout=20)
     finally:
-        if proc.poll() is None:
+        if proc.poll() is None:  # a broken build: leave nothing behind either way
             proc.kill()
             proc.wait()
+            for name in ("pids", "fg"):
+                if (cli.cwd / name).exists():
+                    os.killpg(int((cli.cwd / name).read_text().split()[0]), signal.SIGKILL)
     pids = _pids(cli.cwd)
     assert len(pids) == 2 and [p for p in pids if _alive(p)] == []
+    assert not _alive(foreground)  # the command running in the foreground ended with mrsmith too
 
 
 def test_a_detached_job_outlives_mrsmith(cli, loopback):
