@@ -98,9 +98,10 @@ class JobRegistry:
             time.sleep(0.02)
         for j in signalled:
             _signal_group(j.pid, signal.SIGKILL)
+        groups = [j.pid for j in signalled] + foreground
         end = time.monotonic() + grace
-        while time.monotonic() < end and any(_group_alive(j.pid) for j in signalled):
-            time.sleep(0.01)  # the reaper collects them; gone means gone before mrsmith exits
+        while time.monotonic() < end and any(_group_alive(g) for g in groups):
+            time.sleep(0.01)  # their reapers collect them; gone means gone before mrsmith exits
         return signalled
 
 

@@ -6,6 +6,9 @@ elsewhere, `..`, a symlink anywhere along the way (dangling ones included: their
 what a write would create), `/proc/self/root` and friends. Shapes that mean something else
 on another system are refused explicitly rather than guessed at: `~` (no home expansion),
 Windows drive letters, UNC paths and backslashes.
+
+This is the check; the use goes through `dirfd`, which opens the resolved path from the
+root through directory fds, so a tree changed in between cannot redirect it.
 """
 
 from __future__ import annotations
