@@ -9,7 +9,9 @@ from typing import Any
 
 import pathspec
 
+from mrsmith_tui.security.sensitive import SensitivePaths
 from mrsmith_tui.tools.base import BaseTool, ToolContext, ToolResult
+from mrsmith_tui.tools.secret_paths import secret_listing
 
 MAX_RESULTS = 500
 
@@ -97,6 +99,9 @@ class GlobTool(BaseTool):
         "additionalProperties": False,
     }
 
+    def __init__(self, sensitive: SensitivePaths | None = None) -> None:
+        self.sensitive = sensitive or SensitivePaths()
+
     def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
         pattern = args.get("pattern")
         if not isinstance(pattern, str) or not pattern.strip():
@@ -126,10 +131,13 @@ class GlobTool(BaseTool):
                 if regex.match(rel) and not ignores.ignored(rel, is_dir=False):
                     matches.append(rel)
         matches.sort()
+        matches, hidden = secret_listing(matches, self.sensitive)
+        note = (f"[{hidden} secret-looking path{'s' if hidden != 1 else ''} (.env, keys, .ssh/, ...) left out; "
+                "read_file asks the person for one you name]") if hidden else ""
         if not matches:
-            return ToolResult(content=f"no files match {pattern!r}")
+            return ToolResult(content=note or f"no files match {pattern!r}")
         shown = matches[:MAX_RESULTS]
         body = "\n".join(shown)
         if len(matches) > MAX_RESULTS:
             body += f"\n[truncated: {len(matches)} files match, the first {MAX_RESULTS} shown; narrow the pattern]"
-        return ToolResult(content=body)
+        return ToolResult(content=body + ("\n" + note if note else ""))

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from mrsmith_tui.tools.base import BaseTool, ToolContext, ToolResult
+from mrsmith_tui.security.sensitive import SensitivePaths
+from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
 from mrsmith_tui.tools.sandbox import SandboxError, display, resolve
+from mrsmith_tui.tools.secret_paths import secret_need
 
 MAX_BYTES = 1024 * 1024
 DEFAULT_LIMIT = 2000
@@ -32,6 +34,12 @@ class ReadFileTool(BaseTool):
         "required": ["path"],
         "additionalProperties": False,
     }
+
+    def __init__(self, sensitive: SensitivePaths | None = None) -> None:
+        self.sensitive = sensitive or SensitivePaths()
+
+    def approval(self, args: dict[str, Any], ctx: ToolContext) -> ApprovalNeed | None:
+        return secret_need(self.name, args.get("path"), ctx, self.sensitive)
 
     def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
         try:

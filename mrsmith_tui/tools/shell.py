@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 from typing import Any, Iterable
 
+from mrsmith_tui.security.environment import child_environment
 from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
 from mrsmith_tui.tools.shell_classify import classify
 
@@ -59,9 +60,10 @@ class ShellTool(BaseTool):
         "additionalProperties": False,
     }
 
-    def __init__(self, harmless: Iterable[str] = (), dangerous: Iterable[str] = ()) -> None:
+    def __init__(self, harmless: Iterable[str] = (), dangerous: Iterable[str] = (), env_passthrough: Iterable[str] = ()) -> None:
         self.harmless = tuple(harmless)
         self.dangerous = tuple(dangerous)
+        self.env_passthrough = tuple(env_passthrough)  # shellEnvPassthrough: secret-looking names it may see
 
     def summary(self, args: dict[str, Any]) -> str:
         command = args.get("command")
@@ -94,7 +96,7 @@ class ShellTool(BaseTool):
         try:
             proc = subprocess.Popen(
                 ["bash", "-c", command], cwd=ctx.root, stdin=subprocess.DEVNULL, stdout=fd, stderr=subprocess.STDOUT,
-                start_new_session=True,
+                start_new_session=True, env=child_environment(self.env_passthrough),
             )
         except OSError as e:
             return ToolResult.error(f"cannot start bash: {e}")
@@ -109,7 +111,7 @@ class ShellTool(BaseTool):
         try:
             proc = subprocess.Popen(
                 ["bash", "-c", command], cwd=ctx.root, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, start_new_session=True,
+                stderr=subprocess.PIPE, start_new_session=True, env=child_environment(self.env_passthrough),
             )
         except OSError as e:
             return ToolResult.error(f"cannot start bash: {e}")
