@@ -54,6 +54,20 @@ def read_bytes_or_none(path: Path) -> bytes | None:
         return None
 
 
+def process_umask() -> int:
+    """The umask, read without changing it (os.umask sets it, a race with other threads' files)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as f:
+            for line in f:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
 def write_atomic(path: Path, data: bytes) -> None:
     """Write `data` to a temp file beside `path`, then rename it over: never a half-written file."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -67,8 +81,8 @@ def write_atomic(path: Path, data: bytes) -> None:
             f.write(data)
             f.flush()
             os.fsync(f.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
+        # mkstemp makes 0600; a new file gets what any program would (0666 minus the umask), an old one keeps its mode
+        os.chmod(tmp, mode if mode is not None else 0o666 & ~process_umask())
         os.replace(tmp, path)
     except BaseException:
         try:
