@@ -54,12 +54,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer repeats, shorter idle (under a minute)")
     parser.add_argument("--app", choices=["mrsmith", "naive"], default="mrsmith")
-    parser.add_argument("--only", default="app,startup", help="comma list of: app, startup")
+    parser.add_argument("--only", default="app,startup,filter", help="comma list of: app, startup, filter")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a figure misses its target")
     args = parser.parse_args(argv)
     parts = {p.strip() for p in args.only.split(",") if p.strip()}
-    if not parts <= {"app", "startup"}:
-        parser.error(f"--only: unknown part(s): {', '.join(sorted(parts - {'app', 'startup'}))}")
+    known = {"app", "startup", "filter"}
+    if not parts <= known:
+        parser.error(f"--only: unknown part(s): {', '.join(sorted(parts - known))}")
 
     home = _isolate()
     import textual
@@ -106,6 +107,13 @@ def main(argv: list[str] | None = None) -> int:
             Figure("  ratio app / bare", a / b if a and b else None, "x", "<= 1.3"),
         ]
         print_section("Start-up (child processes, headless, 120x40; .pyc caching on, one warm-up start each)", section)
+        figures += section
+
+    if "filter" in parts:
+        from bench import outbound
+
+        section = outbound.measure(args.quick)
+        print_section("Outbound filter (terminal-text cleaning and redaction, on the streaming path)", section)
         figures += section
 
     verdicts = [f.verdict for f in figures]
