@@ -259,7 +259,7 @@ class Conversation:
             message["tool_calls"] = [
                 {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}} for c in calls
             ]
-        self.history.append(message)
+        self.history.append(PROCESS.redact_value(message))  # an echoed key is not sent back (the calls run as given)
         self._record(
             {
                 "type": "assistant",

@@ -31,7 +31,7 @@ from mrsmith_tui import paths
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.config.schema import Config
 from mrsmith_tui.core.outbound import OutboundFilter
-from mrsmith_tui.security.redact import PROCESS
+from mrsmith_tui.security.redact import PROCESS, map_strings
 from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.tui import effects as fx
 from mrsmith_tui.tui import model as ui
@@ -47,6 +47,10 @@ SessionFactory = Callable[[Any, Any], Any]
 ResumeFactory = Callable[[str, Any, Any], Any]
 SPINNER_INTERVAL = 0.1  # 10 fps, only while something runs
 SCREEN_FPS = 120  # the most often a changed screen is painted; Textual's default is 60
+
+
+# ui.* Msgs the app makes whose text is shown as is (key and scroll events are left alone)
+_SHOWN_AS_TEXT = (ui.Note, ui.AgentSwitched, m.Error)
 
 
 def _paint_sooner() -> None:
@@ -169,8 +173,8 @@ class MrSmithApp(App[int]):
         if self._config.agents:
             name = self._config.default_agent or self._config.agents[0].name
             agent = next((a for a in self._config.agents if a.name == name), self._config.agents[0])
-        return initial_model(**(agent_fields(agent) if agent else {}), history=load_history(self._history_path),
-                             agents=agents)
+        fields = map_strings(agent_fields(agent), clean) if agent else {}  # names from a config file are shown
+        return initial_model(**fields, history=load_history(self._history_path), agents=tuple(map(clean, agents)))
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
@@ -301,6 +305,8 @@ class MrSmithApp(App[int]):
         self._request_render()
 
     def ui(self, cls: type, **fields: Any) -> None:
+        if cls in _SHOWN_AS_TEXT:  # notes and errors can quote a path, an agent's name, an exception
+            fields = {k: clean(PROCESS.redact(v)) if isinstance(v, str) else v for k, v in fields.items()}
         self.dispatch(cls(at=self._clock(), **fields))
 
     def _request_render(self) -> None:

@@ -125,6 +125,7 @@ def test_a_key_echoed_by_the_model_or_the_provider_is_redacted(cli, loopback):
         assert done.code == 0, done.err
         export_all(cli, done)
         assert KEY not in done.out + done.err
+        assert KEY not in json.dumps(srv.requests)  # the echo is not sent back, nor the tool's error quoting it
         assert KEY not in "".join(p.read_text() for p in done.sessions.glob("*/*.jsonl"))
         assert KEY not in "".join(p.read_text() for p in cli.cwd.glob("mrsmith-*.md"))
     assert "your key is [redacted], bye" in cli.using(srv.base_url, api_key=KEY).run("-p", "again").out
