@@ -168,3 +168,17 @@ def test_transcripts_are_private(cli, loopback):
     assert stat.S_IMODE(done.sessions.stat().st_mode) == 0o700
     exported = cli.run("export", str(path))
     assert stat.S_IMODE(os.stat(exported.out.strip()).st_mode) == 0o600
+
+
+def test_web_fetch_asks_per_host_and_the_allow_spec_names_it(cli, loopback):
+    srv = loopback([tool_turn("web_fetch", {"url": "LATER"}), text_turn("done")])
+    url = srv.base_url + "/models"
+    srv.turns[0] = tool_turn("web_fetch", {"url": url})
+    done = cli.using(srv.base_url).run("-p", "fetch")
+    assert done.code == 0, done.err
+    assert "rerun with --allow 'web_fetch:127.0.0.1' or --yes" in done.err
+    assert "test-model" not in srv.requests[1]["messages"][-1]["content"]
+    allowed = loopback([tool_turn("web_fetch", {"url": url}), text_turn("done")])
+    done = cli.using(allowed.base_url).run("-p", "fetch", "--allow", "web_fetch:127.0.0.1")
+    assert done.code == 0, done.err
+    assert "HTTP 200" in allowed.requests[1]["messages"][-1]["content"]
