@@ -30,18 +30,19 @@ _SECRET_NAME = re.compile(
     r"API_?KEY|PASSWORD|PASSPHRASE"
     r"|(?:^|_)(?:TOKEN|SECRET|CREDENTIALS?|PASSWD|PRIVATE_KEY|ACCESS_KEY|SECRET_KEY)S?(?:_|$)"
     r"|_(?:PWD|PAT)$"  # MYSQL_PWD, GITHUB_PAT; not PWD, the working directory
-    r"|(?:^|_)KEY(?:_ID)?$"
-    r"|^AWS_",
+    r"|(?:^|_)KEY(?:_ID)?$",
     re.IGNORECASE,
 )
+# Kept from children but not redacted: AWS_REGION=us-east-1 is configuration, not a secret.
+_SCRUB_ONLY = re.compile(r"^AWS_", re.IGNORECASE)
 
 _lock = threading.Lock()
 _held: dict[str, str] = {}
 
 
 def looks_secret(name: str) -> bool:
-    """Whether an environment variable's name says it holds a secret."""
-    return bool(_SECRET_NAME.search(name))
+    """Whether an environment variable's name says it holds a secret (or is kept from children anyway)."""
+    return bool(_SECRET_NAME.search(name) or _SCRUB_ONLY.search(name))
 
 
 def _passes(name: str, passthrough: Iterable[str]) -> bool:
@@ -63,7 +64,8 @@ def scrub_process_environment(
             taken[name] = environ.pop(name)
     with _lock:
         _held.update(taken)
-    redactor.add(*taken.values(), min_length=MIN_REDACTED_VALUE)
+    redactor.add(*(v for k, v in taken.items() if k in extra or v in keys or _SECRET_NAME.search(k)),
+                 min_length=MIN_REDACTED_VALUE)
     return sorted(taken)
 
 

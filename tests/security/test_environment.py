@@ -22,12 +22,12 @@ def test_ordinary_names(name):
 
 def test_scrub_takes_out_holds_and_redacts():
     env = {"PATH": "/bin", "GITHUB_TOKEN": "ghp_abcdefghijkl", "MY_LLM": "sk-UNIQUE-123456", "MRSMITH_X_API_KEY": "k",
-           "AWS_REGION": "eu-west"}
+           "AWS_REGION": "eu-west-1"}
     redactor = Redactor()
     taken = scrub_process_environment(["MRSMITH_X_API_KEY"], ["sk-UNIQUE-123456"], environ=env, redactor=redactor)
     assert taken == ["AWS_REGION", "GITHUB_TOKEN", "MRSMITH_X_API_KEY", "MY_LLM"]
     assert env == {"PATH": "/bin"}
-    assert redactor.redact("ghp_abcdefghijkl sk-UNIQUE-123456 eu-west") == "[redacted] [redacted] eu-west"
+    assert redactor.redact("ghp_abcdefghijkl sk-UNIQUE-123456 eu-west-1") == "[redacted] [redacted] eu-west-1"
     assert child_environment(environ=env) == {"PATH": "/bin"}
     assert child_environment(["GITHUB_*"], environ=env) == {"PATH": "/bin", "GITHUB_TOKEN": "ghp_abcdefghijkl"}
 
