@@ -51,7 +51,7 @@ def _passes(name: str, passthrough: Iterable[str]) -> bool:
 
 def scrub_process_environment(
     names: Iterable[str] = (), values: Iterable[str] = (), *, environ: MutableMapping[str, str] = os.environ,
-    redactor: Redactor = PROCESS,
+    redactor: Redactor = PROCESS, held: dict[str, str] | None = None,
 ) -> list[str]:
     """Take out of `environ` every secret-looking variable, the variables in `names` and any
     variable whose value is one of `values` (the keys, wherever they came from). Returns the
@@ -63,13 +63,14 @@ def scrub_process_environment(
         if name in extra or looks_secret(name) or value in keys:
             taken[name] = environ.pop(name)
     with _lock:
-        _held.update(taken)
+        (_held if held is None else held).update(taken)
     redactor.add(*(v for k, v in taken.items() if k in extra or v in keys or _SECRET_NAME.search(k)),
                  min_length=MIN_REDACTED_VALUE)
     return sorted(taken)
 
 
-def child_environment(passthrough: Iterable[str] = (), *, environ: Mapping[str, str] | None = None) -> dict[str, str]:
+def child_environment(passthrough: Iterable[str] = (), *, environ: Mapping[str, str] | None = None,
+                      held: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment for a child process: secrets out unless `passthrough` names them
     (exact names or shell-style patterns, e.g. `GITHUB_TOKEN`, `NPM_*`)."""
     passthrough = tuple(p for p in passthrough if p)
@@ -79,7 +80,8 @@ def child_environment(passthrough: Iterable[str] = (), *, environ: Mapping[str, 
            if (not looks_secret(k) or _passes(k, passthrough)) and PROCESS.redact(v) == v}
     if passthrough:
         with _lock:
-            out.update({k: v for k, v in _held.items() if _passes(k, passthrough) and k not in out})
+            kept = dict(_held if held is None else held)
+        out.update({k: v for k, v in kept.items() if _passes(k, passthrough) and k not in out})
     return out
 
 

@@ -23,13 +23,14 @@ def test_ordinary_names(name):
 def test_scrub_takes_out_holds_and_redacts():
     env = {"PATH": "/bin", "GITHUB_TOKEN": "ghp_abcdefghijkl", "MY_LLM": "sk-UNIQUE-123456", "MRSMITH_X_API_KEY": "k",
            "AWS_REGION": "eu-west-1"}
-    redactor = Redactor()
-    taken = scrub_process_environment(["MRSMITH_X_API_KEY"], ["sk-UNIQUE-123456"], environ=env, redactor=redactor)
+    redactor, held = Redactor(), {}
+    taken = scrub_process_environment(["MRSMITH_X_API_KEY"], ["sk-UNIQUE-123456"], environ=env, redactor=redactor,
+                                      held=held)
     assert taken == ["AWS_REGION", "GITHUB_TOKEN", "MRSMITH_X_API_KEY", "MY_LLM"]
     assert env == {"PATH": "/bin"}
     assert redactor.redact("ghp_abcdefghijkl sk-UNIQUE-123456 eu-west-1") == "[redacted] [redacted] eu-west-1"
-    assert child_environment(environ=env) == {"PATH": "/bin"}
-    assert child_environment(["GITHUB_*"], environ=env) == {"PATH": "/bin", "GITHUB_TOKEN": "ghp_abcdefghijkl"}
+    assert child_environment(environ=env, held=held) == {"PATH": "/bin"}
+    assert child_environment(["GITHUB_*"], environ=env, held=held) == {"PATH": "/bin", "GITHUB_TOKEN": "ghp_abcdefghijkl"}
 
 
 def test_child_environment_filters_what_was_never_scrubbed():
