@@ -23,7 +23,7 @@ from urllib.parse import urljoin, urlsplit
 import html2text
 import httpx
 
-from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
+from mrsmith_tui.tools.base import ApprovalNeed, ApprovalQuery, BaseTool, ToolContext, ToolResult
 
 MAX_BYTES = 1024 * 1024
 MAX_REDIRECTS = 5
@@ -183,13 +183,11 @@ class WebFetchTool(BaseTool):
         if gate is not None:
             refusal = gate.confirm(self.name, need, raw, ctx)
         else:
-            from mrsmith_tui.tools.base import ApprovalQuery
-
             query = ApprovalQuery(tool=self.name, arguments=raw, reason=need.reason, spec=need.spec,
                                   agent_id=ctx.agent_id, rule=need.rule)
-            refusal = None if ctx.approver.approve(query) in ("yes", "always") else need.reason
+            refusal = None if ctx.approver.approve(query) in ("yes", "always") else "the person did not approve it"
         if refusal is not None:
-            raise FetchError(f"{url} not fetched: {need.reason}; the person did not approve it")
+            raise FetchError(f"{url} not fetched: {need.reason}; {refusal.splitlines()[0]}")
 
     def _pinned_addresses(self, url: str, hop: int, first_host: str, ctx: ToolContext) -> list[str]:
         """The addresses this hop connects to, judged (and asked about) right here."""
