@@ -89,7 +89,12 @@ def test_glob_leaves_secret_looking_paths_out(project, loopback):
 
 
 def env_dump_turns():
-    return [tool_turn("shell", {"command": "env; printenv; cat /proc/self/environ | tr '\\0' '\\n'"}), text_turn("seen")]
+    # /proc/$PPID/environ and `ps` show mrsmith's *initial* environment and command line: what
+    # they print is redacted (the README says to prefer the config file or apiKeyCommand).
+    command = ("env; printenv; cat /proc/self/environ | tr '\\0' '\\n'; echo ==PARENT==; "
+               "cat /proc/$PPID/environ | tr '\\0' '\\n'; "
+               "cat /proc/$PPID/cmdline | tr '\\0' ' '")
+    return [tool_turn("shell", {"command": command}), text_turn("seen")]
 
 
 def test_the_api_key_is_nowhere_even_under_yes(cli, loopback):
@@ -105,7 +110,8 @@ def test_the_api_key_is_nowhere_even_under_yes(cli, loopback):
     result = srv.requests[1]["messages"][-1]["content"]
     assert "HARMLESS_SETTING=visible-value" in result  # env did run, and printed the rest
     for gone in ("OPENAI_API_KEY", "MRSMITH_OPENAI_API_KEY", "GITHUB_TOKEN"):
-        assert f"{gone}=" not in result
+        assert f"{gone}=" not in result.split("==PARENT==")[0]  # the child's own environment
+    assert f"MRSMITH_OPENAI_API_KEY=[redacted]" in result and "--api-key [redacted]" in result  # the parent's
     out = everything(done, srv, cli)
     assert KEY not in out and SECRET not in out
 
