@@ -6,6 +6,7 @@ allowing one secret never allows the next.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from mrsmith_tui.security.sensitive import SensitivePaths
@@ -28,8 +29,9 @@ def secret_need(tool: str, raw: Any, ctx: ToolContext, sensitive: SensitivePaths
     if why is None or not why.startswith(SECRET):
         return None
     shown = display(ctx.root, path)
-    named = str(raw).strip().removeprefix("./")
-    detail = shown if named in (shown, shown + "/") else f"{named} -> {shown}"
+    real_root = os.path.realpath(ctx.root)
+    named = os.path.relpath(os.path.normpath(os.path.join(real_root, str(raw))), real_root)  # as given, links kept
+    detail = shown if named == shown else f"{named} -> {shown}"
     reason = f"{SECRET} ({detail})" + (f"; {doing}" if doing else "")
     return ApprovalNeed(reason=reason, spec=f"{tool}:{shown}", rule="secret")
 
