@@ -16,6 +16,7 @@ from loopback import Turn, chunk, text_turn, tool_turn, usage_chunk
 from mrsmith_tui.security.redact import PROCESS
 from mrsmith_tui.tui.modals import ApprovalModal
 from tests.security.corpus import ALL, CONTROL_CHARS
+from tests.tui.fakes import Clock
 from tests.tui.pilot import until
 from tests.tui.test_e2e import app_for, config_for
 
@@ -78,13 +79,15 @@ async def test_escapes_from_the_model_and_a_tool_are_shown_not_obeyed(loopback, 
 
 async def test_an_approval_shows_escaped_arguments(loopback, tmp_path):
     srv = loopback([tool_turn("write_file", {"path": "a\x1b]0;T\x07.txt", "content": "\x1b[2J[b]x[/b]"}), text_turn("ok")])
-    app = app_for(config_for(srv.base_url, tmp_path), tmp_path)
+    clock = Clock()
+    app = app_for(config_for(srv.base_url, tmp_path), tmp_path, clock)
     async with app.run_test(size=(120, 40)) as pilot:
         frames = Frames(app)
         await pilot.press(*"write", "enter")
         await until(pilot, lambda: isinstance(app.screen, ApprovalModal))
         await pilot.pause()
         assert "␛]0;T␇" in "".join(frames.text)  # the path, decoded from the JSON arguments, shown
+        clock.later(10)  # past the modal's grace for keys
         await pilot.press("n")
         await until(pilot, lambda: not app.model.run.running)
         assert frames.foreign_controls() == set()
