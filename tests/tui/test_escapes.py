@@ -111,3 +111,22 @@ async def test_a_key_cut_across_deltas_is_redacted_on_screen(loopback, tmp_path,
         assert not any("sk-SCR" in f for f in frames.text)
     transcript = next(Path(tmp_path / "sessions").glob("*/transcript.jsonl")).read_text()
     assert key not in transcript and "[redacted]" in transcript
+
+
+async def test_a_recorded_session_is_replayed_as_text(tmp_path):
+    """`mrsmith view` of a transcript whose text carries escapes (and a key): shown, not obeyed."""
+    from mrsmith_tui import msgs as m
+    from mrsmith_tui.tui.app import MrSmithApp
+
+    replay = [m.UserPrompt(run_id="hrun1", text="hi"), m.TextDelta(block_id="ht1", text=ALL),
+              m.BlockEnded(block_id="ht1", kind="text", text=ALL), m.RunEnded(run_id="hrun1")]
+    app = MrSmithApp(None, config=config_for("http://127.0.0.1:9/v1", tmp_path), history_path=None, replay=replay)
+    async with app.run_test(size=(160, 60)) as pilot:
+        frames = Frames(app)
+        await until(pilot, lambda: any(b.kind == "text" for b in app.model.conv.blocks))
+        app.refresh()
+        await pilot.pause()
+        answer = next(b for b in app.model.conv.blocks if b.kind == "text")
+        assert "␛]52;c;" in answer.text
+        await until(pilot, lambda: any("␛]52;c;" in f for f in frames.text))
+        assert frames.foreign_controls() == set()
