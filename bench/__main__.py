@@ -54,13 +54,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer repeats, shorter idle (under a minute)")
     parser.add_argument("--app", choices=["mrsmith", "naive"], default="mrsmith")
-    parser.add_argument("--only", default="app,startup", help="comma list of: app, startup, bounds")
+    parser.add_argument("--only", default="app,startup,filter", help="comma list of: app, startup, filter, bounds")
     parser.add_argument("--race-ops", type=int, default=100_000, help="operations of the containment race (bounds)")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a figure misses its target")
     args = parser.parse_args(argv)
     parts = {p.strip() for p in args.only.split(",") if p.strip()}
-    if not parts <= {"app", "startup", "bounds"}:
-        parser.error(f"--only: unknown part(s): {', '.join(sorted(parts - {'app', 'startup', 'bounds'}))}")
+    known = {"app", "startup", "filter", "bounds"}
+    if not parts <= known:
+        parser.error(f"--only: unknown part(s): {', '.join(sorted(parts - known))}")
 
     home = _isolate()
     import textual
@@ -114,6 +115,13 @@ def main(argv: list[str] | None = None) -> int:
 
         section = bounds.measure(args.race_ops)
         print_section("Bounds (child processes: 1 GB read, 100 MB output, 10k-file glob, 1,000 calls, race)", section)
+        figures += section
+
+    if "filter" in parts:
+        from bench import outbound
+
+        section = outbound.measure(args.quick)
+        print_section("Outbound filter (terminal-text cleaning and redaction, on the streaming path)", section)
         figures += section
 
     verdicts = [f.verdict for f in figures]

@@ -75,7 +75,7 @@ def build_parser() -> argparse.ArgumentParser:
     cfg.add_argument("--agent", metavar="NAME", help="the configured agent to use")
     cfg.add_argument("--base-url", metavar="URL", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1")
     cfg.add_argument("--model", metavar="MODEL", help="model name (overrides the agent's)")
-    cfg.add_argument("--api-key", metavar="KEY", help="API key (prefer MRSMITH_<PROVIDER>_API_KEY: flags show in `ps`)")
+    cfg.add_argument("--api-key", metavar="KEY", help="API key (prefer the config file or apiKeyCommand: flags show in `ps`)")
     cfg.add_argument("--sessions-dir", metavar="DIR", help="where transcripts are written")
     cfg.add_argument("--context-builder", choices=["full", "sliding"], help="how the context is built from the history")
     cfg.add_argument("--context-window-ratio", metavar="R", type=float, help="sliding window share of maxContextTokens, in (0, 1]")
@@ -107,14 +107,22 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except Exception as e:
         if isinstance(e, _usage_errors()):
-            print(f"mrsmith: error: {e}", file=sys.stderr)
+            print(f"mrsmith: error: {_shown(str(e))}", file=sys.stderr)
             return EXIT_USAGE
         # the last line of defence: one line, never a traceback by default
         if os.environ.get("MRSMITH_DEBUG"):
             traceback.print_exc()
         detail = str(e).strip().splitlines()[0] if str(e).strip() else ""
-        print(f"mrsmith: error: {type(e).__name__}{': ' + detail if detail else ''}", file=sys.stderr)
+        print(f"mrsmith: error: {_shown(type(e).__name__ + (': ' + detail if detail else ''))}", file=sys.stderr)
         return EXIT_FAILED
+
+
+def _shown(text: str) -> str:
+    """Text for the terminal: secrets redacted, control characters made visible."""
+    from mrsmith_tui.security.redact import PROCESS
+    from mrsmith_tui.security.terminal_text import clean
+
+    return clean(PROCESS.redact(text))
 
 
 def _usage_errors() -> tuple[type[Exception], ...]:
@@ -166,7 +174,7 @@ def _list_sessions(args: argparse.Namespace, config: Config) -> int:
         where = "" if args.all else " started in this folder (mrsmith --list --all shows every folder's)"
         print(f"no sessions{where}")
         return 0
-    print(format_sessions(sessions, show_dir=args.all))
+    print(_shown(format_sessions(sessions, show_dir=args.all)))
     return 0
 
 
@@ -185,10 +193,11 @@ def _session_command(argv: list[str]) -> int:
     """`mrsmith view ID` and `mrsmith export ID [PATH]`: no endpoint needed."""
     args = _session_parser(argv[0]).parse_args(argv[1:])
     config = apply_cli(load_config(args.config), sessions_dir=args.sessions_dir)
+    _know_keys(config)  # no endpoint needed, but an export still redacts them
     if argv[0] == "export":
         from mrsmith_tui.session.export import export_session
 
-        print(export_session(args.id, args.path, root=sessions_dir(config)))
+        print(_shown(str(export_session(args.id, args.path, root=sessions_dir(config)))))
         return 0
     return _view(args, config)
 
@@ -200,13 +209,13 @@ def _view(args: argparse.Namespace, config: Config) -> int:
     path = locate_transcript(config, args.id, Path.cwd())
     records, warnings = load_records(path)
     for text in warnings:
-        print(f"mrsmith: warning: {text}", file=sys.stderr)
+        print(f"mrsmith: warning: {_shown(text)}", file=sys.stderr)
     try:
         from mrsmith_tui.tui.app import run_view
     except ImportError as e:  # the UI (or its read-only view) is not built: only that falls back
         if not (e.name or "").startswith("mrsmith_tui.tui"):
             raise
-        sys.stdout.write(export_markdown(records))  # no UI yet: the session as Markdown
+        sys.stdout.write(_shown(export_markdown(records)))  # no UI yet: the session as Markdown
         return 0
     return run_view(records, config=config, theme=args.theme or config.theme)
 
@@ -223,6 +232,33 @@ def _load(args: argparse.Namespace) -> Config:
         model=args.model,
         api_key=args.api_key,
     )
+
+
+# --------------------------------------------------------------------------- keys
+
+
+def _know_keys(config: Config) -> None:
+    from mrsmith_tui.security.redact import PROCESS
+
+    PROCESS.add(*(pc.api_key for pc in config.providers if pc.api_key))
+
+
+def _take_keys(config: Config) -> Config:
+    """Read every provider's key now (flag, environment, file, apiKeyCommand), keep them in the
+    config, and take them and every other secret-looking variable out of the environment: no
+    child process mrsmith starts sees them, and every output redacts them."""
+    from mrsmith_tui.config.load import IMPLICIT_PROVIDER, api_key_for, api_key_variable, run_key_command
+    from mrsmith_tui.security.environment import scrub_process_environment
+
+    providers = []
+    for pc in config.providers:
+        key = api_key_for(config, pc.name) or (run_key_command(pc) if pc.api_key_command else None)
+        providers.append(pc.model_copy(update={"api_key": key}) if key and key != pc.api_key else pc)
+    config = config.model_copy(update={"providers": providers})
+    _know_keys(config)
+    names = [api_key_variable(pc.name) for pc in providers] + [api_key_variable(IMPLICIT_PROVIDER), "OPENAI_API_KEY"]
+    scrub_process_environment(names, [pc.api_key for pc in providers if pc.api_key])
+    return config
 
 
 # --------------------------------------------------------------------------- input
@@ -312,6 +348,7 @@ def _run_headless(args: argparse.Namespace, config: Config) -> int:
 
     prompt, attachments = _prompt_and_attachments(args)
     resolve_agent(config, args.agent)  # a missing agent is a config error before anything starts
+    config = _take_keys(config)
     printer = HeadlessPrinter(sys.stdout, sys.stderr, json_lines=args.json, color=wants_color(sys.stderr, os.environ))
     session = _build_session(args, config, sink=printer, approver=PolicyApprover(yes=args.yes))
     printer(permissions_in_force(session.gate, approve_all=args.yes))
@@ -327,6 +364,7 @@ def _run_tui(args: argparse.Namespace, config: Config) -> int:
     if not config.agents:
         config = _first_run(args, config)
     resolve_agent(config, args.agent)
+    config = _take_keys(config)
 
     def make_session(sink: Any, approver: Any) -> Any:  # built once, after the first frame
         return _build_session(args, config, sink=sink, approver=approver, replay=True)

@@ -20,6 +20,9 @@ from typing import Any, Callable, Sequence, TextIO
 
 from mrsmith_tui import msgs
 from mrsmith_tui.cancel import CancelToken
+from mrsmith_tui.core.outbound import OutboundFilter
+from mrsmith_tui.security.redact import PROCESS, Redactor, map_strings
+from mrsmith_tui.security.terminal_text import clean, json_safe
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
 
@@ -179,7 +182,8 @@ def fold(state: FoldState, m: msgs.Msg, *, color: bool = False) -> tuple[FoldSta
 
 
 def json_line(m: msgs.Msg) -> str:
-    return json.dumps(msgs.to_json(m), ensure_ascii=False) + "\n"
+    """One JSON line; control and bidi characters escaped (\\u001b), so even a terminal shows it as text."""
+    return json_safe(json.dumps(msgs.to_json(m), ensure_ascii=False)) + "\n"
 
 
 def wants_color(stream: TextIO, env: dict[str, str] | Any) -> bool:
@@ -193,12 +197,20 @@ def wants_color(stream: TextIO, env: dict[str, str] | Any) -> bool:
 
 
 class HeadlessPrinter:
-    """The Sink of a headless run: folds each Msg and writes it (thread-safe)."""
+    """The Sink of a headless run: folds each Msg and writes it (thread-safe).
 
-    def __init__(self, out: TextIO, err: TextIO, *, json_lines: bool = False, color: bool = False) -> None:
+    Every Msg passes the OutboundFilter first: secrets redacted, and terminal controls in the
+    text shown as `␛[2J`-style stand-ins (JSON lines escape them instead), so the only escape
+    sequences written are the printer's own colours, on a terminal's stderr.
+    """
+
+    def __init__(self, out: TextIO, err: TextIO, *, json_lines: bool = False, color: bool = False,
+                 redactor: Redactor = PROCESS) -> None:
         self.out, self.err = out, err
         self.json_lines = json_lines
         self.color = color
+        self.redactor = redactor
+        self._outbound = OutboundFilter(redactor, clean=None)  # redaction; cleaning below, per output
         self.state = FoldState()
         self._lock = threading.Lock()
         self._broken: set[int] = set()
@@ -206,17 +218,22 @@ class HeadlessPrinter:
 
     def __call__(self, m: msgs.Msg) -> None:
         with self._lock:
-            state, out, err = fold(self.state, m, color=self.color)
-            self.state = state
-            if self.json_lines:
-                # stdout is the machine's; the person still gets the one error line on stderr.
-                out = json_line(m)
-                err = err if isinstance(m, (msgs.Error, msgs.RunEnded)) and "error: " in err else ""
-            self._write(self.out, out)
-            self._write(self.err, err)
+            for shown in self._outbound(m):
+                self._print(shown)
+
+    def _print(self, m: msgs.Msg) -> None:
+        state, out, err = fold(self.state, map_strings(m, clean), color=self.color)
+        self.state = state
+        if self.json_lines:
+            # stdout is the machine's; the person still gets the one error line on stderr.
+            out = json_line(m)
+            err = err if isinstance(m, (msgs.Error, msgs.RunEnded)) and "error: " in err else ""
+        self._write(self.out, out)
+        self._write(self.err, err)
 
     def error_line(self, text: str) -> None:
         """An error the run did not report itself (printed once)."""
+        text = clean(self.redactor.redact(text))
         with self._lock:
             if text in self.state.errors_shown:
                 return

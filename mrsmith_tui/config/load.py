@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import subprocess
 import tomllib
 from pathlib import Path
 from typing import Any, Mapping
@@ -278,6 +279,33 @@ def api_key_for(config: Config, provider_name: str, env: Mapping[str, str] = os.
     if provider_name == IMPLICIT_PROVIDER:
         return env.get("OPENAI_API_KEY") or None
     return None
+
+
+KEY_COMMAND_TIMEOUT = 30.0
+
+
+def run_key_command(provider: ProviderConfig) -> str:
+    """The key `apiKeyCommand` prints (its first line), or ConfigError naming the provider.
+
+    The command is the person's own (from their config file), so it runs with the whole
+    environment: a password manager or a cloud CLI needs its own variables.
+    """
+    command = provider.api_key_command or ""
+    where = f"providers.{provider.name}.apiKeyCommand"
+    try:
+        done = subprocess.run(["sh", "-c", command], stdin=subprocess.DEVNULL, capture_output=True, timeout=KEY_COMMAND_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        raise ConfigError(f"{where}: {command!r} did not finish within {KEY_COMMAND_TIMEOUT:g} s") from None
+    except OSError as e:
+        raise ConfigError(f"{where}: cannot run {command!r}: {e.strerror or e}") from None
+    lines = done.stdout.decode("utf-8", "replace").strip().splitlines()
+    if done.returncode != 0:
+        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        detail = f": {said[0][:200]!r}" if said else ""
+        raise ConfigError(f"{where}: {command!r} exited with {done.returncode}{detail}")
+    if not lines or not lines[0].strip():
+        raise ConfigError(f"{where}: {command!r} printed no key")
+    return lines[0].strip()
 
 
 def sessions_dir(config: Config) -> Path:

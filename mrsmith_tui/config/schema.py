@@ -28,6 +28,8 @@ class _Model(BaseModel):
 class ProviderConfig(_Model):
     name: str = Field(min_length=1)
     api_key: str | None = None
+    # A command whose first line of output is the key (`pass show groq`), run once at start.
+    api_key_command: str | None = None
     base_url: str = "https://api.openai.com/v1"
     # Seconds. A slow reasoning model may think for minutes between bytes.
     connect_timeout: float = Field(default=15.0, gt=0)
@@ -57,6 +59,9 @@ class AgentConfig(_Model):
     shell_harmless_commands: list[str] = Field(default_factory=list)
     shell_dangerous_commands: list[str] = Field(default_factory=list)
     auto_compact: bool = False
+    # Environment variables that look like secrets but this agent's commands may see (names or
+    # shell-style patterns: "GITHUB_TOKEN", "NPM_*").
+    shell_env_passthrough: list[str] = Field(default_factory=list)
 
 
 class Config(_Model):
@@ -73,6 +78,10 @@ class Config(_Model):
     # Specs allowed without asking in every session ("write_file", "shell:git commit", "shell"),
     # like `--allow`; listed by /permissions with their origin, and revocable there.
     allow: list[str] = Field(default_factory=list)
+    # gitignore-style patterns added to the built-in secret-looking paths (`!pattern` takes one out)
+    sensitive_paths: list[str] = Field(default_factory=list)
+    # hosts web_fetch may reach without asking ("docs.python.org", "*.readthedocs.io")
+    web_fetch_allowed_hosts: list[str] = Field(default_factory=list)
 
     @field_validator("allow")
     @classmethod

@@ -24,6 +24,7 @@ from mrsmith_tui.core.stream import BlockStream
 from mrsmith_tui.core.usage import UsageLedger
 from mrsmith_tui.provider.base import ChatRequest, ContentDelta, Provider, ProviderError, ReasoningDelta, StreamDone, ToolCall
 from mrsmith_tui.tools.approval import ApprovalGate
+from mrsmith_tui.security.redact import PROCESS
 from mrsmith_tui.tools.base import ToolContext, ToolResult
 from mrsmith_tui.tools.registry import ToolRegistry
 
@@ -258,7 +259,7 @@ class Conversation:
             message["tool_calls"] = [
                 {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}} for c in calls
             ]
-        self.history.append(message)
+        self.history.append(PROCESS.redact_value(message))  # an echoed key is not sent back (the calls run as given)
         self._record(
             {
                 "type": "assistant",
@@ -384,6 +385,9 @@ class Conversation:
         self, run_id: str, call: ToolCall, result: ToolResult, *, elapsed: float = 0.0, denied: bool = False,
         announce: bool = False,
     ) -> None:
+        # The model never needs mrsmith's own keys (or the environment's secrets): a tool that read one anyway
+        # (a config file, under --yes) hands back [redacted].
+        result = PROCESS.redact_value(result)
         if announce:
             self.sink(
                 msgs.ToolCallFinished(

@@ -47,10 +47,10 @@ def default_provider_factory(config: Config) -> ProviderFactory:
     return lambda pc: make_provider(pc, api_key_for(config, pc.name), config.include_usage)
 
 
-def _builtin_tools(agent: AgentConfig) -> list[Tool]:
+def _builtin_tools(agent: AgentConfig, config: Config) -> list[Tool]:
     from mrsmith_tui.tools.builtin import builtin_tools  # here: nine tool modules, not needed to import the core
 
-    return list(builtin_tools(agent))
+    return list(builtin_tools(agent, config))
 
 
 def _file_ledger() -> Any:
@@ -90,6 +90,7 @@ class AgentSession:
         self.services: dict[str, Any] = {}
         self.ids = IdSource()
         self.gate = ApprovalGate(approver, [Permission(spec, "config") for spec in config.allow])
+        self.services["approval_gate"] = self.gate  # a tool asking mid-run (web_fetch's redirects) goes through it
         self.file_ledger = _file_ledger()
         self.budget = ToolCallBudget(agent.max_tool_calls_per_session)
         self.ledger = UsageLedger(sink, max_context_tokens=agent.max_context_tokens, budget=self.budget)
@@ -148,7 +149,7 @@ class AgentSession:
 
     def tools_for(self, agent: AgentConfig) -> ToolRegistry:
         """The tools `agent` gets in this session: the built-in ones and those added, as its config selects."""
-        return ToolRegistry(_builtin_tools(agent) + self._extra_tools).select(agent.tools)
+        return ToolRegistry(_builtin_tools(agent, self.config) + self._extra_tools).select(agent.tools)
 
     def _new_conversation(self) -> Conversation:
         return Conversation(

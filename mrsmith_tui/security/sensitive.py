@@ -84,5 +84,9 @@ class SensitivePaths:
         rel = PurePosixPath(rel_path).as_posix().strip("/")
         if not rel or rel == ".":
             return False
-        # A folder pattern (`.ssh/`) matches what is inside it; try the path as a folder too.
-        return self._spec.match_file(rel) or self._spec.match_file(rel + "/_")
+        # A folder pattern (`.ssh/`) matches what is inside it; try the path as a folder too. Lower-cased
+        # as well: `.ENV` or `ID_RSA` on a case-insensitive filesystem is the same file.
+        for candidate in dict.fromkeys((rel, rel.lower())):
+            if self._spec.match_file(candidate) or self._spec.match_file(candidate + "/_"):
+                return True
+        return False

@@ -1,7 +1,9 @@
 """A session as readable Markdown: prompts and answers in the open, reasoning and tool
 output folded in `<details>` blocks, the usage of each turn under it.
 
-The file is written whole or not at all (a temporary file beside it, then a rename).
+The file is written whole or not at all (a temporary file beside it, then a rename), mode
+0600 like the transcript it comes from, with every known secret redacted and terminal controls
+shown as text (security.terminal_text).
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from mrsmith_tui.security.redact import PROCESS
+from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.session.store import SessionNotFound, load_records, prompt_of, transcript_of
 
 __all__ = ["export_markdown", "export_session", "ExportError"]
@@ -163,8 +167,8 @@ def _write_whole(target: Path, text: str) -> None:
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
+        with os.fdopen(fd, "w", encoding="utf-8") as f:  # mkstemp: 0600
+            f.write(clean(PROCESS.redact(text)))  # read with `cat` as often as in an editor
         os.replace(tmp, target)
     except OSError as e:
         if tmp is not None:

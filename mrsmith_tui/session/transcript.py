@@ -2,49 +2,48 @@
 
 Each record is one whole line written with one write() on an unbuffered file, so a killed
 process leaves at most a torn last line, which `read_transcript` drops with a warning.
-Strings equal to (or containing) a configured API key are scrubbed before writing. A write
-failure posts one `msgs.Warning(code="transcript")` and turns persistence off; the session
-goes on without it.
+Every configured API key, and every value taken out of the environment at start
+(security.redact.PROCESS), is replaced by `[redacted]` before writing. The file is created
+0600 and its folder 0700 (a transcript holds whatever the tools read). A write failure posts
+one `msgs.Warning(code="transcript")` and turns persistence off; the session goes on without it.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import threading
 import time
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from mrsmith_tui import msgs
+from mrsmith_tui.security.redact import PROCESS, REDACTED, Redactor
 from mrsmith_tui.session.ids import new_session_id
 
-__all__ = ["TranscriptWriter", "read_transcript", "new_session_id", "scrub", "REDACTED"]
+__all__ = ["TranscriptWriter", "read_transcript", "new_session_id", "scrub", "REDACTED", "private_dir"]
 
-REDACTED = "[redacted]"
-_MIN_SECRET = 6  # shorter "keys" (e.g. "x", "none") are placeholders, not secrets
-
-
-def scrub(value: Any, secrets: Iterable[str]) -> Any:
-    """`value` with every configured secret replaced by REDACTED, recursively."""
-    keys = [s for s in secrets if s]
-    if not keys:
-        return value
-    return _scrub(value, keys)
+FILE_MODE, DIR_MODE = 0o600, 0o700
 
 
-def _scrub(value: Any, keys: list[str]) -> Any:
-    if isinstance(value, str):
-        for key in keys:
-            if value == key:
-                return REDACTED
-            if len(key) >= _MIN_SECRET and key in value:
-                value = value.replace(key, REDACTED)
-        return value
-    if isinstance(value, dict):
-        return {k: _scrub(v, keys) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_scrub(v, keys) for v in value]
-    return value
+def scrub(value: Any, secrets: Iterable[str] = ()) -> Any:
+    """`value` with every secret (those given, and the process's) replaced by REDACTED, recursively."""
+    return PROCESS.redact_value(Redactor(secrets).redact_value(value))
+
+
+def private_dir(folder: Path) -> None:
+    """Make `folder` (and missing parents) 0700; an existing session folder is tightened too."""
+    missing = []
+    probe = folder
+    while not probe.exists() and probe != probe.parent:
+        missing.append(probe)
+        probe = probe.parent
+    for path in reversed(missing):
+        try:
+            path.mkdir(mode=DIR_MODE)
+        except FileExistsError:
+            pass
+    os.chmod(folder, DIR_MODE)
 
 
 class TranscriptWriter:
@@ -65,7 +64,7 @@ class TranscriptWriter:
         self.path = Path(path)
         self.enabled = True
         self._sink = sink
-        self._secrets = [s for s in secrets if s]
+        self._redactor = Redactor(secrets)
         self._pending_header = header
         self._file = None
         self._lock = threading.Lock()
@@ -78,8 +77,10 @@ class TranscriptWriter:
                 record = {"type": record.get("type"), "at": time.time(), **record}
             try:
                 if self._file is None:
-                    self.path.parent.mkdir(parents=True, exist_ok=True)
-                    self._file = open(self.path, "ab", buffering=0)  # noqa: SIM115 - kept open for the session
+                    private_dir(self.path.parent)
+                    fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, FILE_MODE)
+                    os.fchmod(fd, FILE_MODE)  # an older transcript (0644) being resumed
+                    self._file = os.fdopen(fd, "ab", buffering=0)  # noqa: SIM115 - kept open for the session
                 if self._pending_header is not None:
                     self._write(self._pending_header)
                     self._pending_header = None
@@ -88,7 +89,7 @@ class TranscriptWriter:
                 self._fail(e)
 
     def _write(self, record: dict[str, Any]) -> None:
-        line = json.dumps(scrub(record, self._secrets), ensure_ascii=False, default=str) + "\n"
+        line = json.dumps(PROCESS.redact_value(self._redactor.redact_value(record)), ensure_ascii=False, default=str) + "\n"
         data = memoryview(line.encode("utf-8"))
         assert self._file is not None
         while data:

@@ -9,12 +9,13 @@ can read; the run goes on.
 
 from __future__ import annotations
 
+import shlex
 import threading
 from dataclasses import dataclass
 from typing import Any, Iterable, Literal
 
 from mrsmith_tui.msgs import Question
-from mrsmith_tui.tools.base import ApprovalQuery, Approver, Decision, Tool, ToolContext
+from mrsmith_tui.tools.base import RULE_TEXT, ApprovalNeed, ApprovalQuery, Approver, Decision, Tool, ToolContext
 
 Origin = Literal["answer", "--allow", "config"]
 ORIGIN_TEXT: dict[str, str] = {
@@ -81,10 +82,17 @@ class ApprovalGate:
     def authorize(self, tool: Tool, args: dict[str, Any], raw_args: str, ctx: ToolContext) -> str | None:
         """None when the call may run; otherwise the refusal for the model."""
         need = tool.approval(args, ctx)
-        if need is None or self.always_allowed(need.spec):
+        if need is None:
+            return None
+        return self.confirm(tool.name, need, raw_args, ctx)
+
+    def confirm(self, tool_name: str, need: ApprovalNeed, raw_args: str, ctx: ToolContext) -> str | None:
+        """Ask about `need` (unless an "always" covers it): None when allowed, else the refusal.
+        Also for a tool that finds mid-run that it must ask (web_fetch redirected to a new host)."""
+        if self.always_allowed(need.spec):
             return None
         query = ApprovalQuery(
-            tool=tool.name, arguments=raw_args, reason=need.reason, spec=need.spec, diff=need.diff, agent_id=ctx.agent_id,
+            tool=tool_name, arguments=raw_args, reason=need.reason, spec=need.spec, diff=need.diff, agent_id=ctx.agent_id,
             rule=need.rule,
         )
         decision = self.approver.approve(query)
@@ -93,7 +101,9 @@ class ApprovalGate:
             return None
         if decision == "yes":
             return None
-        return f"The person did not approve this {tool.name} call ({need.reason}). Do not retry it as is; ask or choose another way."
+        explain = getattr(self.approver, "refusal", None)
+        first = explain(query) if callable(explain) else f"The person did not approve this {tool_name} call ({need.reason})."
+        return f"{first}\nDo not retry it as is; ask or choose another way."
 
 
 def spec_matches(allowed: str, spec: str) -> bool:
@@ -118,6 +128,16 @@ class PolicyApprover:
         if self.yes or any(spec_matches(a, query.spec) for a in self.allow):
             return "yes"
         return "no"
+
+    def refusal(self, query: ApprovalQuery) -> str:
+        """The line the person reads on stderr: why, and the flag that would have allowed it."""
+        _, _, target = query.spec.partition(":")
+        what = RULE_TEXT.get(query.rule, RULE_TEXT["other"])
+        detail = target if target and query.rule in ("secret", "network", "outside") else query.reason
+        quoted = shlex.quote(query.spec)
+        if not quoted.startswith("'"):
+            quoted = f"'{query.spec}'"
+        return f"not approved ({what}: {detail}); rerun with --allow {quoted} or --yes"
 
     def confirm_continue(self, rounds: int, agent_id: str | None = None) -> bool:
         return False  # headless: the round cap stops the run with a note

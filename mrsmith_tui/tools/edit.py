@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from mrsmith_tui.security.sensitive import SensitivePaths
 from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
 from mrsmith_tui.tools.edit_match import EditError, apply_edit
 from mrsmith_tui.tools.fileio import MAX_HELD_BYTES, WritePlan, commit_write, diff_for_model, locate_target, unified_diff
+from mrsmith_tui.tools.secret_paths import secret_need
 
 
 def _changes(args: dict[str, Any]) -> list[tuple[str, str, bool]] | str:
@@ -106,8 +108,16 @@ class EditTool(BaseTool):
         "additionalProperties": False,
     }
 
+    def __init__(self, sensitive: SensitivePaths | None = None) -> None:
+        self.sensitive = sensitive or SensitivePaths()
+
     def approval(self, args: dict[str, Any], ctx: ToolContext) -> ApprovalNeed | None:
         plan = _plan(args, ctx)
+        # A secret asks even when the edit cannot apply: its error would quote the file.
+        secret = secret_need(self.name, args.get("path"), ctx, self.sensitive, doing="edit changes it")
+        if secret is not None:
+            return ApprovalNeed(reason=secret.reason, spec=secret.spec, diff=None if isinstance(plan, str) else plan.diff,
+                                rule="secret")
         if isinstance(plan, str):
             return None  # run() reports the problem
         return ApprovalNeed(reason=f"edit changes {plan.shown}", spec="edit", diff=plan.diff, rule="writes")

@@ -13,8 +13,10 @@ import time
 from dataclasses import dataclass
 from typing import Any, Iterator
 
+from mrsmith_tui.security.sensitive import SensitivePaths
 from mrsmith_tui.tools.base import BaseTool, ToolContext, ToolResult
 from mrsmith_tui.tools.globmatch import Glob, GlobError, IgnoreRule, State, gitignore_rules, ignored
+from mrsmith_tui.tools.secret_paths import secret_listing
 
 MAX_RESULTS = 500
 MAX_STEPS = 200_000  # directory entries looked at by one glob
@@ -163,6 +165,9 @@ class GlobTool(BaseTool):
         "additionalProperties": False,
     }
 
+    def __init__(self, sensitive: SensitivePaths | None = None) -> None:
+        self.sensitive = sensitive or SensitivePaths()
+
     def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
         pattern = args.get("pattern")
         if not isinstance(pattern, str) or not pattern.strip():
@@ -179,13 +184,15 @@ class GlobTool(BaseTool):
         except GlobError as e:
             return ToolResult.error(f"pattern {pattern!r}: {e}")
         walk = _walk(os.path.realpath(ctx.root), glob, ctx)
-        matches = sorted(walk.matches)
+        matches, hidden = secret_listing(sorted(walk.matches), self.sensitive)
         partial = (f"\n[stopped early: {walk.stopped} (glob's budget); these results are partial; narrow the pattern]"
                    if walk.stopped else "")
+        note = (f"\n[{hidden} secret-looking path{'s' if hidden != 1 else ''} (.env, keys, .ssh/, ...) left out; "
+                "read_file asks the person for one you name]") if hidden else ""
         if not matches:
-            return ToolResult(content=f"no files match {pattern!r}{partial}")
+            return ToolResult(content=(note.lstrip("\n") if note else f"no files match {pattern!r}") + partial)
         shown = matches[:MAX_RESULTS]
         body = "\n".join(shown)
         if len(matches) > MAX_RESULTS:
             body += f"\n[truncated: {len(matches)} files match, the first {MAX_RESULTS} shown; narrow the pattern]"
-        return ToolResult(content=body + partial)
+        return ToolResult(content=body + note + partial)

@@ -5,9 +5,11 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from mrsmith_tui.security.sensitive import SensitivePaths
 from mrsmith_tui.tools import dirfd
-from mrsmith_tui.tools.base import BaseTool, ToolContext, ToolResult
+from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
 from mrsmith_tui.tools.sandbox import SandboxError, display, resolve
+from mrsmith_tui.tools.secret_paths import secret_need
 
 MAX_ENTRIES = 1000
 SCAN_LIMIT = 100_000  # entries read from one directory; a bigger one says so
@@ -27,6 +29,13 @@ class ListDirTool(BaseTool):
         "required": ["path"],
         "additionalProperties": False,
     }
+
+    def __init__(self, sensitive: SensitivePaths | None = None) -> None:
+        self.sensitive = sensitive or SensitivePaths()
+
+    def approval(self, args: dict[str, Any], ctx: ToolContext) -> ApprovalNeed | None:
+        """Names are not secrets, but what is inside a secret-looking folder (`.ssh/`) is asked about."""
+        return secret_need(self.name, args.get("path"), ctx, self.sensitive)
 
     def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
         try:

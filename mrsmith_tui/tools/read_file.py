@@ -6,10 +6,12 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
+from mrsmith_tui.security.sensitive import SensitivePaths
 from mrsmith_tui.tools import dirfd
-from mrsmith_tui.tools.base import BaseTool, ToolContext, ToolResult
+from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
 from mrsmith_tui.tools.fileio import fingerprint
 from mrsmith_tui.tools.sandbox import SandboxError, display, resolve
+from mrsmith_tui.tools.secret_paths import secret_need
 
 MAX_BYTES = 1024 * 1024  # of lines returned by one call
 DEFAULT_LIMIT = 2000
@@ -41,6 +43,12 @@ class ReadFileTool(BaseTool):
         "required": ["path"],
         "additionalProperties": False,
     }
+
+    def __init__(self, sensitive: SensitivePaths | None = None) -> None:
+        self.sensitive = sensitive or SensitivePaths()
+
+    def approval(self, args: dict[str, Any], ctx: ToolContext) -> ApprovalNeed | None:
+        return secret_need(self.name, args.get("path"), ctx, self.sensitive)
 
     def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
         try:

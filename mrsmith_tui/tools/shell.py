@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from mrsmith_tui import msgs
+from mrsmith_tui.security.environment import child_environment
 from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
 from mrsmith_tui.tools.jobs import JOBS, Job
 from mrsmith_tui.tools.output_limit import HeadTail, LiveThrottle
@@ -65,9 +66,10 @@ class ShellTool(BaseTool):
         "additionalProperties": False,
     }
 
-    def __init__(self, harmless: Iterable[str] = (), dangerous: Iterable[str] = ()) -> None:
+    def __init__(self, harmless: Iterable[str] = (), dangerous: Iterable[str] = (), env_passthrough: Iterable[str] = ()) -> None:
         self.harmless = tuple(harmless)
         self.dangerous = tuple(dangerous)
+        self.env_passthrough = tuple(env_passthrough)  # shellEnvPassthrough: secret-looking names it may see
 
     def summary(self, args: dict[str, Any]) -> str:
         command = args.get("command")
@@ -102,7 +104,7 @@ class ShellTool(BaseTool):
         try:
             proc = subprocess.Popen(
                 ["bash", "-c", command], cwd=ctx.root, stdin=subprocess.DEVNULL, stdout=fd, stderr=subprocess.STDOUT,
-                start_new_session=True,
+                start_new_session=True, env=child_environment(self.env_passthrough),
             )
         except OSError as e:
             return ToolResult.error(f"cannot start bash: {e}")
@@ -125,7 +127,7 @@ class ShellTool(BaseTool):
         try:
             proc = subprocess.Popen(
                 ["bash", "-c", command], cwd=ctx.root, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, start_new_session=True,
+                stderr=subprocess.PIPE, start_new_session=True, env=child_environment(self.env_passthrough),
             )
         except OSError as e:
             return ToolResult.error(f"cannot start bash: {e}")

@@ -1,8 +1,13 @@
-"""web_fetch: GET an http(s) URL and return readable text; private addresses need approval.
+"""web_fetch: GET an http(s) URL and return readable text; each new host asks first.
 
-Every redirect hop is checked again (scheme, and whether the host resolves to a loopback,
-private, link-local or otherwise non-public address), at most MAX_REDIRECTS of them. The
-resolver is injectable so tests never touch real DNS.
+Outbound requests are a way out for whatever the model has read, so the first fetch from a
+host asks (spec `web_fetch:<host>`; config `webFetchAllowedHosts` pre-approves hosts), and a
+host resolving to a loopback, private, link-local or otherwise non-public address says so.
+The connection goes to the address that was checked: the name is resolved once, the
+addresses judged, and the request sent to that IP with the name in the Host header and TLS
+SNI, so a DNS answer that changes in between (rebinding) cannot redirect it. Every redirect
+hop is judged again (a new host asks), at most MAX_REDIRECTS of them. The resolver is
+injectable so tests never touch real DNS.
 """
 
 from __future__ import annotations
@@ -10,7 +15,9 @@ from __future__ import annotations
 import ipaddress
 import json
 import socket
-from typing import Any, Callable
+import threading
+from fnmatch import fnmatchcase
+from typing import Any, Callable, Iterable
 from urllib.parse import urljoin, urlsplit
 
 import html2text
@@ -38,19 +45,31 @@ def _host(url: str) -> str:
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https"):
         raise FetchError(f"{url!r}: only http and https URLs can be fetched")
-    if not parts.hostname:
+    try:
+        host = parts.hostname
+        parts.port  # noqa: B018 - a bad port raises here, not in the middle of the fetch
+    except ValueError as e:
+        raise FetchError(f"{url!r}: {e}") from None
+    if not host:
         raise FetchError(f"{url!r} has no host")
-    return parts.hostname
+    return host
 
 
-def non_public_reason(host: str, resolver: Resolver) -> str | None:
-    """Why `host` is not a plain public internet address, or None when it is."""
+def resolve_host(host: str, resolver: Resolver) -> list[str]:
+    """The addresses `host` stands for (itself when it is an IP), or FetchError."""
     try:
         addresses = [host] if _is_ip(host) else resolver(host)
     except (OSError, UnicodeError) as e:
         raise FetchError(f"cannot resolve {host}: {e}") from None
     if not addresses:
         raise FetchError(f"cannot resolve {host}: no addresses")
+    return list(addresses)
+
+
+def non_public_reason(host: str, resolver: Resolver, addresses: list[str] | None = None) -> str | None:
+    """Why `host` (at `addresses`, else resolved now) is not a plain public internet address, or None."""
+    if addresses is None:
+        addresses = resolve_host(host, resolver)
     for text in addresses:
         ip = ipaddress.ip_address(text.split("%")[0])
         if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
@@ -105,7 +124,7 @@ class WebFetchTool(BaseTool):
         f"Markdown-like text). At most {MAX_BYTES // 1024} KiB is downloaded and {MAX_REDIRECTS} redirects "
         "followed. Use it for documentation, issues and API references the person points you to. Addresses "
         "on this machine or a private network (localhost, 10.x, 192.168.x, 169.254.x, ...) need the "
-        "person's approval. Binary content is refused."
+        "person's approval, and so does the first fetch from each host. Binary content is refused."
     )
     parameters = {
         "type": "object",
@@ -114,19 +133,35 @@ class WebFetchTool(BaseTool):
         "additionalProperties": False,
     }
 
-    def __init__(self, resolver: Resolver = system_resolver, transport: httpx.BaseTransport | None = None) -> None:
+    def __init__(self, resolver: Resolver = system_resolver, transport: httpx.BaseTransport | None = None,
+                 allowed_hosts: Iterable[str] = ()) -> None:
         self.resolver = resolver
         self.transport = transport
+        self.allowed_hosts = tuple(h.strip().lower() for h in allowed_hosts if h and h.strip())
+        self._checked = threading.local()  # approval() -> run() of one call, on one thread: the addresses judged
+
+    def allowed(self, host: str) -> bool:
+        """Whether config's webFetchAllowedHosts names the host (`*.python.org` patterns too)."""
+        return any(fnmatchcase(host.lower(), pattern) for pattern in self.allowed_hosts)
+
+    def _need(self, host: str, addresses: list[str], *, redirected: bool = False) -> ApprovalNeed | None:
+        reason = non_public_reason(host, self.resolver, addresses)
+        if self.allowed(host):
+            return None
+        how = "was redirected to" if redirected else "reaches"
+        detail = f"web_fetch {how} a non-public address: {reason}" if reason else f"web_fetch {how} {host}, a host not yet allowed"
+        return ApprovalNeed(reason=detail, spec=f"web_fetch:{host}", rule="network")
 
     def approval(self, args: dict[str, Any], ctx: ToolContext) -> ApprovalNeed | None:
+        self._checked.value = None
+        url = args.get("url")
         try:
-            host = _host(args.get("url") or "")
-            reason = non_public_reason(host, self.resolver)
+            host = _host(url.strip() if isinstance(url, str) else "")
+            addresses = resolve_host(host, self.resolver)
         except FetchError:
             return None  # run() reports it
-        if reason is None:
-            return None
-        return ApprovalNeed(reason=f"web_fetch reaches {reason}", spec=f"web_fetch:{host}", rule="network")
+        self._checked.value = (url.strip(), host, addresses)
+        return self._need(host, addresses)
 
     def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
         url = args.get("url")
@@ -141,35 +176,48 @@ class WebFetchTool(BaseTool):
         except httpx.HTTPError as e:
             return ToolResult.error(f"{url}: {type(e).__name__}: {e}")
 
-    def _hop_allowed(self, url: str, ctx: ToolContext) -> None:
-        """A redirect target must pass the same check as the first URL; the person decides."""
+    def _confirm(self, need: ApprovalNeed, url: str, ctx: ToolContext) -> None:
+        """Ask mid-run, through the session's gate (so "always" answers count) when there is one."""
+        gate = ctx.services.get("approval_gate")
+        raw = json.dumps({"url": url})
+        if gate is not None:
+            refusal = gate.confirm(self.name, need, raw, ctx)
+        else:
+            query = ApprovalQuery(tool=self.name, arguments=raw, reason=need.reason, spec=need.spec,
+                                  agent_id=ctx.agent_id, rule=need.rule)
+            refusal = None if ctx.approver.approve(query) in ("yes", "always") else "the person did not approve it"
+        if refusal is not None:
+            raise FetchError(f"{url} not fetched: {need.reason}; {refusal.splitlines()[0]}")
+
+    def _pinned_addresses(self, url: str, hop: int, first_host: str, ctx: ToolContext) -> list[str]:
+        """The addresses this hop connects to, judged (and asked about) right here."""
         host = _host(url)
-        reason = non_public_reason(host, self.resolver)
-        if reason is None:
-            return
-        query = ApprovalQuery(
-            tool=self.name, arguments=json.dumps({"url": url}), reason=f"web_fetch was redirected to {reason}",
-            spec=f"web_fetch:{host}", agent_id=ctx.agent_id,
-        )
-        if ctx.approver is None or ctx.approver.approve(query) not in ("yes", "always"):
-            raise FetchError(f"redirected to {url}, which is not a public address ({reason}); not followed")
+        checked = getattr(self._checked, "value", None)
+        self._checked.value = None
+        if hop == 0 and checked is not None and checked[0] == url and checked[1] == host:
+            return checked[2]  # judged by approval(), which the gate acted on: no second lookup
+        addresses = resolve_host(host, self.resolver)
+        need = self._need(host, addresses, redirected=hop > 0)
+        # The first host was asked about (or allowed) already; it asks again only at a non-public address.
+        if need is not None and (hop == 0 or host != first_host or non_public_reason(host, self.resolver, addresses)):
+            self._confirm(need, url, ctx)
+        return addresses
 
     def _fetch(self, url: str, ctx: ToolContext) -> ToolResult:
-        # The first URL passed the approval gate already (a non-public host was approved);
-        # resolving it here only turns an unknown name into a clear error.
-        non_public_reason(_host(url), self.resolver)
-        with httpx.Client(timeout=TIMEOUT, follow_redirects=False, transport=self.transport,
+        first_host = _host(url)
+        with httpx.Client(timeout=TIMEOUT, follow_redirects=False, transport=self.transport, trust_env=False,
                           headers={"User-Agent": "mrsmith-web-fetch/1"}) as client:
             unregister = ctx.cancel.on_cancel(client.close)
             try:
                 for hop in range(MAX_REDIRECTS + 1):
                     ctx.cancel.check()
-                    with client.stream("GET", url) as response:
+                    addresses = self._pinned_addresses(url, hop, first_host, ctx)
+                    with client.stream("GET", _pinned_url(url, addresses[0]), headers={"Host": _netloc(url)},
+                                       extensions=_sni(url)) as response:
                         if response.is_redirect and "location" in response.headers:
                             if hop == MAX_REDIRECTS:
                                 raise FetchError(f"more than {MAX_REDIRECTS} redirects; stopped at {url}")
                             url = urljoin(url, response.headers["location"])
-                            self._hop_allowed(url, ctx)
                             continue
                         return self._result(url, response)
             finally:
@@ -177,6 +225,7 @@ class WebFetchTool(BaseTool):
         raise FetchError("unreachable")  # pragma: no cover
 
     def _result(self, url: str, response: httpx.Response) -> ToolResult:
+        """(`url` is the name-based URL; the response's own URL has the pinned IP in it.)"""
         body = bytearray()
         for chunk in response.iter_bytes():
             body += chunk
@@ -196,3 +245,26 @@ class WebFetchTool(BaseTool):
         header = f"{url} — HTTP {response.status_code}, {kind}"
         content = header + "\n\n" + text + ("\n[truncated: " + "; ".join(notes) + "]" if notes else "")
         return ToolResult(content=content, ok=response.status_code < 400)
+
+
+def _pinned_url(url: str, address: str) -> str:
+    """`url` with its host replaced by the checked address (the port, path and query kept)."""
+    parts = urlsplit(url)
+    ip = address.split("%")[0]
+    host = f"[{ip}]" if ":" in ip else ip
+    netloc = host + (f":{parts.port}" if parts.port else "")
+    return parts._replace(netloc=netloc).geturl()
+
+
+def _netloc(url: str) -> str:
+    """The Host header: the name as the URL gives it, with its port, without user info."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    host = f"[{host}]" if ":" in host else host
+    return host + (f":{parts.port}" if parts.port else "")
+
+
+def _sni(url: str) -> dict[str, Any]:
+    """TLS to the pinned IP still names the host (SNI) and checks the certificate against it."""
+    parts = urlsplit(url)
+    return {"sni_hostname": parts.hostname} if parts.scheme == "https" and parts.hostname else {}

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from mrsmith_tui.security.sensitive import SensitivePaths
 from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
 from mrsmith_tui.tools.fileio import WritePlan, commit_write, diff_for_model, locate_target, too_large, too_large_text, unified_diff
+from mrsmith_tui.tools.secret_paths import secret_need
 
 
 def _plan(args: dict[str, Any], ctx: ToolContext) -> WritePlan | str:
@@ -41,8 +43,17 @@ class WriteFileTool(BaseTool):
         "additionalProperties": False,
     }
 
+    def __init__(self, sensitive: SensitivePaths | None = None) -> None:
+        self.sensitive = sensitive or SensitivePaths()
+
     def approval(self, args: dict[str, Any], ctx: ToolContext) -> ApprovalNeed | None:
         plan = _plan(args, ctx)
+        # A secret has its own spec (an "always" for write_file does not cover it) and asks even when
+        # the write cannot happen.
+        secret = secret_need(self.name, args.get("path"), ctx, self.sensitive, doing="write_file replaces it")
+        if secret is not None:
+            return ApprovalNeed(reason=secret.reason, spec=secret.spec, diff=None if isinstance(plan, str) else plan.diff,
+                                rule="secret")
         if isinstance(plan, str):
             return None  # run() reports the problem; nothing to ask about
         verb = "overwrites" if plan.current.exists else "creates"

@@ -20,6 +20,7 @@ from textual import events
 from textual._time import get_time
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
+from textual.content import Content
 from textual.containers import Horizontal
 from textual.message import Message
 from textual.timer import Timer
@@ -29,6 +30,9 @@ from mrsmith_tui import msgs as m
 from mrsmith_tui import paths
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.config.schema import Config
+from mrsmith_tui.core.outbound import OutboundFilter
+from mrsmith_tui.security.redact import PROCESS, map_strings
+from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.tui import effects as fx
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.bridge import CoalescingSink, TuiApprover
@@ -43,6 +47,10 @@ SessionFactory = Callable[[Any, Any], Any]
 ResumeFactory = Callable[[str, Any, Any], Any]
 SPINNER_INTERVAL = 0.1  # 10 fps, only while something runs
 SCREEN_FPS = 120  # the most often a changed screen is painted; Textual's default is 60
+
+
+# ui.* Msgs the app makes whose text is shown as is (key and scroll events are left alone)
+_SHOWN_AS_TEXT = (ui.Note, ui.AgentSwitched, m.Error)
 
 
 def _paint_sooner() -> None:
@@ -165,8 +173,8 @@ class MrSmithApp(App[int]):
         if self._config.agents:
             name = self._config.default_agent or self._config.agents[0].name
             agent = next((a for a in self._config.agents if a.name == name), self._config.agents[0])
-        return initial_model(**(agent_fields(agent) if agent else {}), history=load_history(self._history_path),
-                             agents=agents)
+        fields = map_strings(agent_fields(agent), clean) if agent else {}  # names from a config file are shown
+        return initial_model(**fields, history=load_history(self._history_path), agents=tuple(map(clean, agents)))
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
@@ -182,8 +190,10 @@ class MrSmithApp(App[int]):
         self.query_one(PromptArea).focus()
         size = self.size
         self.ui(ui.Resized, width=size.width, height=size.height)
-        for msg in self._replay:
-            self.dispatch(msg)
+        outbound = OutboundFilter()
+        for msg in self._replay:  # a recorded session: its text is as untrusted as a live one's
+            for shown in outbound(msg):
+                self.dispatch(shown)
         self._request_render()
         # The session (provider, tools, skills) is built after the first frame is on screen:
         # start-up is judged by when the screen appears. A prompt sent before it is ready waits.
@@ -271,9 +281,13 @@ class MrSmithApp(App[int]):
         the old session's workers (its agents being stopped) carry an old generation and are dropped."""
         self._generation += 1
         generation = self._generation
+        # Between the core and the screen: secrets redacted (a key cut across deltas too) and
+        # terminal controls shown as text. The coalescing sink calls post under its lock, in order.
+        outbound = OutboundFilter()
 
         def post(msg: m.Msg) -> None:  # called from any thread
-            self.post_message(Dispatch(msg, generation))
+            for shown in outbound(msg):
+                self.post_message(Dispatch(shown, generation))
 
         sink = CoalescingSink(post)
         return sink, TuiApprover(sink)
@@ -291,6 +305,8 @@ class MrSmithApp(App[int]):
         self._request_render()
 
     def ui(self, cls: type, **fields: Any) -> None:
+        if cls in _SHOWN_AS_TEXT:  # notes and errors can quote a path, an agent's name, an exception
+            fields = {k: clean(PROCESS.redact(v)) if isinstance(v, str) else v for k, v in fields.items()}
         self.dispatch(cls(at=self._clock(), **fields))
 
     def _request_render(self) -> None:
@@ -373,7 +389,7 @@ class MrSmithApp(App[int]):
                 self._wake_up_at(model.screen.note_at + NOTE_SECONDS)
         if getattr(note, "_mrsmith_text", None) != text:
             note._mrsmith_text = text  # type: ignore[attr-defined]
-            note.update(text, layout=False)
+            note.update(Content(clean(PROCESS.redact(text))), layout=False)  # never markup
 
     def _sync_modal(self, model: ui.Model) -> None:
         head = model.pending.head if model.pending.armed else None
@@ -484,7 +500,7 @@ class MrSmithApp(App[int]):
         elif isinstance(effect, fx.Focus):
             self._focus(effect.target)
         elif isinstance(effect, fx.Notify):
-            self.notify(effect.text, timeout=6)
+            self.notify(clean(PROCESS.redact(effect.text)), timeout=6, markup=False)
 
     def _stop_agent(self, agent_id: str) -> None:
         fleet = getattr(self.session, "services", {}).get("fleet") if self.session is not None else None
@@ -720,7 +736,9 @@ class MrSmithApp(App[int]):
         else:
             written = target
             tmp = target.with_name(target.name + ".tmp")
-            tmp.write_text(review_text(self.model.conv.blocks), encoding="utf-8")
+            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # private, like the transcript
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                f.write(PROCESS.redact(review_text(self.model.conv.blocks)))
             tmp.replace(target)
         self.ui(ui.Note, text=f"exported to {written}")
 

@@ -21,6 +21,8 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.widgets import Input, SelectionList, Static
 
+from mrsmith_tui.security.redact import map_strings
+from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.tools.base import RULE_TEXT
 from mrsmith_tui.tui.model import Request
 from mrsmith_tui.tui.update import ANSWER_KEYS
@@ -29,7 +31,7 @@ from mrsmith_tui.tui.view.blocks import _diff_line, _join
 
 def _arguments_text(raw: str) -> str:
     try:
-        value = json.loads(raw) if raw else {}
+        value = map_strings(json.loads(raw), clean) if raw else {}  # decoded "\u001b" is an ESC again
     except ValueError:
         return raw
     if isinstance(value, dict):

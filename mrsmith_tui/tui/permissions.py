@@ -16,6 +16,8 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from mrsmith_tui.security.redact import PROCESS
+from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.tools.approval import ORIGIN_TEXT, Permission
 
 USAGE = "/permissions lists · /permissions revoke N, SPEC or all"
@@ -88,7 +90,7 @@ class KeepPermissionsModal(ModalScreen[bool | None]):
         with Vertical():
             yield Static(Content.assemble(("◆ ", "$warning"),
                                           (f"Keep the {_count(len(self.specs))} from \"always\" answers?", "bold")))
-            yield Static(Content.styled(shown, "$text-muted"))
+            yield Static(Content.styled(clean(PROCESS.redact(shown)), "$text-muted"))  # specs quote the model's commands
             yield Static(Content.assemble(("y", "bold $accent"), (" keep   ", "$text-muted"), ("n", "bold $accent"),
                                           (" forget (they ask again)   ", "$text-muted"), ("esc", "bold $accent"),
                                           (" no reset", "$text-muted")), classes="keys")

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Input, Static, TextArea
 from textual.widgets.text_area import Selection
+
+from mrsmith_tui.security.terminal_text import clean
 
 
 class ReviewScreen(Screen[None]):
@@ -83,14 +86,14 @@ class ReviewScreen(Screen[None]):
             if hit < 0:
                 hit = text_lower.rfind(needle)
         if hit < 0:
-            status.update(f" Review · no match for {self.needle!r} · Esc back")
+            status.update(Content(clean(f" Review · no match for {self.needle!r} · Esc back")))
             return
         start = self._location(hit)
         end = self._location(hit + len(needle))
         area.selection = Selection(start, end)
         area.scroll_cursor_visible(center=True)
         count = text_lower.count(needle)
-        status.update(f" Review · {count} match{'es' if count != 1 else ''} for {self.needle!r} · n next · N previous · Esc back")
+        status.update(Content(clean(f" Review · {count} match{'es' if count != 1 else ''} for {self.needle!r} · n next · N previous · Esc back")))
 
     def _offset(self, area: TextArea) -> int:
         row, col = area.selection.start

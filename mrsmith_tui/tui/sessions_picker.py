@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.content import Content
 from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from mrsmith_tui.security.redact import PROCESS
+from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.session.store import SessionInfo, format_sessions
 
 
@@ -28,7 +31,8 @@ class SessionPicker(ModalScreen[str | None]):
         options = []
         for info, row in zip(self.sessions, rows):
             mark = "● " if info.id == self.current else "  "
-            options.append(Option(mark + row + ("  (this session)" if info.id == self.current else ""), id=info.id))
+            row = clean(PROCESS.redact(row))  # first prompts from transcripts: text, never markup
+            options.append(Option(Content(mark + row + ("  (this session)" if info.id == self.current else "")), id=info.id))
         with Vertical(classes="dialog"):
             yield Static(f"Sessions in this folder · Enter resume · Esc back\n  {header}", classes="title")
             yield OptionList(*options, id="session-list")

@@ -34,6 +34,7 @@ from textual.widgets.option_list import Option
 from mrsmith_tui.config.load import ConfigError
 from mrsmith_tui.config.write import write_config
 from mrsmith_tui.provider.openai_compat import list_models
+from mrsmith_tui.security.terminal_text import clean
 
 # (base_url, api_key, timeout) -> model ids; raises on any failure (a one-line message).
 FetchModels = Callable[[str, "str | None", float], list[str]]
@@ -217,7 +218,7 @@ class SetupScreen(Screen[Path | None]):
         status.update(Content("Choose one with ↑ ↓ and Enter, or fill in the form."))
         for f in event.found:
             count = f"{len(f.models)} model" + ("" if len(f.models) == 1 else "s")
-            listing.add_option(Option(Content(f"{f.server.label:<10} {f.server.host}:{f.server.port:<6}  {count}")))
+            listing.add_option(Option(Content(clean(f"{f.server.label:<10} {f.server.host}:{f.server.port:<6}  {count}"))))
         listing.display = True
         listing.highlighted = 0
         if not self.query_one("#base-url", Input).value:  # never take focus from someone typing
@@ -312,7 +313,7 @@ class SetupScreen(Screen[Path | None]):
     def _show_models(self, models: list[str]) -> None:
         self.models = models
         select = self.query_one("#model-list", Select)
-        select.set_options([(m, m) for m in models])
+        select.set_options([(Content(clean(m)), m) for m in models])  # a server's names: text, never markup
         if models:
             select.value = models[0]
             self.query_one("#model", Input).value = models[0]
@@ -320,7 +321,7 @@ class SetupScreen(Screen[Path | None]):
     def _say(self, text: str, kind: str) -> None:
         message = self.query_one("#message", Static)
         message.set_classes(kind)
-        message.update(Content(text))
+        message.update(Content(clean(text)))
 
 
 class SetupApp(App[Path | None]):

@@ -157,7 +157,7 @@ def test_services_are_shared_with_the_tools(tmp_path):
     s.add_tools([Peek()])
     s.services["fleet"] = "the fleet"
     s.run("go", CancelToken())
-    assert seen == {"fleet": "the fleet"} and "peek" in s.tools
+    assert seen == {"fleet": "the fleet", "approval_gate": s.gate} and "peek" in s.tools
 
 
 def test_sliding_builder_from_the_config_drops_old_turns(tmp_path):

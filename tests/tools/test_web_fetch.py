@@ -58,16 +58,22 @@ def server():
     srv.server_close()
 
 
-class _RouteToLocal(httpx.HTTPTransport):
-    """Plays the internet: requests for public.example reach the local server."""
+class _Internet(httpx.HTTPTransport):
+    """Plays the internet: a request sent to PUBLIC_IP reaches the local server; a request sent to a
+    name is resolved here, through `resolver` (as the operating system would), and goes where it says."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, resolver=None) -> None:
         super().__init__()
         self.port = port
+        self.resolver = resolver
+        self.seen: list[tuple[str, str | None]] = []  # (the host connected to, the Host header)
 
     def handle_request(self, request: httpx.Request) -> httpx.Response:
-        if request.url.host == "public.example":
+        self.seen.append((request.url.host, request.headers.get("host")))
+        if request.url.host == PUBLIC_IP:
             request.url = request.url.copy_with(host="127.0.0.1", port=self.port)
+        elif self.resolver is not None and not request.url.host[:1].isdigit():
+            request.url = request.url.copy_with(host=self.resolver(request.url.host)[0])
         return super().handle_request(request)
 
 
@@ -79,9 +85,11 @@ def stub_resolver(table):
     return resolve
 
 
-def _tool(server) -> WebFetchTool:
-    return WebFetchTool(resolver=stub_resolver({"public.example": [PUBLIC_IP], "localhost": ["127.0.0.1", "::1"]}),
-                        transport=_RouteToLocal(server.server_address[1]))
+TABLE = {"public.example": [PUBLIC_IP], "other.example": [PUBLIC_IP], "localhost": ["127.0.0.1", "::1"]}
+
+
+def _tool(server, allowed=("public.example",)) -> WebFetchTool:
+    return WebFetchTool(resolver=stub_resolver(TABLE), transport=_Internet(server.server_address[1]), allowed_hosts=allowed)
 
 
 @pytest.mark.parametrize(
@@ -102,16 +110,84 @@ def test_non_public_hosts_need_approval(server, ctx, url, spec) -> None:
     assert need is not None and need.spec == spec
 
 
-def test_public_host_needs_no_approval_and_html_becomes_text(server, ctx) -> None:
+def test_allowed_host_needs_no_approval_and_html_becomes_text(server, ctx) -> None:
     tool = _tool(server)
     assert tool.approval({"url": "http://public.example/page"}, ctx) is None
     r = tool.run({"url": "http://public.example/page"}, ctx)
     assert r.ok and "# Title" in r.content and "Hello **web**" in r.content and "<p>" not in r.content
+    # pinned: the connection went to the address that was checked, the name rode in the Host header
+    assert tool.transport.seen == [(PUBLIC_IP, "public.example")]
+    assert r.content.startswith("http://public.example/page — HTTP 200")
+
+
+def test_a_new_public_host_asks_once_per_host(server, ctx) -> None:
+    tool = _tool(server, allowed=())
+    need = tool.approval({"url": "http://public.example/page"}, ctx)
+    assert need is not None and need.spec == "web_fetch:public.example" and need.rule == "network"
+    assert "public.example" in need.reason
+    assert _tool(server, allowed=("*.example",)).approval({"url": "http://other.example/"}, ctx) is None
+
+
+def test_redirect_to_a_new_host_asks_and_a_refusal_stops_it(server, ctx, approver) -> None:
+    class Redirecting(_Internet):
+        def handle_request(self, request):
+            if request.headers["host"] == "public.example":
+                return httpx.Response(302, headers={"location": "http://other.example/plain"})
+            return super().handle_request(request)
+
+    tool = WebFetchTool(resolver=stub_resolver(TABLE), transport=Redirecting(server.server_address[1]),
+                        allowed_hosts=("public.example",))
+    r = tool.run({"url": "http://public.example/x"}, ctx)
+    assert not r.ok and "other.example" in r.content and "/plain" not in _Handler.hits
+    assert [q.spec for q in approver.queries] == ["web_fetch:other.example"]
+    approver.decision = "yes"
+    assert tool.run({"url": "http://public.example/x"}, ctx).content.endswith("just text")
+
+
+def test_dns_rebinding_cannot_reach_a_loopback_listener(server, ctx, approver) -> None:
+    """The name answers a public address when checked and 127.0.0.1 after: the fetch must go to the
+    public address it checked, never to the loopback listener."""
+    private = ThreadingHTTPServer(("127.0.0.1", 0), _Private)
+    threading.Thread(target=private.serve_forever, daemon=True).start()
+    _Private.hits = []
+    answers = [[PUBLIC_IP]]
+
+    def rebinding(host: str) -> list[str]:
+        assert host == "rebind.example"
+        return answers.pop(0) if answers else ["127.0.0.1"]
+
+    try:
+        tool = WebFetchTool(resolver=rebinding, transport=_Internet(server.server_address[1], resolver=rebinding))
+        url = f"http://rebind.example:{private.server_address[1]}/secret"
+        approver.decision = "yes"  # the person allowed the (public) host
+        need = tool.approval({"url": url}, ctx)
+        assert need is not None and "not yet allowed" in need.reason
+        r = tool.run({"url": url}, ctx)
+    finally:
+        private.shutdown()
+        private.server_close()
+    assert _Private.hits == []
+    assert "PRIVATE" not in r.content and "secret data" in r.content
+    assert tool.transport.seen[0][0] == PUBLIC_IP
+
+
+class _Private(BaseHTTPRequestHandler):
+    hits: list[str] = []
+
+    def log_message(self, *a):
+        pass
+
+    def do_GET(self):
+        self.hits.append(self.path)
+        self.send_response(200)
+        self.send_header("Content-Length", "7")
+        self.end_headers()
+        self.wfile.write(b"PRIVATE")
 
 
 def test_redirect_to_loopback_is_rechecked_and_refused(server, ctx, approver) -> None:
     r = _tool(server).run({"url": "http://public.example/to-loopback"}, ctx)
-    assert not r.ok and "not a public address" in r.content
+    assert not r.ok and "redirected to a non-public address: 127.0.0.1 is a loopback address" in r.content
     assert "/secret" not in _Handler.hits
     assert approver.queries and approver.queries[0].spec == "web_fetch:127.0.0.1"
 

@@ -14,6 +14,8 @@ from typing import Any
 
 from textual.content import Content
 
+from mrsmith_tui.security.redact import map_strings
+from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.tui.model import Block
 from mrsmith_tui.tui.update import _k, _one_line, _seconds, spinner
 
@@ -158,7 +160,7 @@ def tool_summary(b: Block) -> str:
     if b.summary:
         return _one_line(b.summary, 80)
     try:
-        args = json.loads(b.arguments) if b.arguments else {}
+        args = map_strings(json.loads(b.arguments), clean) if b.arguments else {}  # "\u001b" decodes to ESC
     except ValueError:
         return _one_line(b.arguments, 80)
     if isinstance(args, dict):

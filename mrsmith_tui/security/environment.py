@@ -1,0 +1,90 @@
+"""The environment a child process gets: without the API keys and anything named like a secret.
+
+At start the program reads its keys, then `scrub_process_environment` takes every
+secret-looking variable (and the key variables it read) out of `os.environ`, keeps the
+values aside and adds them to the redactor, so a later `env` in a tool finds nothing and an
+echo of a value that slipped through is redacted anyway. `child_environment(passthrough)`
+is what every child gets: the current environment, filtered again by name (a variable set
+later, or a program that never scrubbed), plus the held variables the agent config lists in
+`shellEnvPassthrough`.
+
+This cannot hide what the kernel keeps: /proc/<pid>/environ and `ps eww` show a process's
+*initial* environment. That is why the README says to prefer the config file or
+`apiKeyCommand` over exporting keys.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from fnmatch import fnmatchcase
+from typing import Iterable, Mapping, MutableMapping
+
+from mrsmith_tui.security.redact import PROCESS, Redactor
+
+MIN_REDACTED_VALUE = 8  # a shorter value ("1", "true", "us-east") would be redacted out of ordinary text
+
+# Whole `_`-separated words, so TOKENIZERS_PARALLELISM and SSH_AUTH_SOCK stay.
+_SECRET_NAME = re.compile(
+    r"API_?KEY|PASSWORD|PASSPHRASE"
+    r"|(?:^|_)(?:TOKEN|SECRET|CREDENTIALS?|PASSWD|PRIVATE_KEY|ACCESS_KEY|SECRET_KEY)S?(?:_|$)"
+    r"|_(?:PWD|PAT)$"  # MYSQL_PWD, GITHUB_PAT; not PWD, the working directory
+    r"|(?:^|_)KEY(?:_ID)?$",
+    re.IGNORECASE,
+)
+# Kept from children but not redacted: AWS_REGION=us-east-1 is configuration, not a secret.
+_SCRUB_ONLY = re.compile(r"^AWS_", re.IGNORECASE)
+
+_lock = threading.Lock()
+_held: dict[str, str] = {}
+
+
+def looks_secret(name: str) -> bool:
+    """Whether an environment variable's name says it holds a secret (or is kept from children anyway)."""
+    return bool(_SECRET_NAME.search(name) or _SCRUB_ONLY.search(name))
+
+
+def _passes(name: str, passthrough: Iterable[str]) -> bool:
+    return any(fnmatchcase(name, pattern) for pattern in passthrough)
+
+
+def scrub_process_environment(
+    names: Iterable[str] = (), values: Iterable[str] = (), *, environ: MutableMapping[str, str] = os.environ,
+    redactor: Redactor = PROCESS, held: dict[str, str] | None = None,
+) -> list[str]:
+    """Take out of `environ` every secret-looking variable, the variables in `names` and any
+    variable whose value is one of `values` (the keys, wherever they came from). Returns the
+    names taken out, sorted. Their values are kept for `child_environment` and redacted."""
+    extra = set(names)
+    keys = {v for v in values if v}
+    taken: dict[str, str] = {}
+    for name, value in list(environ.items()):
+        if name in extra or looks_secret(name) or value in keys:
+            taken[name] = environ.pop(name)
+    with _lock:
+        (_held if held is None else held).update(taken)
+    redactor.add(*(v for k, v in taken.items() if k in extra or v in keys or _SECRET_NAME.search(k)),
+                 min_length=MIN_REDACTED_VALUE)
+    return sorted(taken)
+
+
+def child_environment(passthrough: Iterable[str] = (), *, environ: Mapping[str, str] | None = None,
+                      held: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment for a child process: secrets out unless `passthrough` names them
+    (exact names or shell-style patterns, e.g. `GITHUB_TOKEN`, `NPM_*`)."""
+    passthrough = tuple(p for p in passthrough if p)
+    env = os.environ if environ is None else environ
+    # By name, and by value: a key under an innocent name (MY_URL=...?key=sk-...) stays out too.
+    out = {k: v for k, v in env.items()
+           if (not looks_secret(k) or _passes(k, passthrough)) and PROCESS.redact(v) == v}
+    if passthrough:
+        with _lock:
+            kept = dict(_held if held is None else held)
+        out.update({k: v for k, v in kept.items() if _passes(k, passthrough) and k not in out})
+    return out
+
+
+def held_names() -> list[str]:
+    with _lock:
+        return sorted(_held)

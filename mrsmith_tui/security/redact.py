@@ -1,0 +1,127 @@
+"""Secrets out of every output: configured API keys and the values scrubbed from the environment.
+
+A `Redactor` holds the secret strings and replaces each with `[redacted]`. `PROCESS` is the
+one the program fills at start (its keys, the environment values it took out); the
+transcript writer, the exporter and the frontends' sinks all use it. Streamed text can cut a
+key in two, so `StreamRedactor` holds back the end of a piece that could be the start of a
+secret until the next piece (or the end of the stream) shows what it is.
+
+Left alone, on purpose: a key the model re-encodes (base64, reversed, spaced out) is not
+recognised; the defence there is that the key never reaches the model in the first place.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import threading
+from typing import Any, Callable, Iterable
+
+REDACTED = "[redacted]"
+MIN_SECRET = 6  # a shorter "key" ("x", "none", "ollama") is a placeholder, not a secret
+
+
+class Redactor:
+    """Thread-safe set of secrets; `redact(text)` replaces every one of them."""
+
+    def __init__(self, secrets: Iterable[str] = ()) -> None:
+        self._lock = threading.Lock()
+        self._secrets: frozenset[str] = frozenset()
+        self._pattern: re.Pattern[str] | None = None
+        self.add(*secrets)
+
+    def add(self, *secrets: str | None, min_length: int = MIN_SECRET) -> None:
+        new = {s.strip() for s in secrets if s and len(s.strip()) >= min_length}
+        with self._lock:
+            if new <= self._secrets:
+                return
+            self._secrets = self._secrets | new
+            ordered = sorted(self._secrets, key=len, reverse=True)  # the longest first: no half-replaced key
+            self._pattern = re.compile("|".join(map(re.escape, ordered)))
+
+    def __bool__(self) -> bool:
+        return bool(self._secrets)
+
+    def __contains__(self, text: str) -> bool:
+        return text in self._secrets
+
+    @property
+    def secrets(self) -> frozenset[str]:
+        return self._secrets
+
+    def redact(self, text: str) -> str:
+        pattern = self._pattern
+        if pattern is None or not text:
+            return text
+        return pattern.sub(REDACTED, text)
+
+    def partial_tail(self, text: str) -> int:
+        """Length of the longest end of `text` that is the beginning of a secret (0: none)."""
+        best = 0
+        size = len(text)
+        for secret in self._secrets:
+            first = secret[0]
+            i = text.find(first, max(0, size - len(secret) + 1))
+            while i != -1 and size - i > best:
+                if secret.startswith(text[i:]):
+                    best = size - i
+                    break
+                i = text.find(first, i + 1)
+        return best
+
+    def redact_value(self, value: Any) -> Any:
+        """Strings inside `value` redacted: str, list, tuple, dict values and dataclass fields."""
+        if not self._secrets:
+            return value
+        return map_strings(value, self.redact)
+
+
+def map_strings(value: Any, fn: Callable[[str], str]) -> Any:
+    """`value` with `fn` applied to every string in it (dataclasses rebuilt only when changed)."""
+    if isinstance(value, str):
+        return fn(value)
+    if isinstance(value, dict):
+        return {k: map_strings(v, fn) for k, v in value.items()}
+    if isinstance(value, list):
+        return [map_strings(v, fn) for v in value]
+    if isinstance(value, tuple):
+        return tuple(map_strings(v, fn) for v in value)
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        changes = {}
+        for f in dataclasses.fields(value):
+            if not f.init:
+                continue
+            old = getattr(value, f.name)
+            if isinstance(old, (str, tuple, list, dict)) or dataclasses.is_dataclass(old):
+                new = map_strings(old, fn)
+                if new is not old and new != old:
+                    changes[f.name] = new
+        return dataclasses.replace(value, **changes) if changes else value
+    return value
+
+
+class StreamRedactor:
+    """Redacts pieces of several streams (by key), holding back a tail that could begin a secret."""
+
+    def __init__(self, redactor: Redactor) -> None:
+        self.redactor = redactor
+        self._held: dict[Any, str] = {}
+
+    def feed(self, key: Any, text: str) -> str:
+        text = self._held.pop(key, "") + text
+        text = self.redactor.redact(text)
+        hold = self.redactor.partial_tail(text)
+        if hold:
+            self._held[key] = text[-hold:]
+            text = text[:-hold]
+        return text
+
+    def flush(self, key: Any) -> str:
+        """What was held back for `key`: the stream ended, so it was not a secret."""
+        return self._held.pop(key, "")
+
+    def held_keys(self) -> list[Any]:
+        return list(self._held)
+
+
+PROCESS = Redactor()

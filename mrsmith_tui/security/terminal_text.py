@@ -1,0 +1,69 @@
+"""Text from a model, a tool or a file, made safe to show on a terminal.
+
+Control characters other than newline and tab would drive the terminal (OSC 52 writes the
+clipboard, OSC 0/2 set the window title, CSI 2J clears the screen, DCS/APC reach the
+terminal's own interpreters) and bidi overrides make text read differently from what it is.
+`clean` shows them as visible stand-ins instead: C0 controls as their Unicode pictures
+(ESC -> `␛`, so `\\x1b[2J` reads `␛[2J`), C1 controls as `\\x9b`, bidi controls as
+`\\u202e`. CRLF becomes LF. It runs on the streaming path: text with nothing to replace
+costs one regex search.
+"""
+
+from __future__ import annotations
+
+import re
+
+# C0 except \t and \n, DEL, C1, and the invisible marks that reorder text (bidi).
+_UNSAFE = "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+_FIND = re.compile(f"\r\n|[{_UNSAFE}]")
+_FIND_JSON = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _stand_in(ch: str) -> str:
+    code = ord(ch)
+    if code < 0x20:
+        return chr(0x2400 + code)  # ␀ … ␟ (ESC is ␛)
+    if code == 0x7F:
+        return "␡"
+    if code <= 0x9F:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}"
+
+
+def _table() -> dict[str, str]:
+    table = {"\r\n": "\n"}
+    for lo, hi in ((0x00, 0x08), (0x0B, 0x1F), (0x7F, 0x9F), (0x61C, 0x61C), (0x200E, 0x200F), (0x202A, 0x202E),
+                   (0x2066, 0x2069)):
+        for code in range(lo, hi + 1):
+            table[chr(code)] = _stand_in(chr(code))
+    return table
+
+
+_STAND_INS: dict[str, str] = _table()
+
+
+def _replace(match: re.Match[str]) -> str:
+    return _STAND_INS[match.group()]
+
+
+def clean(text: str) -> str:
+    """`text` with every terminal control shown as a visible stand-in; \\n and \\t kept."""
+    if not _FIND.search(text):
+        return text
+    return _FIND.sub(_replace, text)
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def json_safe(line: str) -> str:
+    """A JSON text (from json.dumps, which escapes C0 already) with C1 and bidi characters
+    written as \\uXXXX escapes too: the same data, nothing a terminal would act on."""
+    if not _FIND_JSON.search(line):
+        return line
+    return _FIND_JSON.sub(_json_escape, line)
+
+
+def is_clean(text: str) -> bool:
+    return _FIND.search(text) is None

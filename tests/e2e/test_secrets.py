@@ -1,0 +1,190 @@
+"""Secrets stay secret, end to end: the real CLI against the loopback server (a scripted model).
+
+Each case checks every way out: the requests sent to the model, stdout, stderr, --json, the
+transcript and an export.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+
+import pytest
+from loopback import Turn, chunk, text_turn, tool_turn, usage_chunk
+
+pytest.importorskip("mrsmith_tui.tools.builtin")
+
+SECRET = "S3CRET-VALUE-9f8e7d6c"
+KEY = "sk-UNIQUE-4b3c2d1e0f"
+
+
+def everything(done, srv, cli) -> str:
+    """Every byte that left the program: requests to the model, stdout, stderr, transcripts, exports."""
+    exports = "".join(p.read_text() for p in cli.cwd.glob("mrsmith-*.md"))
+    transcripts = "".join(p.read_text() for p in done.sessions.glob("*/*.jsonl"))
+    return json.dumps(srv.requests) + done.out + done.err + transcripts + exports
+
+
+def export_all(cli, done) -> None:
+    for path in done.sessions.glob("*/transcript.jsonl"):
+        exported = cli.run("export", str(path))
+        assert exported.code == 0, exported.err
+
+
+@pytest.fixture
+def project(cli):
+    (cli.cwd / ".env").write_text(f"API_TOKEN={SECRET}\n")
+    (cli.cwd / "id_rsa").write_text(f"-----BEGIN OPENSSH PRIVATE KEY-----\n{SECRET}\n")
+    (cli.cwd / ".ssh").mkdir()
+    (cli.cwd / ".ssh" / "id_ed25519").write_text(SECRET)
+    (cli.cwd / "notes.txt").symlink_to(".env")
+    (cli.cwd / "config").mkdir()
+    (cli.cwd / "config" / "aws-credentials.json").write_text(json.dumps({"secret": SECRET}))
+    return cli
+
+
+READS = [
+    ("read_file", {"path": ".env"}, "read_file:.env", "reads a secret: .env"),
+    ("read_file", {"path": "./id_rsa"}, "read_file:id_rsa", "reads a secret: id_rsa"),
+    ("read_file", {"path": ".ssh/id_ed25519"}, "read_file:.ssh/id_ed25519", "reads a secret"),
+    ("read_file", {"path": "notes.txt"}, "read_file:.env", "reads a secret: .env"),
+    ("read_file", {"path": "config/aws-credentials.json"}, "read_file:config/aws-credentials.json", "reads a secret"),
+    ("list_dir", {"path": ".ssh"}, "list_dir:.ssh", "reads a secret: .ssh"),
+    ("edit", {"path": ".env", "old": "nothing like this", "new": "x"}, "edit:.env", "reads a secret: .env"),
+]
+
+
+@pytest.mark.parametrize(("tool", "args", "spec", "why"), READS, ids=[f"{r[0]} {r[1]['path']}" for r in READS])
+def test_a_secret_read_is_refused_headless_and_says_which_allow(project, loopback, tool, args, spec, why):
+    srv = loopback([tool_turn(tool, args), text_turn("done")])
+    done = project.using(srv.base_url).run("-p", "look around")
+    assert done.code == 0, done.err
+    export_all(project, done)
+    assert SECRET not in everything(done, srv, project)
+    assert f"not approved ({why}" in done.err
+    assert f"rerun with --allow '{spec}' or --yes" in done.err
+    assert "not approved" in srv.requests[1]["messages"][-1]["content"]
+
+
+def test_the_allow_spec_named_in_the_refusal_allows_that_read_only(project, loopback):
+    srv = loopback([tool_turn("read_file", {"path": ".env"}), tool_turn("read_file", {"path": "id_rsa"}, call_id="c2"),
+                    text_turn("done")])
+    done = project.using(srv.base_url).run("-p", "read them", "--allow", "read_file:.env")
+    assert done.code == 0, done.err
+    assert SECRET in srv.requests[1]["messages"][-1]["content"]  # approved: the model gets it
+    assert "rerun with --allow 'read_file:id_rsa'" in done.err  # the next secret still asks
+    assert SECRET not in srv.requests[2]["messages"][-1]["content"]
+
+
+def test_glob_leaves_secret_looking_paths_out(project, loopback):
+    (project.cwd / "main.py").write_text("print(1)\n")
+    srv = loopback([tool_turn("glob", {"pattern": "**/*"}), text_turn("done")])
+    done = project.using(srv.base_url).run("-p", "list")
+    result = srv.requests[1]["messages"][-1]["content"]
+    assert "main.py" in result and "notes.txt" in result
+    assert ".env" not in result.split("[")[0] and "id_rsa" not in result and "aws-credentials" not in result
+    assert "secret-looking paths" in result
+    assert done.code == 0
+
+
+def env_dump_turns():
+    # /proc/$PPID/environ and `ps` show mrsmith's *initial* environment and command line: what
+    # they print is redacted (the README says to prefer the config file or apiKeyCommand).
+    command = ("env; printenv; cat /proc/self/environ | tr '\\0' '\\n'; echo ==PARENT==; "
+               "cat /proc/$PPID/environ | tr '\\0' '\\n'; "
+               "cat /proc/$PPID/cmdline | tr '\\0' ' '")
+    return [tool_turn("shell", {"command": command}), text_turn("seen")]
+
+
+def test_the_api_key_is_nowhere_even_under_yes(cli, loopback):
+    """--api-key sk-UNIQUE with a model that runs `env`: the key is in no tool result, stdout,
+    stderr, --json, transcript or export; only in the Authorization header."""
+    srv = loopback(env_dump_turns())
+    done = cli.using(srv.base_url, api_key="placeholder").run(
+        "-p", "show env", "--yes", "--api-key", KEY, "--json",
+        env={"MRSMITH_OPENAI_API_KEY": KEY, "GITHUB_TOKEN": "ghp_" + SECRET, "HARMLESS_SETTING": "visible-value"})
+    assert done.code == 0, done.err
+    export_all(cli, done)
+    assert srv.headers[0]["Authorization"] == f"Bearer {KEY}"
+    result = srv.requests[1]["messages"][-1]["content"]
+    assert "HARMLESS_SETTING=visible-value" in result  # env did run, and printed the rest
+    for gone in ("OPENAI_API_KEY", "MRSMITH_OPENAI_API_KEY", "GITHUB_TOKEN"):
+        assert f"{gone}=" not in result.split("==PARENT==")[0]  # the child's own environment
+    assert f"MRSMITH_OPENAI_API_KEY=[redacted]" in result and "--api-key [redacted]" in result  # the parent's
+    out = everything(done, srv, cli)
+    assert KEY not in out and SECRET not in out
+
+
+def test_a_key_echoed_by_the_model_or_the_provider_is_redacted(cli, loopback):
+    """The key cut across deltas of the answer, in the reasoning, in tool arguments, in a
+    provider's error message: [redacted] everywhere."""
+    pieces = ["your key is sk-UN", "IQUE-4b3", "c2d1e0f, ", "bye"]
+    turns = [
+        tool_turn("read_file", {"path": f"{KEY}.txt"}),
+        Turn(events=[chunk(role="assistant", content=""), chunk(reasoning=f"the key {KEY[:5]}"), chunk(reasoning=KEY[5:]),
+                     *[chunk(p) for p in pieces], chunk(finish="stop"), usage_chunk()]),
+    ]
+    srv = loopback(turns)
+    for flags in ([], ["--json"]):
+        done = cli.using(srv.base_url, api_key=KEY).run("-p", "hi", *flags)
+        assert done.code == 0, done.err
+        export_all(cli, done)
+        assert KEY not in done.out + done.err
+        assert KEY not in json.dumps(srv.requests)  # the echo is not sent back, nor the tool's error quoting it
+        assert KEY not in "".join(p.read_text() for p in done.sessions.glob("*/*.jsonl"))
+        assert KEY not in "".join(p.read_text() for p in cli.cwd.glob("mrsmith-*.md"))
+    assert "your key is [redacted], bye" in cli.using(srv.base_url, api_key=KEY).run("-p", "again").out
+
+    failing = loopback([Turn(status=401, body={"error": {"message": f"Incorrect API key provided: {KEY}"}})])
+    done = cli.using(failing.base_url, api_key=KEY).run("-p", "hi")
+    assert done.code == 1 and KEY not in done.out + done.err and "[redacted]" in done.err
+
+
+def test_passthrough_lets_a_named_variable_reach_the_shell_but_not_the_output(cli, loopback, tmp_path):
+    srv = loopback([tool_turn("shell", {"command": "test -n \"$GITHUB_TOKEN\" && echo has-token; echo $GITHUB_TOKEN"}),
+                    text_turn("ok")])
+    config = tmp_path / "config.toml"
+    config.write_text(f"""
+[[providers]]
+name = "loop"
+baseUrl = "{srv.base_url}"
+apiKeyCommand = "echo {KEY}"
+
+[[agents]]
+name = "default"
+provider = "loop"
+model = "m"
+tools = ["shell"]
+shellEnvPassthrough = ["GITHUB_*"]
+""")
+    done = cli.run("--config", str(config), "-p", "check", "--yes", env={"GITHUB_TOKEN": "ghp_" + SECRET})
+    assert done.code == 0, done.err
+    assert srv.headers[0]["Authorization"] == f"Bearer {KEY}"  # apiKeyCommand
+    result = srv.requests[1]["messages"][-1]["content"]
+    assert "has-token" in result and "[redacted]" in result and SECRET not in result
+
+
+def test_transcripts_are_private(cli, loopback):
+    srv = loopback([text_turn("hello")])
+    done = cli.using(srv.base_url).run("-p", "hi")
+    (path,) = done.sessions.glob("*/transcript.jsonl")
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    assert stat.S_IMODE(done.sessions.stat().st_mode) == 0o700
+    exported = cli.run("export", str(path))
+    assert stat.S_IMODE(os.stat(exported.out.strip()).st_mode) == 0o600
+
+
+def test_web_fetch_asks_per_host_and_the_allow_spec_names_it(cli, loopback):
+    srv = loopback([tool_turn("web_fetch", {"url": "LATER"}), text_turn("done")])
+    url = srv.base_url + "/models"
+    srv.turns[0] = tool_turn("web_fetch", {"url": url})
+    done = cli.using(srv.base_url).run("-p", "fetch")
+    assert done.code == 0, done.err
+    assert "rerun with --allow 'web_fetch:127.0.0.1' or --yes" in done.err
+    assert "test-model" not in srv.requests[1]["messages"][-1]["content"]
+    allowed = loopback([tool_turn("web_fetch", {"url": url}), text_turn("done")])
+    done = cli.using(allowed.base_url).run("-p", "fetch", "--allow", "web_fetch:127.0.0.1")
+    assert done.code == 0, done.err
+    assert "HTTP 200" in allowed.requests[1]["messages"][-1]["content"]

@@ -1,0 +1,39 @@
+"""The environment a child gets: secret-looking names out, passthrough back in, values redacted."""
+
+import pytest
+
+from mrsmith_tui.security.environment import child_environment, looks_secret, scrub_process_environment
+from mrsmith_tui.security.redact import Redactor
+
+
+@pytest.mark.parametrize("name", ["OPENAI_API_KEY", "MRSMITH_GROQ_API_KEY", "GITHUB_TOKEN", "GH_TOKEN", "NPM_TOKEN",
+                                  "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_REGION", "PGPASSWORD", "DB_PASSWORD",
+                                  "MYSQL_PWD", "DJANGO_SECRET_KEY", "CLIENT_SECRET", "STRIPE_APIKEY", "GPG_KEY",
+                                  "GOOGLE_APPLICATION_CREDENTIALS", "HF_TOKEN", "GITHUB_PAT", "SSH_PASSPHRASE"])
+def test_secret_names(name):
+    assert looks_secret(name)
+
+
+@pytest.mark.parametrize("name", ["PATH", "HOME", "PWD", "OLDPWD", "TERM", "LANG", "SSH_AUTH_SOCK", "EDITOR",
+                                  "TOKENIZERS_PARALLELISM", "KEYBOARD", "LESSKEY", "MONKEY", "PYTHONPATH", "VIRTUAL_ENV"])
+def test_ordinary_names(name):
+    assert not looks_secret(name)
+
+
+def test_scrub_takes_out_holds_and_redacts():
+    env = {"PATH": "/bin", "GITHUB_TOKEN": "ghp_abcdefghijkl", "MY_LLM": "sk-UNIQUE-123456", "MRSMITH_X_API_KEY": "k",
+           "AWS_REGION": "eu-west-1"}
+    redactor, held = Redactor(), {}
+    taken = scrub_process_environment(["MRSMITH_X_API_KEY"], ["sk-UNIQUE-123456"], environ=env, redactor=redactor,
+                                      held=held)
+    assert taken == ["AWS_REGION", "GITHUB_TOKEN", "MRSMITH_X_API_KEY", "MY_LLM"]
+    assert env == {"PATH": "/bin"}
+    assert redactor.redact("ghp_abcdefghijkl sk-UNIQUE-123456 eu-west-1") == "[redacted] [redacted] eu-west-1"
+    assert child_environment(environ=env, held=held) == {"PATH": "/bin"}
+    assert child_environment(["GITHUB_*"], environ=env, held=held) == {"PATH": "/bin", "GITHUB_TOKEN": "ghp_abcdefghijkl"}
+
+
+def test_child_environment_filters_what_was_never_scrubbed():
+    env = {"PATH": "/bin", "ANTHROPIC_API_KEY": "sk-ant-xxxxxxxx", "NPM_TOKEN": "npm_xxxxxxxxx"}
+    assert child_environment(environ=env) == {"PATH": "/bin"}
+    assert child_environment(["NPM_TOKEN"], environ=env) == {"PATH": "/bin", "NPM_TOKEN": "npm_xxxxxxxxx"}

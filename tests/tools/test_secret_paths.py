@@ -1,0 +1,89 @@
+"""Secret-looking paths ask in the file tools; glob leaves them out; writes follow the umask."""
+
+from __future__ import annotations
+
+import os
+import stat
+
+import pytest
+
+from mrsmith_tui.security.sensitive import SensitivePaths
+from mrsmith_tui.tools.edit import EditTool
+from mrsmith_tui.tools.dirfd import write_atomic
+from mrsmith_tui.tools.glob_tool import GlobTool
+from mrsmith_tui.tools.list_dir import ListDirTool
+from mrsmith_tui.tools.read_file import ReadFileTool
+from mrsmith_tui.tools.write_file import WriteFileTool
+
+
+@pytest.fixture
+def tree(root):
+    (root / ".env").write_text("TOKEN=x\n")
+    (root / ".ENV.production").write_text("TOKEN=y\n")
+    (root / ".ssh").mkdir()
+    (root / ".ssh" / "id_rsa").write_text("k")
+    (root / "id_rsa.pub").write_text("pub")
+    (root / "src").mkdir()
+    (root / "src" / "main.py").write_text("print(1)\n")
+    (root / "src" / "secrets.tfstate").write_text("{}")
+    (root / "link.txt").symlink_to(".ssh/id_rsa")
+    return root
+
+
+@pytest.mark.parametrize(("path", "spec"), [
+    (".env", "read_file:.env"), ("./.env", "read_file:.env"), ("src/../.env", "read_file:.env"),
+    (".ENV.production", "read_file:.ENV.production"), (".ssh/id_rsa", "read_file:.ssh/id_rsa"),
+    ("link.txt", "read_file:.ssh/id_rsa"),
+])
+def test_read_file_asks_for_a_secret(tree, ctx, path, spec):
+    need = ReadFileTool().approval({"path": path}, ctx)
+    assert need is not None and need.spec == spec and need.rule == "secret"
+    assert need.reason.startswith("this looks like a secret (")
+
+
+@pytest.mark.parametrize("path", ["src/main.py", "id_rsa.pub", "missing.txt", "../outside", ""])
+def test_read_file_does_not_ask_for_the_rest(tree, ctx, path):
+    assert ReadFileTool().approval({"path": path}, ctx) is None
+
+
+def test_config_patterns_add_and_remove(tree, ctx):
+    extra = SensitivePaths(["*.tfstate", "!.env"])
+    assert ReadFileTool(extra).approval({"path": "src/secrets.tfstate"}, ctx).spec == "read_file:src/secrets.tfstate"
+    assert ReadFileTool(extra).approval({"path": ".env"}, ctx) is None
+
+
+def test_list_dir_of_a_secret_folder_asks(tree, ctx):
+    assert ListDirTool().approval({"path": ".ssh"}, ctx).spec == "list_dir:.ssh"
+    assert ListDirTool().approval({"path": "."}, ctx) is None
+    assert ".env" in ListDirTool().run({"path": "."}, ctx).content  # a name is not the secret
+
+
+def test_glob_leaves_secrets_out_and_says_so(tree, ctx):
+    r = GlobTool().run({"pattern": "**/*"}, ctx)
+    lines = r.content.splitlines()
+    assert "src/main.py" in lines and "id_rsa.pub" in lines
+    assert not {".env", ".ENV.production", ".ssh/id_rsa"} & set(lines)
+    assert lines[-1].startswith("[3 secret-looking paths")
+    assert GlobTool().run({"pattern": ".ssh/*"}, ctx).content.startswith("[1 secret-looking path ")
+
+
+def test_writing_a_secret_has_its_own_spec_and_asks_even_when_the_edit_fails(tree, ctx):
+    need = WriteFileTool().approval({"path": ".env", "content": "A=1\n"}, ctx)
+    assert need.spec == "write_file:.env" and need.rule == "secret"
+    assert WriteFileTool().approval({"path": "notes.txt", "content": "x"}, ctx).spec == "write_file"
+    need = EditTool().approval({"path": ".env", "old": "no such text", "new": "x"}, ctx)
+    assert need is not None and need.spec == "edit:.env"
+
+
+@pytest.mark.parametrize(("mask", "mode"), [(0o022, 0o644), (0o077, 0o600), (0o002, 0o664)])
+def test_new_files_follow_the_umask_and_old_ones_keep_their_mode(tmp_path, mask, mode):
+    old = os.umask(mask)
+    try:
+        write_atomic(tmp_path, tmp_path / "new.txt", b"x")
+        assert stat.S_IMODE((tmp_path / "new.txt").stat().st_mode) == mode
+        (tmp_path / "script.sh").write_text("old")
+        os.chmod(tmp_path / "script.sh", 0o750)
+        write_atomic(tmp_path, tmp_path / "script.sh", b"new")
+        assert stat.S_IMODE((tmp_path / "script.sh").stat().st_mode) == 0o750
+    finally:
+        os.umask(old)

@@ -1,0 +1,35 @@
+"""In the TUI a secret read asks, says why, and nothing reaches the model until the person says yes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from loopback import text_turn, tool_turn
+from mrsmith_tui.tui.modals import ApprovalModal
+from tests.tui.fakes import Clock
+from tests.tui.pilot import until
+from tests.tui.test_e2e import app_for, config_for
+
+pytest.importorskip("mrsmith_tui.tools.builtin")
+
+SECRET = "S3CRET-VALUE-tui-77"
+
+
+@pytest.mark.parametrize(("answer", "reaches_model"), [("n", False), ("y", True)])
+async def test_reading_env_asks_because_it_looks_like_a_secret(loopback, tmp_path, answer, reaches_model):
+    (tmp_path / ".env").write_text(f"TOKEN={SECRET}\n")
+    srv = loopback([tool_turn("read_file", {"path": ".env"}), text_turn("ok")])
+    clock = Clock()
+    app = app_for(config_for(srv.base_url, tmp_path), tmp_path, clock)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press(*"read it", "enter")
+        await until(pilot, lambda: isinstance(app.screen, ApprovalModal))
+        req = app.screen.req
+        assert req.reason == "this looks like a secret (.env)" and req.spec == "read_file:.env"
+        assert req.rule == "secret"
+        clock.later(10)  # past the modal's grace for keys
+        await pilot.press(answer)
+        await until(pilot, lambda: not app.model.run.running and len(srv.requests) == 2)
+    assert (SECRET in json.dumps(srv.requests)) is reaches_model
