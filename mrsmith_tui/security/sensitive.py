@@ -26,7 +26,12 @@ DEFAULT_SENSITIVE_PATTERNS: tuple[str, ...] = (
     "*.jks",
     "*.keystore",
     "*.kdbx",
-    "id_*",
+    # ssh private keys by their usual names (a bare `id_*` would take in id_utils.py)
+    "id_rsa*",
+    "id_dsa*",
+    "id_ecdsa*",
+    "id_ed25519*",
+    "id_xmss*",
     "!id_*.pub",
     ".ssh/",
     ".aws/",

@@ -32,7 +32,8 @@ def secret_need(tool: str, raw: Any, ctx: ToolContext, sensitive: SensitivePaths
     real_root = os.path.realpath(ctx.root)
     named = os.path.relpath(os.path.normpath(os.path.join(real_root, str(raw))), real_root)  # as given, links kept
     detail = shown if named == shown else f"{named} -> {shown}"
-    reason = f"{SECRET} ({detail})" + (f"; {doing}" if doing else "")
+    # The modal and refusals already say "reads a secret"; the detail names the file.
+    reason = f"{detail} looks like a secret" + (f"; {doing}" if doing else "")
     return ApprovalNeed(reason=reason, spec=f"{tool}:{shown}", rule="secret")
 
 

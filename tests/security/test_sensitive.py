@@ -5,12 +5,12 @@ import pytest
 from mrsmith_tui.security.sensitive import SensitivePaths
 
 SECRET = [
-    ".env", ".env.local", "app/.env.production", ".envrc", "certs/server.pem", "tls.key", "id_rsa", "home/id_ed25519",
+    ".env", ".env.local", "app/.env.production", ".envrc", "certs/server.pem", "tls.key", "id_rsa", "home/id_ed25519", "id_ecdsa_sk", "backup/id_rsa.old",
     ".ssh", ".ssh/config", "a/.ssh/known_hosts", ".aws/credentials", ".gnupg/pubring.kbx", ".netrc",
     ".git-credentials", ".npmrc", ".pypirc", "gcp-credentials.json", "x/.docker/config.json", ".kube/config",
     "deep/.kube/config", "store.p12",
 ]
-ORDINARY = ["src/main.py", "README.md", "id_rsa.pub", "docs/environment.md", "key.txt", "config.json", ".gitignore", "keys.py"]
+ORDINARY = ["src/main.py", "id_utils.py", "src/id_map.ts", "README.md", "id_rsa.pub", "docs/environment.md", "key.txt", "config.json", ".gitignore", "keys.py"]
 
 
 @pytest.mark.parametrize("path", SECRET)

@@ -27,7 +27,7 @@ async def test_reading_env_asks_because_it_looks_like_a_secret(loopback, tmp_pat
         await pilot.press(*"read it", "enter")
         await until(pilot, lambda: isinstance(app.screen, ApprovalModal))
         req = app.screen.req
-        assert req.reason == "this looks like a secret (.env)" and req.spec == "read_file:.env"
+        assert req.reason == ".env looks like a secret" and req.spec == "read_file:.env"
         assert req.rule == "secret"
         clock.later(10)  # past the modal's grace for keys
         await pilot.press(answer)
