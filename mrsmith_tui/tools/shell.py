@@ -14,6 +14,7 @@ from typing import Any, Iterable
 
 from mrsmith_tui import msgs
 from mrsmith_tui.security.environment import child_environment
+from mrsmith_tui.security.sensitive import SensitivePaths
 from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
 from mrsmith_tui.tools.jobs import JOBS, Job
 from mrsmith_tui.tools.output_limit import HeadTail, LiveThrottle
@@ -66,10 +67,17 @@ class ShellTool(BaseTool):
         "additionalProperties": False,
     }
 
-    def __init__(self, harmless: Iterable[str] = (), dangerous: Iterable[str] = (), env_passthrough: Iterable[str] = ()) -> None:
+    def __init__(
+        self,
+        harmless: Iterable[str] = (),
+        dangerous: Iterable[str] = (),
+        env_passthrough: Iterable[str] = (),
+        sensitive: SensitivePaths | None = None,
+    ) -> None:
         self.harmless = tuple(harmless)
         self.dangerous = tuple(dangerous)
         self.env_passthrough = tuple(env_passthrough)  # shellEnvPassthrough: secret-looking names it may see
+        self.sensitive = sensitive or SensitivePaths()  # config `sensitivePaths` extends it
 
     def summary(self, args: dict[str, Any]) -> str:
         command = args.get("command")
@@ -79,10 +87,10 @@ class ShellTool(BaseTool):
         command = args.get("command")
         if not isinstance(command, str) or not command.strip():
             return None  # run() reports it
-        verdict = classify(command, self.harmless, self.dangerous)
+        verdict = classify(command, self.harmless, self.dangerous, root=ctx.root, sensitive=self.sensitive)
         if verdict.read_only:
             return None
-        return ApprovalNeed(reason=verdict.reason or "the command may change files", spec=verdict.spec, rule="runs")
+        return ApprovalNeed(reason=verdict.reason or "the command may change files", spec=verdict.spec, rule=verdict.rule)
 
     def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
         command = args.get("command")
