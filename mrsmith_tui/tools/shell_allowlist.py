@@ -13,7 +13,8 @@ Program fields:
 - `operands`: what the non-option words are: "paths" (read, so checked against the working
   directory and the sensitive list), "none" (not paths), "pattern" (the first one is a pattern
   unless a `pattern_opts` option gave one; the rest are paths), "date" (`+FORMAT` only).
-- `max_operands`: more operands than this ask (`uniq IN OUT` writes OUT).
+- `max_operands`: more operands than this ask (`uniq IN OUT` writes OUT); with `dash_output`,
+  one more operand may be `-` (standard output).
 - `path_opts`: options whose value is a path that is read (checked like a path operand).
 - `pattern_opts`: options that supply the pattern (then every operand is a path).
 - `numeric`: `-NUM` is an option (`head -20`, `git log -5`).
@@ -37,6 +38,7 @@ class Program:
     long: str = ""
     operands: str = "paths"
     max_operands: int | None = None
+    dash_output: bool = False
     path_opts: str = ""
     pattern_opts: str = ""
     numeric: bool = False
@@ -138,7 +140,7 @@ PROGRAMS: dict[str, Program] = {
         "ignore-nonprinting key= merge month-sort numeric-sort random-sort reverse stable buffer-size= "
         "field-separator= unique version-sort zero-terminated parallel= sort= debug",
     ),
-    "uniq": Program("cdDf:is:uw:z", f"{GNU} count repeated all-repeated=? skip-fields= group=? ignore-case skip-chars= unique zero-terminated check-chars=", max_operands=1),
+    "uniq": Program("cdDf:is:uw:z", f"{GNU} count repeated all-repeated=? skip-fields= group=? ignore-case skip-chars= unique zero-terminated check-chars=", max_operands=1, dash_output=True),
     "cut": Program("b:c:d:f:nsz", f"{GNU} bytes= characters= delimiter= fields= complement only-delimited output-delimiter= zero-terminated", dynamic_ok=True),
     "paste": Program("d:sz", f"{GNU} delimiters= serial zero-terminated", dynamic_ok=True),
     "join": Program("a:e:ij:o:t:v:1:2:z", f"{GNU} ignore-case check-order nocheck-order header zero-terminated", max_operands=2),
@@ -258,7 +260,7 @@ SED_S_FLAGS = frozenset("gpiImM0123456789")  # no e (runs the pattern space), no
 
 # --------------------------------------------------------------------------- jq programs
 
-JQ_FORBIDDEN = re.compile(r"\$ENV\b|\$__prog_args|\b(?:env|import|include|modulemeta|get_search_list|input_filename|\$__loc__)\b")
+JQ_FORBIDDEN = re.compile(r"\$ENV\b|\$__prog_args\b|\$__loc__\b|\b(?:env|import|include|modulemeta|get_search_list|input_filename)\b")
 
 # --------------------------------------------------------------------------- test / [ / [[
 
@@ -343,7 +345,7 @@ def _git(short: str = "", long: str = "", **kw) -> Program:
 
 
 GIT: dict[str, Program] = {
-    "status": _git("sbvuzM::", "short branch show-stash porcelain=? long verbose untracked-files=? ignored=? "
+    "status": _git("sbvu::zM::", "short branch show-stash porcelain=? long verbose untracked-files=? ignored=? "
                    "ignore-submodules=? null column=? no-column ahead-behind no-ahead-behind renames no-renames find-renames=?"),
     "log": _git(_DIFF_SHORT + _LOG_SHORT, f"{_DIFF} {_LOG}", numeric=True, check="git_format"),
     "whatchanged": _git(_DIFF_SHORT + _LOG_SHORT, f"{_DIFF} {_LOG}", numeric=True, check="git_format"),
@@ -393,8 +395,8 @@ GIT: dict[str, Program] = {
     "stash list": _git(_LOG_SHORT, _LOG, check="git_format"),
     "stash show": _git(_DIFF_SHORT + "u", f"{_DIFF} include-untracked only-untracked", operands="none", max_operands=1),
     "worktree list": _git("vz", "porcelain verbose expire=", operands="none", max_operands=0),
-    "reflog": _git(_LOG_SHORT, _LOG, numeric=True, operands="none", check="git_format"),
-    "reflog show": _git(_LOG_SHORT, _LOG, numeric=True, operands="none", check="git_format"),
+    "reflog": _git(_LOG_SHORT, _LOG, numeric=True, max_operands=0, check="git_format"),
+    "reflog show": _git(_LOG_SHORT, _LOG, numeric=True, max_operands=1, check="git_format"),
     # --list only with --local: the global config can hold tokens (url.<token>@host, credentials)
     "config": _git("lz", "get get-all get-regexp get-urlmatch list local show-origin show-scope name-only null "
                    "type= bool int bool-or-int path expiry-date default= includes no-includes", operands="none",

@@ -108,7 +108,7 @@ def _parse(prog: A.Program, name: str, args: list[Word]) -> tuple[list[_Opt], li
         w = args[i]
         i += 1
         v = w.value
-        if ended:
+        if ended or w.origin == "procsub":  # <(…) is one /dev/fd/N path, never an option
             operands.append(w)
             continue
         if v is None:
@@ -146,6 +146,8 @@ def _parse(prog: A.Program, name: str, args: list[Word]) -> tuple[list[_Opt], li
                 i += 1
             opts.append(_Opt("--" + key, value))
             if name == "jq" and key in A.JQ_TWO_VALUES:
+                if i >= len(args):
+                    problems.append(Problem("runs", f"{name} option --{key} lacks its value", name))
                 i += 1  # --arg NAME VALUE
             continue
         if prog.numeric and v[1:].isdigit():
@@ -190,10 +192,13 @@ def check_program(name: str, prog: A.Program, args: list[Word], ctx: Context, sp
     for o in opts:
         if o.value is not None and o.value.value is None and not prog.dynamic_ok:
             problems.append(Problem("runs", f"{name} {o.name} gets `{o.value.text}`, only known when it runs", name))
-    if prog.max_operands is not None and len(operands) > prog.max_operands:
+    allowed = prog.max_operands
+    if allowed is not None and prog.dash_output and len(operands) == allowed + 1 and operands[-1].value == "-":
+        allowed += 1
+    if allowed is not None and len(operands) > allowed:
         extra = operands[-1]
         problems.append(Problem("writes" if name in ("uniq", "join", "comm") else "runs",
-                                f"{name} takes at most {prog.max_operands} operand(s); `{extra.text}` may be written or run", name))
+                                f"{name} takes at most {allowed} operand(s); `{extra.text}` may be written or run", name))
     kind = prog.operands
     paths = list(operands)
     if kind == "none":
@@ -344,7 +349,7 @@ def _git_operand(w: Word, ctx: Context) -> Problem | None:
     path = v.split(":", 1)[1] if ":" in v and not v.startswith(":(") else v
     if path.startswith(("/", "~")) or ".." in path.split("/"):
         return path_problem(Word(path, w.text), ctx)
-    if path and ctx.sensitive.matches(path.lstrip("./") or "."):
+    if path and ctx.sensitive.matches(re.sub(r"^(\./)+", "", path) or "."):
         return Problem("secret", f"`{w.text}`: this looks like a secret")
     return None
 

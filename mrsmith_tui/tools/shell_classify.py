@@ -285,6 +285,8 @@ def _test_command(node: Node, ctx: Context, out: list[Problem]) -> None:
 
 
 def _for(node: Node, ctx: Context, out: list[Problem]) -> None:
+    if node.children and node.children[0].type == "select":
+        out.append(Problem("runs", "select reads a choice and assigns a variable"))
     for c in node.named_children:
         if c.type == "variable_name":
             name = _text(c)

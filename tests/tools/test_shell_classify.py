@@ -1,187 +1,63 @@
-"""The shell classifier: one row per command that must ask, and per command that must not."""
+"""The shell classifier: the table of commands in shell_cases.tsv, specs, rules and configuration."""
 
 from __future__ import annotations
 
+import subprocess
+from pathlib import Path
+
 import pytest
 
+from mrsmith_tui.security.sensitive import SensitivePaths
 from mrsmith_tui.tools.shell_classify import classify
 
-MUST_ASK = [
-    "ls; rm -rf x",
-    "rm -rf /",
-    "cat a > b",
-    "cat a >> b",
-    "echo hi >| f",
-    "ls &> out.txt",
-    "ls &>> out.txt",
-    "ls 2> err.txt",
-    "ls >& file.txt",
-    "cat <> f",
-    "echo $(touch x)",
-    "echo `touch x`",
-    'echo "a$(rm x)b"',
-    "diff <(rm x) <(ls)",
-    "ls > >(cat)",
-    "(cd sub; rm x)",
-    "{ ls; rm x; }",
-    "ls && mv a b",
-    "ls || cp a b",
-    "ls | tee f",
-    "tee f",
-    "find . -delete",
-    "find . -name x -exec rm {} +",
-    "find . -execdir sh -c id \\;",
-    "find . -fprint out.txt",
-    "find . -ok rm {} \\;",
-    "find . \\-delete",
-    "find . -name *.py",  # an unquoted glob could expand to '-delete'
-    "sed -i s/a/b/ f",
-    "sed -ni 's/a/b/p' f",
-    "sed --in-place s/a/b/ f",
-    "sed 's/a/b/w out.txt' f",
-    "sed -e '1e id' f",
-    "sed -f script.sed f",
-    "git -c core.pager=sh log",
-    "git --config-env=core.pager=X log",
-    "git -p log",
-    "git --paginate log",
-    "git -C /elsewhere status",
-    "git --git-dir=/x/.git log",
-    "git commit -m x",
-    "git push",
-    "git checkout -- .",
-    "git branch new-branch",
-    "git tag v1",
-    "git stash",
-    "git config user.name x",
-    "git diff --output=patch.txt",
-    "git log --ext-diff",
-    "git grep -Oless foo",
-    "xargs rm",
-    "find . | xargs rm",
-    "xargs sed -i s/a/b/",
-    "xargs find",
-    "env rm x",
-    "env FOO=1 ls",
-    "env -S 'rm x'",
-    "FOO=bar ls",
-    "PATH=/tmp ls",
-    "sudo ls",
-    "bash -c 'ls'",
-    "sh -c ls",
-    "eval ls",
-    "source ./x.sh",
-    ". ./x.sh",
-    "exec ls",
-    "nice rm x",
-    "nice -n 5 rm x",
-    "timeout 5 rm x",
-    "nohup rm x",
-    "time rm x",
-    "command rm x",
-    "cat <<EOF > notes.txt\nhello\nEOF",
-    "sort -o out.txt in.txt",
-    "sort --output=out in",
-    "sort --compress-program=sh x",
-    "uniq in.txt out.txt",
-    "tree -o out.txt",
-    "rg --pre ./evil foo",
-    "file -C -m magic",
-    "date -s 2020-01-01",
-    "./ls",
-    "/bin/rm x",
-    "$cmd x",
-    "f() { rm x; }; f",
-    "export X=1",
-    "unset PATH",
-    "touch x",
-    "mkdir d",
-    "python script.py",
-    "npm install",
-    "make",
-    "curl http://x",
-    "echo 'unterminated",
-    "ls $(",
-    "awk '{print}' f",
-    "ls\nrm x",
-    "cat a | sh",
-    "for f in a b; do rm $f; done",
-    "if true; then mv a b; fi",
-]
-
-MUST_NOT_ASK = [
-    "ls",
-    "ls -la src",
-    "cat README.md",
-    "head -n 5 a.txt",
-    "tail -f /dev/null",
-    "wc -l *.py",
-    "grep -rn 'TODO' src",
-    "rg foo --type py",
-    "find . -name '*.py' -type f",
-    "find src -maxdepth 2",
-    "pwd",
-    "echo hello world",
-    "which python",
-    "file a.bin",
-    "stat a.txt",
-    "du -sh .",
-    "df -h",
-    "tree -L 2",
-    "sort -rn counts.txt",
-    "sort a | uniq -c",
-    "cut -d: -f1 /etc/passwd",
-    "diff a b",
-    "diff <(ls a) <(ls b)",
-    "git status",
-    "git log --oneline -n 5",
-    "git diff HEAD~1",
-    "git show HEAD:src/a.py",
-    "git blame a.py",
-    "git rev-parse HEAD",
-    "git ls-files",
-    "git --no-pager log",
-    "git branch",
-    "git branch -a",
-    "git tag -l",
-    "git remote -v",
-    "git stash list",
-    "git config --get user.name",
-    "ls | grep x | wc -l",
-    "ls && git status; pwd",
-    "(cd src && ls)",
-    "echo $(git rev-parse HEAD)",
-    "ls > /dev/null 2>&1",
-    "ls 2>/dev/null",
-    "cat < a.txt",
-    "sed -n '1,20p' a.txt",
-    "sed 's/foo/bar/g' a.txt",
-    "find . -name x | xargs grep foo",
-    "xargs -n 1 echo",
-    "timeout 5 ls",
-    "nice -n 10 grep x a",
-    "env",
-    "command -v git",
-    "cat <<EOF\nhello\nEOF",
-    "echo \"$HOME\"",
-    "for f in a b; do echo $f; done",
-    "test -f a.txt && cat a.txt",
-    "date",
-    "git log --format='%H %s' | head -3",
-]
+CASES = Path(__file__).with_name("shell_cases.tsv")
+FILES = ["a", "f", "a.py", "b.py", "a.txt", "notes.txt", "src/x.py", "src/y.py", ".env", "id_rsa", "cert.pem"]
 
 
-@pytest.mark.parametrize("command", MUST_ASK)
-def test_must_ask(command: str) -> None:
-    verdict = classify(command)
-    assert not verdict.read_only
-    assert verdict.spec.startswith("shell:") and verdict.reason
+def load_cases() -> list[tuple[str, str]]:
+    rows = []
+    for line in CASES.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        verdict, command = line.split("\t", 1)
+        rows.append((verdict, command.replace("⏎", "\n")))
+    return rows
 
 
-@pytest.mark.parametrize("command", MUST_NOT_ASK)
-def test_must_not_ask(command: str) -> None:
-    verdict = classify(command)
-    assert verdict.read_only, verdict
+ROWS = load_cases()
+
+
+def make_project(root: Path) -> Path:
+    for name in FILES:
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(f"{name}\n")
+    (root / "package.json").write_text('{"name": "demo"}\n')
+    return root
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory) -> Path:
+    return make_project(tmp_path_factory.mktemp("project"))
+
+
+def test_the_table_is_big_enough() -> None:
+    asks = [c for v, c in ROWS if v.startswith("ask")]
+    oks = [c for v, c in ROWS if v == "ok"]
+    assert len(asks) >= 200 and len(oks) >= 60
+    assert len(set(asks + oks)) == len(asks) + len(oks), "a command is in the table twice"
+
+
+@pytest.mark.parametrize(("verdict", "command"), ROWS, ids=[c[:60] for _, c in ROWS])
+def test_case(verdict: str, command: str, project: Path) -> None:
+    v = classify(command, root=project)
+    if verdict == "ok":
+        assert v.read_only, v
+        return
+    assert not v.read_only, f"{command!r} ran without asking"
+    assert v.spec.startswith("shell:") and v.reason
+    _, _, rule = verdict.partition(":")
+    if rule:
+        assert v.rule == rule, v
 
 
 @pytest.mark.parametrize(
@@ -193,20 +69,85 @@ def test_must_not_ask(command: str) -> None:
         ("rm -rf build", "shell:rm"),
         ("timeout 5 rm x", "shell:rm"),
         ("npm install left-pad", "shell:npm install"),
+        ("sort -o out f", "shell:sort"),
+        ("git stash show --output=x", "shell:git stash"),
         ("echo hi > notes.txt", "shell:echo hi > notes.txt"),
+        ("cat ~/.ssh/id_rsa", "shell:cat ~/.ssh/id_rsa"),
+        ("FOO=1 ls", "shell:FOO=1 ls"),
     ],
 )
-def test_approval_spec(command: str, spec: str) -> None:
-    assert classify(command).spec == spec
+def test_approval_spec(command: str, spec: str, project: Path) -> None:
+    assert classify(command, root=project).spec == spec
 
 
-def test_configured_harmless_and_dangerous() -> None:
-    assert classify("cargo check", harmless=["cargo check"]).read_only
-    assert not classify("cargo build", harmless=["cargo check"]).read_only
-    assert classify("make -j4 all", harmless=["make"]).read_only
-    assert classify("ls | pytest -q", harmless=["pytest"]).read_only
+@pytest.mark.parametrize(
+    ("command", "word"),
+    [
+        ("sort --out=x f", "--out"),
+        ("env -iS 'touch x'", "-S"),
+        ("git grep -O./prog foo", "-O"),
+        ("cat .env", ".env"),
+        ("head id_rsa", "id_rsa"),
+        ("grep -r API_KEY ~", "~"),
+        ("find . -fprint out", "-fprint"),
+        ("sed 's/a/b/w out' f", "w"),
+        ("touch x", "touch"),
+    ],
+)
+def test_reason_names_the_offending_word(command: str, word: str, project: Path) -> None:
+    assert word in classify(command, root=project).reason
+
+
+def test_configured_harmless_and_dangerous(project: Path) -> None:
+    assert classify("cargo check", harmless=["cargo check"], root=project).read_only
+    assert not classify("cargo build", harmless=["cargo check"], root=project).read_only
+    assert classify("make -j4 all", harmless=["make"], root=project).read_only
+    assert classify("ls | pytest -q", harmless=["pytest"], root=project).read_only
     # dangerous wins, over built-ins and over harmless
-    assert not classify("cat a", dangerous=["cat"]).read_only
-    v = classify("git log", harmless=["git"], dangerous=["git log"])
+    assert not classify("cat a", dangerous=["cat"], root=project).read_only
+    v = classify("git log", harmless=["git"], dangerous=["git log"], root=project)
     assert not v.read_only and v.spec == "shell:git log" and "dangerous" in v.reason
-    assert classify("git status", dangerous=["git log"]).read_only
+    assert classify("git status", dangerous=["git log"], root=project).read_only
+
+
+def test_extra_sensitive_patterns(project: Path) -> None:
+    assert classify("cat notes.txt", root=project).read_only
+    v = classify("cat notes.txt", root=project, sensitive=SensitivePaths(["notes.txt"]))
+    assert not v.read_only and v.rule == "secret" and "notes.txt" in v.reason
+
+
+def test_a_link_inside_the_root_to_a_secret_asks(project: Path, tmp_path: Path) -> None:
+    secret = tmp_path / "elsewhere.txt"
+    secret.write_text("x")
+    (project / "innocent.txt").symlink_to(secret)
+    try:
+        assert not classify("cat innocent.txt", root=project).read_only
+    finally:
+        (project / "innocent.txt").unlink()
+
+
+def _git(root: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
+
+
+def test_repository_config_that_runs_programs_asks(tmp_path: Path) -> None:
+    root = make_project(tmp_path / "repo")
+    _git(root, "init", "-q")
+    assert classify("git status", root=root).read_only
+    _git(root, "config", "core.fsmonitor", "./hook.sh")
+    v = classify("git status", root=root)
+    assert not v.read_only and "core.fsmonitor" in v.reason
+    assert classify("ls", root=root).read_only  # only git is affected
+    _git(root, "config", "--unset", "core.fsmonitor")
+    _git(root, "config", "diff.pdf.textconv", "./conv.sh")
+    assert "textconv" in classify("git log -p", root=root).reason
+
+
+def test_a_nested_repository_reached_with_cd_is_checked_too(tmp_path: Path) -> None:
+    root = make_project(tmp_path / "outer")
+    inner = root / "vendor"
+    inner.mkdir()
+    _git(inner, "init", "-q")
+    _git(inner, "config", "core.fsmonitor", "./hook.sh")
+    assert classify("git status", root=root).read_only
+    assert not classify("cd vendor && git status", root=root).read_only
