@@ -298,7 +298,7 @@ WRAPPERS: dict[str, Wrapper] = {
 GIT_GLOBAL = Program(  # no -c/--config-env, -C, --git-dir/--work-tree, --exec-path, -p/--paginate
     "P",
     "no-pager no-optional-locks literal-pathspecs glob-pathspecs noglob-pathspecs icase-pathspecs "
-    "no-replace-objects no-lazy-fetch no-advice",
+    "no-replace-objects no-lazy-fetch no-advice version",
     permute=False,
 )
 

@@ -37,6 +37,17 @@ class Context:
     dangerous: frozenset[str] = frozenset()
     cd_targets: list[str] = field(default_factory=list)
     git_config: Callable[[str], list[str]] | None = None  # cwd -> dangerous keys the repo sets
+    _odd_names: bool | None = None
+
+    def odd_names(self) -> bool:
+        """Whether a file name under the root would split into other words (blanks, quotes).
+
+        A lister's output (`$(git ls-files)`, `… | xargs`) is split at blanks, so a committed
+        file named `x /etc/passwd` would hand `/etc/passwd` to the reader.
+        """
+        if self._odd_names is None:
+            self._odd_names = _has_odd_names(self.root)
+        return self._odd_names
 
 
 def judge(words: list[Word], ctx: Context, *, depth: int = 0, stdin_lister: bool = False) -> list[Problem]:
@@ -228,8 +239,12 @@ def check_program(name: str, prog: A.Program, args: list[Word], ctx: Context, sp
 def path_problem(w: Word, ctx: Context) -> Problem | None:
     """Why reading this path should ask (outside the root, a secret, a socket), or None."""
     if w.value is None:
-        if w.origin in ("lister", "procsub"):
+        if w.origin == "procsub":
             return None
+        if w.origin == "lister":
+            if not ctx.odd_names():
+                return None
+            return Problem("outside", f"`{w.text}` lists names with blanks or quotes, which split into other paths")
         return Problem("outside", f"`{w.text}` is a path only known when it runs")
     v = w.value
     if v == "-" or v in A.HARMLESS_DEVICES:
@@ -251,6 +266,18 @@ def path_problem(w: Word, ctx: Context) -> Problem | None:
 
 
 A_OUTSIDE = "outside the working directory"
+MAX_NAMES = 50_000
+_ODD = re.compile(r"[\s'\"\\]")
+
+
+def _has_odd_names(root: str) -> bool:
+    seen = 0
+    for _, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d != ".git"]
+        seen += len(dirs) + len(files)
+        if seen > MAX_NAMES or any(_ODD.search(n) for n in dirs + files):
+            return True  # too many to look at counts as odd
+    return False
 
 # --------------------------------------------------------------------------- wrappers
 
@@ -484,8 +511,9 @@ def sed_script_problem(script: str) -> str | None:
             while i < n and script[i].isdigit():
                 i += 1
             continue
-        if c in A.SED_LABEL:
-            while i < n and script[i] not in ";\n":
+        if c in A.SED_LABEL:  # GNU sed ends a label at a blank too: `b end w file` writes
+            i = skip_ws(i)
+            while i < n and script[i] not in "; \t\n":
                 i += 1
             continue
         if c in A.SED_TEXT:
@@ -637,17 +665,18 @@ def is_lister(words: list[Word]) -> bool:
         if problems or not rest or rest[0].value not in A.LISTERS_GIT:
             return False
         need = A.LISTERS_GIT[rest[0].value or ""].split()
-        sub_args = [w.value or "" for w in rest[1:]]
-        if any(a.startswith("--format") for a in sub_args):
+        opts, _, problems = _parse(A.GIT[rest[0].value or ""], "git", rest[1:])
+        if problems or any(o.name == "--format" for o in opts):
             return False
-        return not need or any(a in need for a in sub_args)
+        return not need or any(o.name in need for o in opts)
     if name == "find":
         return not any(a in A.LISTER_FIND_FORBIDDEN for a in args)
     if name == "ls":
         return all(a in ("-1", "-a", "-A", "-d", "-t", "-r", "-S") or not a.startswith("-") for a in args)
     if name in A.LISTERS:
         need = A.LISTERS[name].split()
-        return any(a in need for a in args)
+        opts, _, problems = _parse(A.PROGRAMS[name], name, words[1:])
+        return not problems and any(o.name in need for o in opts)
     return False
 
 

@@ -225,6 +225,10 @@ def _sequence(inner: list[Seg]) -> list[list[Seg]] | None:
 # --------------------------------------------------------------------------- tilde and globs
 
 
+class _Unknown(Exception):
+    """The word's value depends on the shell's state."""
+
+
 def _tilde(segs: list[Seg]) -> list[Seg]:
     """`~` or `~user` at the start (and after `NAME=`, as bash does for any word) becomes a home."""
     segs = _tilde_at(segs, 0)
@@ -243,6 +247,8 @@ def _tilde_at(segs: list[Seg], at: int) -> list[Seg]:
     if any(q for _, q in segs[at:end]):
         return segs
     name = "".join(c for c, _ in segs[at:end])
+    if re.match(r"^~[+-]?\d*$", name) and name != "~":
+        raise _Unknown  # ~+ ~- ~N: the current, previous or a stacked directory
     home = os.path.expanduser(name)
     if home == name:
         return segs
@@ -286,7 +292,10 @@ def expand(text: str, cwds: Iterable[str]) -> list[Word]:
     for v in variants:
         if not v:
             continue  # an unquoted empty alternative (`{,-x}`) is no word at all
-        v = _tilde(v)
+        try:
+            v = _tilde(v)
+        except _Unknown:
+            return [Word(None, text, "dynamic")]
         if _has_glob(v):
             hits = _glob(v, cwds)
             if hits:
