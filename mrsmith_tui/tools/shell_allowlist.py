@@ -436,3 +436,8 @@ LISTERS_GIT = {"ls-files": "", "diff": "--name-only --name-status", "ls-tree": "
 LISTERS = {"find": "", "rg": "-l --files --files-with-matches --files-without-match", "grep": "-l -L --files-with-matches --files-without-match", "ls": ""}
 LISTER_FIND_FORBIDDEN = frozenset({"-printf", "-ls"})  # they print more than names
 LISTER_FILTERS = frozenset({"grep", "head", "tail", "sort", "uniq"})  # pass lines through unchanged
+# Given listed names, these print only matching lines, counts, names or hashes — what a
+# recursive search of the root may do — so a listed `.env` does not make them ask (a reader
+# that prints whole files, like cat, does).
+SEARCHERS = frozenset("grep egrep fgrep rg wc ls stat file du md5sum sha1sum sha224sum sha256sum sha384sum sha512sum "
+                      "b2sum cksum".split())

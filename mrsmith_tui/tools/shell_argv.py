@@ -37,20 +37,22 @@ class Context:
     dangerous: frozenset[str] = frozenset()
     cd_targets: list[str] = field(default_factory=list)
     git_config: Callable[[str], list[str]] | None = None  # cwd -> dangerous keys the repo sets
-    _odd_names: bool | None = None
+    _listed: dict[str, str | None] = field(default_factory=dict)
 
-    def odd_names(self) -> bool:
-        """Whether a file name under the root would split into other words (blanks, quotes).
+    def listed_problem(self, kind: str) -> str | None:
+        """Why names a lister prints could lead a reader astray, or None.
 
         A lister's output (`$(git ls-files)`, `… | xargs`) is split at blanks, so a committed
-        file named `x /etc/passwd` would hand `/etc/passwd` to the reader.
+        file named `x /etc/passwd` would hand `/etc/passwd` to the reader; a listed link may
+        lead outside the root, and a listed `.env` is a secret. "git" listers print tracked
+        files (checked with `git ls-files`); "tree" listers anything under the root.
         """
-        if self._odd_names is None:
-            self._odd_names = _has_odd_names(self.root)
-        return self._odd_names
+        if kind not in self._listed:
+            self._listed[kind] = _listed_problem(self, kind)
+        return self._listed[kind]
 
 
-def judge(words: list[Word], ctx: Context, *, depth: int = 0, stdin_lister: bool = False) -> list[Problem]:
+def judge(words: list[Word], ctx: Context, *, depth: int = 0, stdin_lister: str | None = None) -> list[Problem]:
     if not words:
         return []
     head = words[0]
@@ -226,7 +228,7 @@ def check_program(name: str, prog: A.Program, args: list[Word], ctx: Context, sp
             paths.append(o.value)
     for w in paths:
         p = path_problem(w, ctx)
-        if p is not None:
+        if p is not None and not (p.rule == "secret" and w.origin.startswith("lister:") and name in A.SEARCHERS):
             problems.append(p)
     if special is not None:
         problems += special(name, opts, operands, ctx)
@@ -241,10 +243,9 @@ def path_problem(w: Word, ctx: Context) -> Problem | None:
     if w.value is None:
         if w.origin == "procsub":
             return None
-        if w.origin == "lister":
-            if not ctx.odd_names():
-                return None
-            return Problem("outside", f"`{w.text}` lists names with blanks or quotes, which split into other paths")
+        if w.origin.startswith("lister:"):
+            why = ctx.listed_problem(w.origin.split(":", 1)[1])
+            return None if why is None else Problem("secret" if why.endswith("a secret") else "outside", f"`{w.text}` {why}")
         return Problem("outside", f"`{w.text}` is a path only known when it runs")
     v = w.value
     if v == "-" or v in A.HARMLESS_DEVICES:
@@ -270,19 +271,41 @@ MAX_NAMES = 50_000
 _ODD = re.compile(r"[\s'\"\\]")
 
 
-def _has_odd_names(root: str) -> bool:
-    seen = 0
-    for _, dirs, files in os.walk(root):
-        dirs[:] = [d for d in dirs if d != ".git"]
-        seen += len(dirs) + len(files)
-        if seen > MAX_NAMES or any(_ODD.search(n) for n in dirs + files):
-            return True  # too many to look at counts as odd
-    return False
+def _listed_problem(ctx: Context, kind: str) -> str | None:
+    names: list[str] = []  # root-relative paths
+    if kind == "git":
+        for cwd in ctx.cwds:
+            try:
+                out = subprocess.run(["git", "ls-files", "-z"], cwd=cwd, capture_output=True, timeout=10, stdin=subprocess.DEVNULL)
+            except (OSError, subprocess.SubprocessError):
+                return "lists files that could not be looked at first"
+            rel = os.path.relpath(cwd, ctx.root)
+            names += [os.path.normpath(os.path.join(rel, n)) for n in out.stdout.decode("utf-8", "replace").split("\0") if n]
+    else:
+        for top, dirs, files in os.walk(ctx.root):
+            dirs[:] = [d for d in dirs if d != ".git"]
+            rel = os.path.relpath(top, ctx.root)
+            names += [os.path.normpath(os.path.join(rel, n)) for n in dirs + files]
+            if len(names) > MAX_NAMES:
+                return "lists more files than can be looked at first"
+    for name in names:
+        if _ODD.search(name):
+            return f"lists `{name}`, whose blanks or quotes would split it into other paths"
+        full = os.path.join(ctx.root, name)
+        if os.path.islink(full):
+            why = ctx.sensitive.reason(full, ctx.root)
+            if why is not None and A_OUTSIDE in why:
+                return f"lists `{name}`, a link that leads outside the working directory"
+    for name in names:
+        if ctx.sensitive.matches(name) or (os.path.islink(os.path.join(ctx.root, name)) and ctx.sensitive.reason(os.path.join(ctx.root, name), ctx.root)):
+            return f"lists `{name}`: this looks like a secret"
+    return None
+
 
 # --------------------------------------------------------------------------- wrappers
 
 
-def _wrapper(name: str, args: list[Word], ctx: Context, depth: int, stdin_lister: bool) -> list[Problem]:
+def _wrapper(name: str, args: list[Word], ctx: Context, depth: int, stdin_lister: str | None) -> list[Problem]:
     wrap = A.WRAPPERS[name]
     opts, rest, problems = _parse(wrap.options, name, args)
     if problems:
@@ -311,7 +334,7 @@ def _wrapper(name: str, args: list[Word], ctx: Context, depth: int, stdin_lister
             return [Problem("runs", f"{name} without a command", name)]
         return []
     if name == "xargs":
-        inner = inner + [Word(None, "<words read by xargs>", "lister" if stdin_lister else "dynamic")]
+        inner = inner + [Word(None, "<words read by xargs>", f"lister:{stdin_lister}" if stdin_lister else "dynamic")]
     return judge(inner, ctx, depth=depth + 1)
 
 
@@ -655,29 +678,31 @@ _SPECIAL: dict[str, Callable] = {
 # --------------------------------------------------------------------------- listers
 
 
-def is_lister(words: list[Word]) -> bool:
-    """Whether this command prints only file names found under the working directory."""
+def is_lister(words: list[Word]) -> str | None:
+    """"git" or "tree" when this command prints only file names (tracked, or any under the root)."""
     if not words or any(w.value is None for w in words):
-        return False
+        return None
     name, args = words[0].value, [w.value or "" for w in words[1:]]
     if name == "git":
         _, rest, problems = _parse(A.GIT_GLOBAL, "git", words[1:])
         if problems or not rest or rest[0].value not in A.LISTERS_GIT:
-            return False
+            return None
         need = A.LISTERS_GIT[rest[0].value or ""].split()
         opts, _, problems = _parse(A.GIT[rest[0].value or ""], "git", rest[1:])
-        if problems or any(o.name == "--format" for o in opts):
-            return False
-        return not need or any(o.name in need for o in opts)
+        if problems or any(o.name == "--format" for o in opts) or (need and not any(o.name in need for o in opts)):
+            return None
+        untracked = any(o.name in ("-o", "--others", "-i", "--ignored", "--untracked", "--no-index") for o in opts)
+        return "tree" if untracked else "git"
     if name == "find":
-        return not any(a in A.LISTER_FIND_FORBIDDEN for a in args)
+        return None if any(a in A.LISTER_FIND_FORBIDDEN for a in args) else "tree"
     if name == "ls":
-        return all(a in ("-1", "-a", "-A", "-d", "-t", "-r", "-S") or not a.startswith("-") for a in args)
+        plain = all(a in ("-1", "-a", "-A", "-d", "-t", "-r", "-S") or not a.startswith("-") for a in args)
+        return "tree" if plain else None
     if name in A.LISTERS:
         need = A.LISTERS[name].split()
         opts, _, problems = _parse(A.PROGRAMS[name], name, words[1:])
-        return not problems and any(o.name in need for o in opts)
-    return False
+        return "tree" if not problems and any(o.name in need for o in opts) else None
+    return None
 
 
 def is_filter(words: list[Word]) -> bool:

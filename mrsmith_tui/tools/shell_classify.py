@@ -137,7 +137,7 @@ def _text(node: Node) -> str:
     return node.text.decode("utf-8", "replace")
 
 
-def _stmt(node: Node, ctx: Context, out: list[Problem], stdin_lister: bool = False) -> None:
+def _stmt(node: Node, ctx: Context, out: list[Problem], stdin_lister: str | None = None) -> None:
     kind = node.type
     if kind == "comment":
         return
@@ -174,11 +174,14 @@ def _stmt(node: Node, ctx: Context, out: list[Problem], stdin_lister: bool = Fal
 
 
 def _pipeline(node: Node, ctx: Context, out: list[Problem]) -> None:
-    feeding = False  # the previous stage prints file names from under the root
+    feeding: str | None = None  # the previous stage prints file names: "git" (tracked) or "tree"
     for c in node.named_children:
         _stmt(c, ctx, out, stdin_lister=feeding)
         words = _plain_words(c, ctx)
-        feeding = words is not None and (is_lister(words) or (feeding and is_filter(words)))
+        if words is None:
+            feeding = None
+        else:
+            feeding = is_lister(words) or (feeding if feeding and is_filter(words) else None)
 
 
 def _plain_words(node: Node, ctx: Context) -> list[Word] | None:
@@ -195,7 +198,7 @@ def _plain_words(node: Node, ctx: Context) -> list[Word] | None:
     return words
 
 
-def _simple(node: Node, ctx: Context, out: list[Problem], stdin_lister: bool) -> None:
+def _simple(node: Node, ctx: Context, out: list[Problem], stdin_lister: str | None) -> None:
     words: list[Word] = []
     for c in node.named_children:
         kind = c.type
@@ -221,19 +224,21 @@ def _argument(node: Node, ctx: Context) -> list[Word]:
         return [Word(None, text, "procsub")]
     if inner.type == "command_substitution":
         body = [c for c in inner.named_children if c.type != "comment"]
-        return [Word(None, text, "lister" if len(body) == 1 and _is_lister_stmt(body[0], ctx) else "dynamic")]
+        kind = _lister_kind(body[0], ctx) if len(body) == 1 else None
+        return [Word(None, text, f"lister:{kind}" if kind else "dynamic")]
     return expand(text, ctx.cwds)
 
 
-def _is_lister_stmt(node: Node, ctx: Context) -> bool:
+def _lister_kind(node: Node, ctx: Context) -> str | None:
     if node.type == "command":
         words = _plain_words(node, ctx)
-        return words is not None and is_lister(words)
+        return is_lister(words) if words is not None else None
     if node.type == "pipeline":
         stages = [_plain_words(c, ctx) for c in node.named_children]
-        return (all(s is not None for s in stages) and is_lister(stages[0])  # type: ignore[arg-type]
-                and all(is_filter(s) for s in stages[1:]))  # type: ignore[arg-type]
-    return False
+        if any(s is None for s in stages) or not all(is_filter(s) for s in stages[1:]):  # type: ignore[arg-type]
+            return None
+        return is_lister(stages[0])  # type: ignore[arg-type]
+    return None
 
 
 def _scan(node: Node, ctx: Context, out: list[Problem]) -> None:
