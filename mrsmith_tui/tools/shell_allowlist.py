@@ -104,7 +104,8 @@ PROGRAMS: dict[str, Program] = {
         "quoting-style= reverse recursive size sort= time= time-style= tabsize= width= context zero",
     ),
     "stat": Program("Lfc:t", f"{GNU} dereference file-system format= printf= terse cached=", dynamic_ok=True),
-    "file": Program("bcEhiklLNprsSzZ0F:e:P:", f"{GNU} brief checking-printout exclude= exclude-quiet= extension keep-going list mime mime-type mime-encoding no-dereference dereference no-pad no-buffer preserve-date raw special-files uncompress uncompress-noreport print0 separator= parameter= apple"),
+    # no -z/-Z (runs decompressors), -p (resets access times), -C/-m/-f (magic or name files)
+    "file": Program("bcEhiklLNrsS0F:e:P:", f"{GNU} brief checking-printout exclude= exclude-quiet= extension keep-going mime mime-type mime-encoding no-dereference dereference no-pad no-buffer raw special-files print0 separator= parameter= apple"),
     "du": Program("0abcd:DhHklmsSxt:", f"{GNU} null all apparent-size block-size= bytes total max-depth= human-readable inodes si summarize separate-dirs one-file-system threshold= time=? time-style= exclude=", dynamic_ok=False),
     "df": Program("ahHiklPTt:x:", f"{GNU} all block-size= human-readable si inodes local no-sync sync output=? portability print-type type= exclude-type= total", operands="none"),
     "tree": Program("adfiqNQpugshDFvtcUrCJXnL:I:P:", f"{GNU} noreport charset= dirsfirst filesfirst du si prune matchdirs ignore-case gitignore filelimit= timefmt= sort= info", ),
@@ -424,6 +425,8 @@ HARMLESS_DEVICES = frozenset({"/dev/null", "/dev/stdin", "/dev/stdout", "/dev/st
 
 # Variables an assignment, a `for` loop or `printf -v` must never set: they change what later
 # commands run or read. All assignments ask anyway; a for-loop variable may only be lower case.
+# Variables whose value looks like a credential: expanding one (`echo $OPENAI_API_KEY`) asks.
+SECRET_VARIABLE = re.compile(r"(?i)(api_?key|_key$|^key$|token|secret|passw|credential|auth|private|session|cookie)")
 LOOP_VARIABLE = re.compile(r"^[a-z][a-z0-9_]*$")
 PROXY_VARIABLES = frozenset({"http_proxy", "https_proxy", "ftp_proxy", "all_proxy", "no_proxy"})
 

@@ -12,6 +12,7 @@ import os
 import re
 import subprocess
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable
 
 from mrsmith_tui.security.sensitive import SensitivePaths
@@ -731,11 +732,26 @@ def git_config_keys(cwd: str) -> list[str]:
         )
     except (OSError, subprocess.SubprocessError):
         return []
+    entries = [line.partition("\t") for line in out.stdout.splitlines()]
+    lines = [entry for scope, _, entry in entries if scope in ("local", "worktree")]
+    # submodules keep their own config under the git dir; `git status` and friends go in there
+    try:
+        git_dir = subprocess.run(["git", "rev-parse", "--git-common-dir"], cwd=cwd, capture_output=True, text=True,
+                                 timeout=10, stdin=subprocess.DEVNULL).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        git_dir = ""
+    modules = Path(cwd, git_dir, "modules") if git_dir else None
+    if modules is not None and modules.is_dir():
+        for config in sorted(modules.rglob("config"))[:200]:
+            try:
+                more = subprocess.run(["git", "config", "--file", str(config), "--list", "--includes"], cwd=cwd,
+                                      capture_output=True, text=True, timeout=10, stdin=subprocess.DEVNULL).stdout
+            except (OSError, subprocess.SubprocessError):
+                return ["the configuration of a submodule that could not be read"]
+            lines += more.splitlines()
     keys: list[str] = []
-    for line in out.stdout.splitlines():
-        scope, _, entry = line.partition("\t")
+    for entry in lines:
         key, _, value = entry.partition("=")
-        if scope in ("local", "worktree") and A.GIT_CONFIG_DANGER.match(key.lower()) and value.strip().lower() not in A.GIT_CONFIG_OFF:
-            if key not in keys:
-                keys.append(key)
+        if A.GIT_CONFIG_DANGER.match(key.lower()) and value.strip().lower() not in A.GIT_CONFIG_OFF and key not in keys:
+            keys.append(key)
     return keys

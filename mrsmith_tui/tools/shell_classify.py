@@ -253,6 +253,10 @@ def _scan(node: Node, ctx: Context, out: list[Problem]) -> None:
         return
     if kind == "expansion" and not _EXPANSION.match(_text(node)):
         out.append(Problem("runs", f"the expansion `{_text(node)[:60]}` can assign or evaluate code"))
+    if kind in ("expansion", "simple_expansion"):
+        name = re.match(r"^\$\{?#?([A-Za-z_][A-Za-z0-9_]*)", _text(node))
+        if name and A.SECRET_VARIABLE.search(name.group(1)):
+            out.append(Problem("secret", f"`{_text(node)[:60]}` expands {name.group(1)}, which looks like a credential"))
     for c in node.named_children:
         _scan(c, ctx, out)
 

@@ -151,3 +151,11 @@ def test_a_nested_repository_reached_with_cd_is_checked_too(tmp_path: Path) -> N
     _git(inner, "config", "core.fsmonitor", "./hook.sh")
     assert classify("git status", root=root).read_only
     assert not classify("cd vendor && git status", root=root).read_only
+
+
+def test_a_submodule_config_that_runs_programs_asks(tmp_path: Path) -> None:
+    root = make_project(tmp_path / "super")
+    _git(root, "init", "-q")
+    (root / ".git" / "modules" / "lib").mkdir(parents=True)
+    subprocess.run(["git", "config", "--file", str(root / ".git/modules/lib/config"), "core.fsmonitor", "./x"], check=True)
+    assert "core.fsmonitor" in classify("git status", root=root).reason
