@@ -62,9 +62,13 @@ def classify(
     text = command.strip()
     if not text:
         return Verdict(False, "shell:", "the command is empty", "other")
+    if re.search(r"[\x00-\x08\x0b-\x1f\x7f]", text):
+        return Verdict(False, f"shell:{text}", "the command holds control characters (bash and the parser may split it differently)", "other")
     tree = _parser().parse(text.encode("utf-8"))
     if tree.root_node.has_error or _has_missing(tree.root_node):
         return Verdict(False, f"shell:{text}", "the command could not be parsed with certainty", "other")
+    if _unseen_substitutions(tree.root_node, text.encode("utf-8")):
+        return Verdict(False, f"shell:{text}", "it has a command substitution the parser did not see", "runs")
     real_root = os.path.realpath(root if root is not None else os.getcwd())
     config_cache: dict[str, list[str]] = {}
 
@@ -101,6 +105,64 @@ def _norm(specs: Iterable[str]) -> list[str]:
 
 def _has_missing(node: Node) -> bool:
     return node.is_missing or any(_has_missing(c) for c in node.children)
+
+
+def _unseen_substitutions(root: Node, raw: bytes) -> bool:
+    """A second, independent look: does the text hold more `$(`, backticks, `<(`, `>(` than the tree?
+
+    tree-sitter-bash misses some (a backtick inside `"${x:-…}"`); anything it does not show as
+    a node would run unjudged. Comments and here-document bodies are blanked first (a quoted
+    here-document's body is literal; an unquoted one with `$` or backticks asks anyway).
+    """
+    buf = bytearray(raw)
+    seen = 0
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        if n.type in ("comment", "heredoc_body"):
+            buf[n.start_byte : n.end_byte] = b" " * (n.end_byte - n.start_byte)
+            continue
+        if n.type in ("command_substitution", "process_substitution"):
+            seen += 1
+        stack += n.children
+    return _count_substitutions(buf.decode("utf-8", "replace")) > seen
+
+
+def _count_substitutions(text: str) -> int:
+    """Substitutions bash could run, counted generously (over-counting only makes it ask)."""
+    count = ticks = 0
+    i, n = 0, len(text)
+    in_double = False
+    braces = 0  # inside ${…}: quotes there do not protect
+    while i < n:
+        c = text[i]
+        if c == "\\":
+            i += 2
+            continue
+        if c == "'" and not in_double and not braces:
+            j = text.find("'", i + 1)
+            i = n if j < 0 else j + 1
+            continue
+        if c == "$" and text[i + 1 : i + 2] == "'" and not in_double and not braces:
+            j = i + 2
+            while j < n and text[j] != "'":
+                j += 2 if text[j] == "\\" else 1
+            i = j + 1
+            continue
+        if c == '"':
+            in_double = not in_double
+        elif c == "$" and text[i + 1 : i + 2] == "{":
+            braces += 1
+        elif c == "}" and braces:
+            braces -= 1
+        elif c == "$" and text[i + 1 : i + 2] == "(" and text[i + 2 : i + 3] != "(":
+            count += 1
+        elif c in "<>" and text[i + 1 : i + 2] == "(" and not in_double and not braces:
+            count += 1
+        elif c == "`":
+            ticks += 1
+        i += 1
+    return count + (ticks + 1) // 2
 
 
 def specs_in(verdict: Verdict) -> Sequence[str]:
