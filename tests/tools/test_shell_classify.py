@@ -159,3 +159,8 @@ def test_a_submodule_config_that_runs_programs_asks(tmp_path: Path) -> None:
     (root / ".git" / "modules" / "lib").mkdir(parents=True)
     subprocess.run(["git", "config", "--file", str(root / ".git/modules/lib/config"), "core.fsmonitor", "./x"], check=True)
     assert "core.fsmonitor" in classify("git status", root=root).reason
+
+
+@pytest.mark.parametrize("command", ["ls\rrm x", "ls\x1b[2J", "cat\x00/etc/passwd", "ls\x0bx"])
+def test_control_characters_ask(command: str, project: Path) -> None:
+    assert not classify(command, root=project).read_only
