@@ -444,3 +444,41 @@ LISTER_FILTERS = frozenset({"grep", "head", "tail", "sort", "uniq"})  # pass lin
 # that prints whole files, like cat, does).
 SEARCHERS = frozenset("grep egrep fgrep rg wc ls stat file du md5sum sha1sum sha224sum sha256sum sha384sum sha512sum "
                       "b2sum cksum".split())
+
+
+# --------------------------------------------------------------------------- the README's table
+
+
+def markdown() -> str:
+    """The read-only set as a Markdown table (README "Approvals"; a test keeps them equal)."""
+
+    def opts(p: Program) -> str:
+        short = " ".join(f"-{k}" + {0: "", 1: " V", 2: "[V]"}[a] for k, a in p.shorts.items())
+        long = " ".join(f"--{k}" + {0: "", 1: "=V", 2: "[=V]"}[a] for k, a in p.longs.items() if k not in ("help", "version"))
+        extra = ["-NUM"] if p.numeric else []
+        return " ".join(x for x in (short, " ".join(extra), long) if x) or "(none)"
+
+    def notes(p: Program) -> str:
+        out = {"paths": "operands are paths", "none": "operands are not paths", "pattern": "pattern, then paths",
+               "date": "only +FORMAT operands"}[p.operands]
+        if p.max_operands is not None:
+            out += f"; at most {p.max_operands}" + (" (+ `-`)" if p.dash_output else "")
+        if p.path_opts:
+            out += "; values of " + ", ".join(f"`{o}`" for o in p.path_opts.split()) + " are paths"
+        if p.check:
+            out += f"; content check `{p.check}`"
+        if p.dynamic_ok:
+            out += "; `$(lister)` operands ok"
+        return out
+
+    rows = ["| program | options allowed, spelled exactly | operands |", "|---|---|---|"]
+    for name, p in sorted(PROGRAMS.items()):
+        shown = "(any words)" if p.check == "anything" else "(checked by content)" if p.check in ("printf", "test", "find") else opts(p)
+        rows.append(f"| `{name}` | {shown} | {notes(p)} |")
+    rows.append(f"| `git` (global) | {opts(GIT_GLOBAL)} | then one subcommand below |")
+    for key, p in sorted(GIT.items()):
+        rows.append(f"| `git {key}` | {opts(p)} | {notes(p)} |")
+    for name, w in sorted(WRAPPERS.items()):
+        rows.append(f"| `{name}` (wrapper) | {opts(w.options)} | the command it runs is judged again |")
+    rows.append("| `find` expression | " + " ".join(f"`{k}`" for k in FIND_PRIMARIES) + " `-newerXY` | leading `-P` `-H` |")
+    return "\n".join(rows)

@@ -164,3 +164,11 @@ def test_a_submodule_config_that_runs_programs_asks(tmp_path: Path) -> None:
 @pytest.mark.parametrize("command", ["ls\rrm x", "ls\x1b[2J", "cat\x00/etc/passwd", "ls\x0bx"])
 def test_control_characters_ask(command: str, project: Path) -> None:
     assert not classify(command, root=project).read_only
+
+
+def test_readme_lists_the_read_only_set_as_the_tables_say() -> None:
+    from mrsmith_tui.tools.shell_allowlist import markdown
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    shown = readme.split("<!-- shell-allowlist:start -->\n", 1)[1].split("\n<!-- shell-allowlist:end -->", 1)[0]
+    assert shown == markdown(), "README's read-only table is stale: paste shell_allowlist.markdown() between the markers"
