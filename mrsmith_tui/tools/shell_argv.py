@@ -191,6 +191,11 @@ def _parse(prog: A.Program, name: str, args: list[Word]) -> tuple[list[_Opt], li
     return opts, operands, problems
 
 
+def _one_word(w: Word) -> bool:
+    """A double-quoted expansion stays one word whatever its value."""
+    return len(w.text) >= 2 and w.text[0] == '"' and w.text[-1] == '"'
+
+
 def _given(opts: list[_Opt], names: frozenset[str] | set[str]) -> bool:
     return any(o.name.lstrip("-") in names for o in opts)
 
@@ -227,6 +232,9 @@ def check_program(name: str, prog: A.Program, args: list[Word], ctx: Context, sp
     for o in opts:
         if o.name.lstrip("-") in prog.path_set and o.value is not None:
             paths.append(o.value)
+    if kind != "none":  # an unquoted `$x` anywhere may split into a path operand
+        words = operands + [o.value for o in opts if o.value is not None]
+        paths += [w for w in words if w.value is None and not _one_word(w) and w not in paths]
     for w in paths:
         p = path_problem(w, ctx)
         if p is not None and not (p.rule == "secret" and w.origin.startswith("lister:") and name in A.SEARCHERS):
@@ -255,6 +263,7 @@ def path_problem(w: Word, ctx: Context) -> Problem | None:
         return Problem("network", f"`{v}` opens a network connection")
     if re.match(r"^/proc/[^/]+/(environ|cmdline)$", os.path.normpath(v)):
         return Problem("secret", f"`{v}` holds a process's environment or command line")
+    shown = f"`{v}` (from `{w.text}`)" if w.origin == "glob" else f"`{w.text}`"
     for cwd in ctx.cwds:
         full = v if os.path.isabs(v) else os.path.join(cwd, v)
         why = ctx.sensitive.reason(full, ctx.root)
@@ -262,8 +271,8 @@ def path_problem(w: Word, ctx: Context) -> Problem | None:
             continue
         if A_OUTSIDE in why:
             secret = ctx.sensitive.matches(os.path.normpath(full).lstrip("/"))
-            return Problem("secret" if secret else "outside", f"`{w.text}`: {why}" + (" and looks like a secret" if secret else ""))
-        return Problem("secret", f"`{w.text}`: {why}")
+            return Problem("secret" if secret else "outside", f"{shown}: {why}" + (" and looks like a secret" if secret else ""))
+        return Problem("secret", f"{shown}: {why}")
     return None
 
 
