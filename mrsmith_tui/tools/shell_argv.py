@@ -666,6 +666,11 @@ def _printf(name: str, args: list[Word], ctx: Context) -> list[Problem]:
         return [Problem("runs", f"printf `{first.text}` could be -v, which assigns a variable", "printf")]
     if first.value.startswith("-") and first.value not in ("-", "--"):
         return [Problem("runs", f"printf {first.value} assigns a variable (bash evaluates its subscript as code)", "printf")]
+    fmt = args[1] if first.value == "--" and len(args) > 1 else first
+    if fmt.value is None:
+        return [Problem("runs", f"printf format `{fmt.text}` is only known when it runs (%n assigns a variable)", "printf")]
+    if re.search(r"%[-+ #0'*.0-9]*[hlLqjzt]*n", fmt.value.replace("%%", "")):
+        return [Problem("runs", f"printf format {fmt.value!r} uses %n, which assigns a variable", "printf")]
     return []
 
 
