@@ -331,7 +331,10 @@ def _arith(node: Node, out: list[Problem]) -> None:
 
 
 def _test_command(node: Node, ctx: Context, out: list[Problem]) -> None:
-    """`[[ … ]]`: -v/-R and arithmetic comparisons evaluate operands as code unless plain numbers."""
+    """`[[ … ]]`: -v/-R and arithmetic comparisons evaluate operands as code unless plain numbers.
+
+    A variable there is evaluated too, and its value may hold `a[$(…)]` (a loop variable can).
+    """
     def visit(n: Node) -> None:
         if n.type == "test_operator" or (not n.is_named and n.type.startswith("-")):
             op = _text(n)
@@ -342,7 +345,7 @@ def _test_command(node: Node, ctx: Context, out: list[Problem]) -> None:
                     if operand.type == "test_operator":
                         continue
                     t = _text(operand)
-                    if not re.match(r"^-?[0-9]+$", t) and not re.match(r"^\"?\$(?:[A-Za-z_][A-Za-z0-9_]*|\{[A-Za-z_][A-Za-z0-9_]*\}|[#?$!])\"?$", t):
+                    if not re.match(r"^-?[0-9]+$", t) and not re.match(r"^\"?\$(?:[#?$!]|\{[#?$!]\})\"?$", t):
                         out.append(Problem("runs", f"[[ {t} {op} … ]] evaluates `{t}` as arithmetic code"))
             return
         if n.type in ("command_substitution", "process_substitution", "arithmetic_expansion", "expansion"):
