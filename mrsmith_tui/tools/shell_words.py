@@ -266,17 +266,27 @@ def _has_glob(segs: list[Seg]) -> bool:
     return False
 
 
-def _glob(segs: list[Seg], cwds: Iterable[str]) -> list[str]:
+def _glob(segs: list[Seg], cwds: Iterable[str]) -> list[str] | None:
+    """The names the pattern matches under each possible cwd; None when it is not looked at.
+
+    A pattern that leaves the root (absolute, `..`) is not expanded: the literal is already a
+    path outside, which asks, and matching `/*/*/*` could take long.
+    """
     pattern = "".join(c if not q else glob.escape(c) for c, q in segs)
     pattern = re.sub(r"\[\^", "[!", pattern)
+    if os.path.isabs(pattern) or ".." in pattern.split("/"):
+        return None
     found: list[str] = []
     for cwd in cwds:
         try:
-            hits = glob.glob(pattern) if os.path.isabs(pattern) else glob.glob(pattern, root_dir=cwd)
+            for hit in glob.iglob(pattern, root_dir=cwd):
+                if hit not in found:
+                    found.append(hit)
+                if len(found) > MAX_WORDS:
+                    return None
         except (OSError, ValueError):
             continue
-        found += [h for h in sorted(hits) if h not in found]
-    return found
+    return sorted(found)
 
 
 def expand(text: str, cwds: Iterable[str]) -> list[Word]:
@@ -298,6 +308,12 @@ def expand(text: str, cwds: Iterable[str]) -> list[Word]:
             return [Word(None, text, "dynamic")]
         if _has_glob(v):
             hits = _glob(v, cwds)
+            if hits is None:
+                literal = "".join(c for c, _ in v)
+                if os.path.isabs(literal):
+                    out.append(Word(literal, text))  # outside the root either way
+                    continue
+                return [Word(None, text, "dynamic")]  # `s*/../x` goes where the matched link leads
             if hits:
                 out += [Word(h, text, "glob") for h in hits]
                 continue
