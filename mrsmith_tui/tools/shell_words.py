@@ -300,8 +300,8 @@ def expand(text: str, cwds: Iterable[str]) -> list[Word]:
     cwds = list(cwds)
     out: list[Word] = []
     for v in variants:
-        if not v:
-            continue  # an unquoted empty alternative (`{,-x}`) is no word at all
+        if not v and len(variants) > 1 and not re.search(r"['\"\\]", text):
+            continue  # an unquoted empty alternative (`{,-x}`) is no word at all; `''` is one
         try:
             v = _tilde(v)
         except _Unknown:
