@@ -192,8 +192,8 @@ def _parse(prog: A.Program, name: str, args: list[Word]) -> tuple[list[_Opt], li
 
 
 def _one_word(w: Word) -> bool:
-    """A double-quoted expansion stays one word whatever its value."""
-    return len(w.text) >= 2 and w.text[0] == '"' and w.text[-1] == '"'
+    """A double-quoted expansion stays one word whatever its value (but "$@" may be none or many)."""
+    return len(w.text) >= 2 and w.text[0] == '"' and w.text[-1] == '"' and "@" not in w.text
 
 
 def _given(opts: list[_Opt], names: frozenset[str] | set[str]) -> bool:
