@@ -146,13 +146,14 @@ PROGRAMS: dict[str, Program] = {
     "paste": Program("d:sz", f"{GNU} delimiters= serial zero-terminated", dynamic_ok=True),
     "join": Program("a:e:ij:o:t:v:1:2:z", f"{GNU} ignore-case check-order nocheck-order header zero-terminated", max_operands=2),
     "comm": Program("123z", f"{GNU} check-order nocheck-order output-delimiter= total zero-terminated", max_operands=2),
-    "diff": Program(  # no -l/--paginate (runs pr), --to-file/--from-file/-X kept out for simplicity
-        "abBcC:dD:eEfF:hiI:nNpqrsS:tTuU:vwW:x:yZ",
+    # no -l/--paginate (runs pr), -r/--recursive (follows links out of the tree), --to-file/--from-file/-X
+    "diff": Program(
+        "abBcC:dD:eEfF:hiI:nNpqsS:tTuU:vwW:x:yZ",
         f"{GNU} normal brief report-identical-files context=? unified=? ed rcs side-by-side left-column "
         "suppress-common-lines show-c-function show-function-line= label= expand-tabs initial-tab tabsize= "
         "suppress-blank-empty new-file unidirectional-new-file ignore-case ignore-file-name-case "
         "no-ignore-file-name-case ignore-tab-expansion ignore-trailing-space ignore-space-change "
-        "ignore-all-space ignore-blank-lines ignore-matching-lines= text strip-trailing-cr recursive "
+        "ignore-all-space ignore-blank-lines ignore-matching-lines= text strip-trailing-cr "
         "no-dereference exclude= starting-file= minimal horizon-lines= speed-large-files color=? palette= "
         "width= line-format= old-line-format= new-line-format= unchanged-line-format= old-group-format= "
         "new-group-format= unchanged-group-format= changed-group-format= ifdef=",
