@@ -32,7 +32,8 @@ from tree_sitter import Language, Node, Parser
 
 from mrsmith_tui.security.sensitive import SensitivePaths
 from mrsmith_tui.tools import shell_allowlist as A
-from mrsmith_tui.tools.shell_argv import Context, Problem, git_config_keys, is_filter, is_lister, judge, path_problem
+from mrsmith_tui.tools.shell_argv import is_filter, is_lister, judge
+from mrsmith_tui.tools.shell_context import Context, Problem, git_config_keys, path_problem
 from mrsmith_tui.tools.shell_words import Word, expand
 
 RULE_ORDER = ("runs", "writes", "network", "secret", "outside", "other")

@@ -1,0 +1,290 @@
+"""Checks of what a program's words say, beyond its options: sed scripts, find expressions,
+jq programs, printf formats, test operators, cd targets, git's listing and format forms."""
+
+from __future__ import annotations
+
+import os
+import re
+from typing import Callable
+
+from mrsmith_tui.tools import shell_allowlist as A
+from mrsmith_tui.tools.shell_context import Context, Problem, path_problem
+from mrsmith_tui.tools.shell_options import Opt, given
+from mrsmith_tui.tools.shell_words import Word
+
+
+def _git_format(name: str, opts: list[Opt], operands: list[Word], ctx: Context) -> list[Problem]:
+    for o in opts:
+        if o.name in ("--format", "--pretty") and o.value is not None and o.value.value is not None:
+            if A.GIT_FORMAT_RUNS.search(o.value.value):
+                return [Problem("runs", f"{name} {o.name}={o.value.value} verifies signatures (runs gpg)", "x")]
+    return []
+
+
+def _git_list(name: str, opts: list[Opt], operands: list[Word], ctx: Context) -> list[Problem]:
+    if operands and not given(opts, {"l", "list"}):
+        return [Problem("runs", f"{name} {operands[0].text} creates or changes a {name.split()[-1]}", "x")]
+    return []
+
+
+def _git_config(name: str, opts: list[Opt], operands: list[Word], ctx: Context) -> list[Problem]:
+    given = {o.name.lstrip("-") for o in opts}
+    if given & {"get", "get-all", "get-urlmatch"}:
+        return [] if len(operands) <= 2 else [Problem("runs", "git config with a value sets it", "x")]
+    if given & {"list", "l", "get-regexp"}:
+        if "local" in given:
+            return []
+        return [Problem("secret", "git config --list/--get-regexp without --local prints your global config (it can hold tokens)", "x")]
+    return [Problem("runs", "git config without --get or --list --local may change the configuration", "x")]
+
+
+# --------------------------------------------------------------------------- sed, jq, find, printf, test, cd
+
+
+def _sed(name: str, opts: list[Opt], operands: list[Word], ctx: Context) -> list[Problem]:
+    scripts = [o.value for o in opts if o.name in ("-e", "--expression") and o.value is not None]
+    if not scripts and operands:
+        scripts = [operands[0]]
+    for s in scripts:
+        if s.value is None:
+            return [Problem("runs", f"sed script `{s.text}` is only known when it runs", "sed")]
+        bad = sed_script_problem(s.value)
+        if bad:
+            return [Problem("runs", f"sed script {s.value!r}: {bad}", "sed")]
+    return []
+
+
+def sed_script_problem(script: str) -> str | None:
+    """None when the script only prints and edits its stream; else what it does beyond."""
+    i, n = 0, len(script)
+
+    def skip_ws(k: int) -> int:
+        while k < n and script[k] in " \t":
+            k += 1
+        return k
+
+    def delimited(k: int, delim: str) -> int | None:
+        """Index after the closing delimiter of a part starting at k."""
+        while k < n:
+            if script[k] == "\\":
+                k += 2
+                continue
+            if script[k] == delim:
+                return k + 1
+            if script[k] == "\n" and delim != "\n":
+                return None
+            k += 1
+        return None
+
+    def address(k: int) -> int | None:
+        if k < n and script[k].isdigit():
+            while k < n and script[k].isdigit():
+                k += 1
+            if k < n and script[k] == "~":
+                k += 1
+                while k < n and script[k].isdigit():
+                    k += 1
+            return k
+        if k < n and script[k] == "$":
+            return k + 1
+        if k < n and script[k] in "/\\":
+            if script[k] == "\\":
+                if k + 1 >= n:
+                    return None
+                delim, k = script[k + 1], k + 2
+            else:
+                delim, k = "/", k + 1
+            k2 = delimited(k, delim)
+            if k2 is None:
+                return None
+            while k2 < n and script[k2] in "IM":
+                k2 += 1
+            return k2
+        return k
+
+    while i < n:
+        i = skip_ws(i)
+        if i >= n:
+            break
+        c = script[i]
+        if c in ";\n}":
+            i += 1
+            continue
+        if c == "#":
+            while i < n and script[i] != "\n":
+                i += 1
+            continue
+        a = address(i)
+        if a is None:
+            return "an address it cannot read"
+        i = skip_ws(a)
+        if i < n and script[i] == ",":
+            i = skip_ws(i + 1)
+            if i < n and script[i] in "+~":
+                i += 1
+                while i < n and script[i].isdigit():
+                    i += 1
+            else:
+                a = address(i)
+                if a is None:
+                    return "an address it cannot read"
+                i = a
+            i = skip_ws(i)
+        while i < n and script[i] == "!":
+            i = skip_ws(i + 1)
+        if i >= n:
+            return "a missing command"
+        c = script[i]
+        i += 1
+        if c == "{" or c in A.SED_PLAIN:
+            continue
+        if c in A.SED_EXIT:
+            i = skip_ws(i)
+            while i < n and script[i].isdigit():
+                i += 1
+            continue
+        if c in A.SED_LABEL:  # GNU sed ends a label at a blank too: `b end w file` writes
+            i = skip_ws(i)
+            while i < n and script[i] not in "; \t\n":
+                i += 1
+            continue
+        if c in A.SED_TEXT:
+            while i < n and script[i] != "\n":
+                if script[i] == "\\":
+                    i += 1
+                i += 1
+            continue
+        if c in "sy":
+            if i >= n or script[i] in "\\\n":
+                return f"a {c} command it cannot read"
+            delim = script[i]
+            k = delimited(i + 1, delim)
+            k = delimited(k, delim) if k is not None else None
+            if k is None:
+                return f"a {c} command it cannot read"
+            i = k
+            if c == "s":
+                while i < n and script[i] not in ";\n}":
+                    if script[i] in " \t":
+                        i += 1
+                        continue
+                    if script[i] not in A.SED_S_FLAGS:
+                        f = script[i]
+                        return {"e": "the s///e flag runs the pattern space as a command",
+                                "w": "the s///w flag writes a file"}.get(f, f"the s flag {f!r} is not read-only")
+                    i += 1
+            continue
+        what = {"e": "runs a command", "w": "writes a file", "W": "writes a file", "r": "reads another file",
+                "R": "reads another file"}.get(c)
+        return f"the {c} command {what}" if what else f"the command {c!r} is not known to be read-only"
+    return None
+
+
+def _jq(name: str, opts: list[Opt], operands: list[Word], ctx: Context) -> list[Problem]:
+    if not operands:
+        return []
+    f = operands[0]
+    if f.value is None:
+        return [Problem("runs", f"jq program `{f.text}` is only known when it runs", "jq")]
+    m = A.JQ_FORBIDDEN.search(f.value)
+    if m:
+        return [Problem("secret", f"jq program uses {m.group(0)} (environment, files or modules)", "jq")]
+    return []
+
+
+def _no_response_file(name: str, opts: list[Opt], operands: list[Word], ctx: Context) -> list[Problem]:
+    hit = next((w for w in operands if w.value is None or w.value.startswith("@")), None)
+    return [Problem("runs", f"{name} reads its options from `{hit.text}`", name)] if hit else []
+
+
+def _cd(name: str, opts: list[Opt], operands: list[Word], ctx: Context) -> list[Problem]:
+    if not operands:
+        return [Problem("outside", "cd without a directory goes home, outside the working directory")]
+    w = operands[0]
+    if w.value is None:
+        return [Problem("outside", f"cd `{w.text}`: a directory only known when it runs")]
+    if w.value == "-":
+        return [Problem("outside", "cd - goes back to a directory outside this command")]
+    if os.environ.get("CDPATH") and not w.value.startswith(("/", ".")):
+        return [Problem("outside", f"cd {w.value} may follow CDPATH outside the working directory")]
+    if path_problem(w, ctx) is None:
+        ctx.cd_targets.append(w.value)
+    return []  # the operand itself was checked as a path
+
+
+def _find(name: str, args: list[Word], ctx: Context) -> list[Problem]:
+    problems: list[Problem] = []
+    i = 0
+    while i < len(args) and args[i].value in A.FIND_LEADING:
+        i += 1
+    starts: list[Word] = []
+    while i < len(args):
+        v = args[i].value
+        if v is None:
+            return [Problem("runs", f"find gets `{args[i].text}`, a word only known when it runs", "find")]
+        if v.startswith("-") or v in ("(", "!", ")", ","):
+            break
+        starts.append(args[i])
+        i += 1
+    for w in starts:
+        if (p := path_problem(w, ctx)) is not None:
+            problems.append(p)
+    while i < len(args):
+        w = args[i]
+        i += 1
+        v = w.value
+        if v is None:
+            return problems + [Problem("runs", f"find gets `{w.text}`, a word only known when it runs", "find")]
+        kind = A.FIND_PRIMARIES.get(v, "unknown")
+        if kind == "unknown" and A.FIND_NEWER_XY.match(v):
+            kind = "date" if v.endswith("t") else "path"
+        if kind == "unknown":
+            why = {"-delete": "deletes files", "-exec": "runs a command", "-execdir": "runs a command",
+                   "-ok": "runs a command", "-okdir": "runs a command", "-fprint": "writes a file",
+                   "-fprint0": "writes a file", "-fprintf": "writes a file", "-fls": "writes a file"}.get(v)
+            text = f"find {v} {why}" if why else f"find {w.text} is not in its read-only table"
+            return problems + [Problem("writes" if why and "writes" in why else "runs", text, "find")]
+        if kind is None:
+            continue
+        if i >= len(args):
+            return problems + [Problem("runs", f"find {v} lacks its value", "find")]
+        value = args[i]
+        i += 1
+        if value.value is None:
+            return problems + [Problem("runs", f"find {v} gets `{value.text}`, only known when it runs", "find")]
+        if kind == "path" and (p := path_problem(value, ctx)) is not None:
+            problems.append(p)
+    return problems
+
+
+def _printf(name: str, args: list[Word], ctx: Context) -> list[Problem]:
+    if not args:
+        return []
+    first = args[0]
+    if first.value is None:
+        return [Problem("runs", f"printf `{first.text}` could be -v, which assigns a variable", "printf")]
+    if first.value.startswith("-") and first.value not in ("-", "--"):
+        return [Problem("runs", f"printf {first.value} assigns a variable (bash evaluates its subscript as code)", "printf")]
+    fmt = args[1] if first.value == "--" and len(args) > 1 else first
+    if fmt.value is None:
+        return [Problem("runs", f"printf format `{fmt.text}` is only known when it runs (%n assigns a variable)", "printf")]
+    if re.search(r"%[-+ #0'*.0-9]*[hlLqjzt]*n", fmt.value.replace("%%", "")):
+        return [Problem("runs", f"printf format {fmt.value!r} uses %n, which assigns a variable", "printf")]
+    return []
+
+
+def _test(name: str, args: list[Word], ctx: Context) -> list[Problem]:
+    for w in args:
+        if w.value is None:
+            if not w.text.startswith('"'):
+                return [Problem("runs", f"{name} gets `{w.text}`, which could split into an operator that runs code", name)]
+            continue
+        if w.value in A.TEST_EVALUATES:
+            return [Problem("runs", f"{name} {w.value} evaluates its operand (an array subscript can run commands)", name)]
+    return []
+
+
+CHECKS: dict[str, Callable] = {
+    "sed": _sed, "jq": _jq, "no_response_file": _no_response_file, "cd": _cd, "find": _find, "printf": _printf,
+    "test": _test, "git_format": _git_format, "git_list": _git_list, "git_config": _git_config,
+}

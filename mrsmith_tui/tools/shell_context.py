@@ -1,0 +1,152 @@
+"""What a shell command would meet: the root, its secrets, its repository's configuration.
+
+`Problem` is why a command asks; `Context` carries the root, the sensitive-path list and the
+directories the command may run in; `path_problem` judges one path a read-only program would
+read; `git_config_keys` reads the settings a repository could use to make git run a program.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from mrsmith_tui.security.sensitive import SensitivePaths
+from mrsmith_tui.tools import shell_allowlist as A
+from mrsmith_tui.tools.shell_words import Word
+
+
+@dataclass(frozen=True)
+class Problem:
+    rule: str  # runs | writes | secret | outside | network | other
+    reason: str
+    spec: str | None = None  # "git commit", "rm"; None: only the exact command text
+
+
+@dataclass
+class Context:
+    root: str
+    sensitive: SensitivePaths
+    cwds: list[str]
+    harmless: frozenset[str] = frozenset()
+    dangerous: frozenset[str] = frozenset()
+    cd_targets: list[str] = field(default_factory=list)
+    git_config: Callable[[str], list[str]] | None = None  # cwd -> dangerous keys the repo sets
+    _listed: dict[str, str | None] = field(default_factory=dict)
+
+    def listed_problem(self, kind: str) -> str | None:
+        """Why names a lister prints could lead a reader astray, or None.
+
+        A lister's output (`$(git ls-files)`, `… | xargs`) is split at blanks, so a committed
+        file named `x /etc/passwd` would hand `/etc/passwd` to the reader; a listed link may
+        lead outside the root, and a listed `.env` is a secret. "git" listers print tracked
+        files (checked with `git ls-files`); "tree" listers anything under the root.
+        """
+        if kind not in self._listed:
+            self._listed[kind] = _listed_problem(self, kind)
+        return self._listed[kind]
+
+def path_problem(w: Word, ctx: Context) -> Problem | None:
+    """Why reading this path should ask (outside the root, a secret, a socket), or None."""
+    if w.value is None:
+        if w.origin == "procsub":
+            return None
+        if w.origin.startswith("lister:"):
+            why = ctx.listed_problem(w.origin.split(":", 1)[1])
+            return None if why is None else Problem("secret" if why.endswith("a secret") else "outside", f"`{w.text}` {why}")
+        return Problem("outside", f"`{w.text}` is a path only known when it runs")
+    v = w.value
+    if v == "-" or v in A.HARMLESS_DEVICES:
+        return None
+    if re.match(r"^/dev/(tcp|udp)/", v):
+        return Problem("network", f"`{v}` opens a network connection")
+    if re.match(r"^/proc/[^/]+/(environ|cmdline)$", os.path.normpath(v)):
+        return Problem("secret", f"`{v}` holds a process's environment or command line")
+    shown = f"`{v}` (from `{w.text}`)" if w.origin == "glob" else f"`{w.text}`"
+    for cwd in ctx.cwds:
+        full = v if os.path.isabs(v) else os.path.join(cwd, v)
+        why = ctx.sensitive.reason(full, ctx.root)
+        if why is None:
+            continue
+        if A_OUTSIDE in why:
+            secret = ctx.sensitive.matches(os.path.normpath(full).lstrip("/"))
+            return Problem("secret" if secret else "outside", f"{shown}: {why}" + (" and looks like a secret" if secret else ""))
+        return Problem("secret", f"{shown}: {why}")
+    return None
+
+
+A_OUTSIDE = "outside the working directory"
+MAX_NAMES = 50_000
+_ODD = re.compile(r"[\s'\"\\]")
+
+
+def _listed_problem(ctx: Context, kind: str) -> str | None:
+    names: list[str] = []  # root-relative paths
+    if kind == "git":
+        for cwd in ctx.cwds:
+            try:
+                out = subprocess.run(["git", "ls-files", "-z"], cwd=cwd, capture_output=True, timeout=10, stdin=subprocess.DEVNULL)
+            except (OSError, subprocess.SubprocessError):
+                return "lists files that could not be looked at first"
+            rel = os.path.relpath(cwd, ctx.root)
+            names += [os.path.normpath(os.path.join(rel, n)) for n in out.stdout.decode("utf-8", "replace").split("\0") if n]
+    else:
+        for top, dirs, files in os.walk(ctx.root):
+            dirs[:] = [d for d in dirs if d != ".git"]
+            rel = os.path.relpath(top, ctx.root)
+            names += [os.path.normpath(os.path.join(rel, n)) for n in dirs + files]
+            if len(names) > MAX_NAMES:
+                return "lists more files than can be looked at first"
+    for name in names:
+        if _ODD.search(name):
+            return f"lists `{name}`, whose blanks or quotes would split it into other paths"
+        full = os.path.join(ctx.root, name)
+        if os.path.islink(full):
+            why = ctx.sensitive.reason(full, ctx.root)
+            if why is not None and A_OUTSIDE in why:
+                return f"lists `{name}`, a link that leads outside the working directory"
+    for name in names:
+        if ctx.sensitive.matches(name) or (os.path.islink(os.path.join(ctx.root, name)) and ctx.sensitive.reason(os.path.join(ctx.root, name), ctx.root)):
+            return f"lists `{name}`: this looks like a secret"
+    return None
+
+
+# --------------------------------------------------------------------------- repository config
+
+
+def git_config_keys(cwd: str) -> list[str]:
+    """The program-running or tree-changing keys the repository's own config sets (not yours)."""
+    try:
+        out = subprocess.run(
+            ["git", "config", "--list", "--show-scope", "--includes"], cwd=cwd, capture_output=True, text=True,
+            timeout=10, stdin=subprocess.DEVNULL,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return []
+    entries = [line.partition("\t") for line in out.stdout.splitlines()]
+    lines = [entry for scope, _, entry in entries if scope in ("local", "worktree")]
+    # submodules keep their own config under the git dir; `git status` and friends go in there
+    try:
+        git_dir = subprocess.run(["git", "rev-parse", "--git-common-dir"], cwd=cwd, capture_output=True, text=True,
+                                 timeout=10, stdin=subprocess.DEVNULL).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        git_dir = ""
+    modules = Path(cwd, git_dir, "modules") if git_dir else None
+    if modules is not None and modules.is_dir():
+        for config in sorted(modules.rglob("config"))[:200]:
+            try:
+                more = subprocess.run(["git", "config", "--file", str(config), "--list", "--includes"], cwd=cwd,
+                                      capture_output=True, text=True, timeout=10, stdin=subprocess.DEVNULL).stdout
+            except (OSError, subprocess.SubprocessError):
+                return ["the configuration of a submodule that could not be read"]
+            lines += more.splitlines()
+    keys: list[str] = []
+    for entry in lines:
+        key, _, value = entry.partition("=")
+        if A.GIT_CONFIG_DANGER.match(key.lower()) and value.strip().lower() not in A.GIT_CONFIG_OFF and key not in keys:
+            keys.append(key)
+    return keys
+
