@@ -9,7 +9,8 @@ Program fields:
 - `short`: getopt letters; `x:` takes a value (attached `-xV` or next word), `x::` takes an
   optional value attached only (`-M50`). Letters may be clustered (`-la`).
 - `long`: long options spelled in full: `name` (no value), `name=` (value as `--name=V` or
-  `--name V`), `name=?` (optional value, only as `--name=V`).
+  `--name V`), `name=?` (optional value, only as `--name=V`), `name=*` (the next word if there
+  is one: git's "last argument default", `git branch --merged [commit]`).
 - `operands`: what the non-option words are: "paths" (read, so checked against the working
   directory and the sensitive list), "none" (not paths), "pattern" (the first one is a pattern
   unless a `pattern_opts` option gave one; the rest are paths), "date" (`+FORMAT` only).
@@ -49,7 +50,7 @@ class Program:
 
     @cached_property
     def shorts(self) -> dict[str, int]:
-        """letter -> 0 no value, 1 value, 2 optional attached value."""
+        """letter -> 0 no value, 1 value, 2 optional attached value (longs: 3 the next word if any)."""
         out: dict[str, int] = {}
         i = 0
         while i < len(self.short):
@@ -69,6 +70,8 @@ class Program:
         for item in self.long.split():
             if item.endswith("=?"):
                 out[item[:-2]] = 2
+            elif item.endswith("=*"):
+                out[item[:-2]] = 3
             elif item.endswith("="):
                 out[item[:-1]] = 1
             else:
@@ -387,10 +390,10 @@ GIT: dict[str, Program] = {
     "check-ignore": _git("qvnz", "quiet verbose non-matching no-index"),
     "check-attr": _git("az", "all cached source="),
     # listing forms only; shell_argv checks that nothing would be created, deleted or written
-    "branch": _git("arvli", "all remotes verbose list show-current ignore-case contains= no-contains= merged= "
-                   "no-merged= points-at= sort= format= color=? no-color column=? no-column abbrev=? no-abbrev omit-empty",
+    "branch": _git("arvli", "all remotes verbose list show-current ignore-case contains=* no-contains=* merged=* "
+                   "no-merged=* points-at= sort= format= color=? no-color column=? no-column abbrev=? no-abbrev omit-empty",
                    check="git_list"),
-    "tag": _git("lin::", "list ignore-case contains= no-contains= merged= no-merged= points-at= sort= format= "
+    "tag": _git("lin::", "list ignore-case contains=* no-contains=* merged=* no-merged=* points-at= sort= format= "
                 "color=? column=? no-column omit-empty", check="git_list"),
     "remote": _git("v", "verbose", operands="none", max_operands=0),
     "remote get-url": _git("", "push all", operands="none", max_operands=1),
@@ -455,7 +458,7 @@ def markdown() -> str:
 
     def opts(p: Program) -> str:
         short = " ".join(f"-{k}" + {0: "", 1: " V", 2: "[V]"}[a] for k, a in p.shorts.items())
-        long = " ".join(f"--{k}" + {0: "", 1: "=V", 2: "[=V]"}[a] for k, a in p.longs.items() if k not in ("help", "version"))
+        long = " ".join(f"--{k}" + {0: "", 1: "=V", 2: "[=V]", 3: " [V]"}[a] for k, a in p.longs.items() if k not in ("help", "version"))
         extra = ["-NUM"] if p.numeric else []
         return " ".join(x for x in (short, " ".join(extra), long) if x) or "(none)"
 

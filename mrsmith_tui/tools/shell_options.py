@@ -57,6 +57,10 @@ def parse_options(prog: A.Program, name: str, args: list[Word]) -> tuple[list[Op
             value = None
             if eq:
                 value = Word(attached, w.text, w.origin)
+            elif arity == 3:
+                if i < len(args):
+                    value = args[i]
+                    i += 1
             elif arity == 1:
                 if i >= len(args):
                     problems.append(Problem("runs", f"{name} option --{key} lacks its value", name))
