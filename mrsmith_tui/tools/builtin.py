@@ -22,7 +22,7 @@ def builtin_tools(agent: AgentConfig, config: Config | None = None) -> list[Tool
     config = config or Config()
     sensitive = SensitivePaths(config.sensitive_paths)
     shell = ShellTool(agent.shell_harmless_commands, agent.shell_dangerous_commands,
-                      env_passthrough=agent.shell_env_passthrough)
+                      env_passthrough=agent.shell_env_passthrough, sensitive=sensitive)
     tools: list[Tool] = [shell, ReadFileTool(sensitive), WriteFileTool(sensitive), ListDirTool(sensitive),
                          GlobTool(sensitive), WebFetchTool(allowed_hosts=config.web_fetch_allowed_hosts),
                          EditTool(sensitive), TodoWriteTool(), QuestionTool()]

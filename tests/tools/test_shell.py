@@ -91,3 +91,20 @@ def test_approval_uses_classifier_and_agent_lists(ctx) -> None:
     assert need.spec == "shell:git commit"
     assert ShellTool(harmless=["pytest"]).approval({"command": "pytest -q"}, ctx) is None
     assert ShellTool(dangerous=["ls"]).approval({"command": "ls"}, ctx) is not None
+
+
+def test_approval_names_the_rule_and_uses_the_configured_secrets(ctx, root: Path) -> None:
+    from mrsmith_tui.config.schema import AgentConfig, Config
+    from mrsmith_tui.tools.builtin import builtin_tools
+
+    (root / "notes.txt").write_text("x\n")
+    (root / ".env").write_text("K=v\n")
+    plain = ShellTool()
+    assert plain.approval({"command": "cat notes.txt"}, ctx) is None
+    need = plain.approval({"command": "cat .env"}, ctx)
+    assert need.rule == "secret" and ".env" in need.reason and need.spec == "shell:cat .env"
+    assert plain.approval({"command": "cat ../x"}, ctx).rule == "outside"
+    assert plain.approval({"command": "rm x"}, ctx).rule == "runs"
+    agent = AgentConfig(name="a", provider="p", model="m", tools=["shell"])
+    shell = next(t for t in builtin_tools(agent, Config(sensitive_paths=["notes.txt"])) if t.name == "shell")
+    assert shell.approval({"command": "cat notes.txt"}, ctx).rule == "secret"
