@@ -415,11 +415,13 @@ GIT_FORMAT_RUNS = re.compile(r"%G|signature|show-signature", re.IGNORECASE)
 
 # Repository configuration that makes a read-only git command run a program or read elsewhere.
 GIT_CONFIG_DANGER = re.compile(
-    r"^(core\.(fsmonitor|worktree|pager|sshcommand|gitproxy|askpass|hookspath|editor|attributesfile)"
+    r"^(core\.(fsmonitor|worktree|pager|sshcommand|gitproxy|askpass|editor|attributesfile)"
     r"|diff\.external|diff\.[^\n]+\.(command|textconv)|filter\.[^\n]+|gpg\.([^\n]+\.)?program|log\.showsignature"
     r"|pager\.[^\n]+|credential\..*|uploadpack\.[^\n]+|sequence\.editor|blame\.ignorerevsfile|mailmap\.file)$"
 )
 GIT_CONFIG_OFF = frozenset({"", "false", "no", "off", "0"})
+# Hooks a read-only command can fire (looked up where core.hooksPath or the git dir puts them).
+GIT_READ_HOOKS = ("post-index-change",)
 
 # --------------------------------------------------------------------------- paths
 

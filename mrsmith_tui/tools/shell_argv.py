@@ -197,7 +197,7 @@ def _git(args: list[Word], ctx: Context) -> list[Problem]:
         for cwd in ctx.cwds:
             keys = ctx.git_config(cwd)
             if keys:
-                problems.append(Problem("runs", f"the repository's git config sets {', '.join(keys)}, which git {sub} may run or follow", None))
+                problems.append(Problem("runs", f"this repository's own {', '.join(keys)} could make git {sub} run a program or read elsewhere", None))
                 break
     return problems
 

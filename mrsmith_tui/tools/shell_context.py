@@ -118,35 +118,42 @@ def _listed_problem(ctx: Context, kind: str) -> str | None:
 
 
 def git_config_keys(cwd: str) -> list[str]:
-    """The program-running or tree-changing keys the repository's own config sets (not yours)."""
-    try:
-        out = subprocess.run(
-            ["git", "config", "--list", "--show-scope", "--includes"], cwd=cwd, capture_output=True, text=True,
-            timeout=10, stdin=subprocess.DEVNULL,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return []
-    entries = [line.partition("\t") for line in out.stdout.splitlines()]
+    """What in the repository (not your own config) could make a read-only git command run code.
+
+    Its config keys (local and worktree scope with includes, and each submodule's config under
+    the git dir) that name a program or another tree, and the hooks read-only commands fire:
+    `git status` writes the index and so runs a `post-index-change` hook.
+    """
+    def run(*argv: str) -> str | None:
+        try:
+            return subprocess.run(["git", *argv], cwd=cwd, capture_output=True, text=True, timeout=10,
+                                  stdin=subprocess.DEVNULL).stdout
+        except (OSError, subprocess.SubprocessError):
+            return None
+
+    listing = run("config", "--list", "--show-scope", "--includes")
+    if listing is None:
+        return []  # no git: nothing of git's can run
+    entries = [line.partition("\t") for line in listing.splitlines()]
     lines = [entry for scope, _, entry in entries if scope in ("local", "worktree")]
-    # submodules keep their own config under the git dir; `git status` and friends go in there
-    try:
-        git_dir = subprocess.run(["git", "rev-parse", "--git-common-dir"], cwd=cwd, capture_output=True, text=True,
-                                 timeout=10, stdin=subprocess.DEVNULL).stdout.strip()
-    except (OSError, subprocess.SubprocessError):
-        git_dir = ""
+    found: list[str] = []
+    hooks = (run("rev-parse", "--git-path", "hooks") or "").strip()
+    hook_dirs = [Path(cwd, hooks)] if hooks else []
+    git_dir = (run("rev-parse", "--git-common-dir") or "").strip()
     modules = Path(cwd, git_dir, "modules") if git_dir else None
-    if modules is not None and modules.is_dir():
+    if modules is not None and modules.is_dir():  # submodules: `git status` goes in there too
         for config in sorted(modules.rglob("config"))[:200]:
-            try:
-                more = subprocess.run(["git", "config", "--file", str(config), "--list", "--includes"], cwd=cwd,
-                                      capture_output=True, text=True, timeout=10, stdin=subprocess.DEVNULL).stdout
-            except (OSError, subprocess.SubprocessError):
-                return ["the configuration of a submodule that could not be read"]
+            more = run("config", "--file", str(config), "--list", "--includes")
+            if more is None:
+                return ["a submodule configuration that could not be read"]
             lines += more.splitlines()
-    keys: list[str] = []
+            hook_dirs.append(config.parent / "hooks")
     for entry in lines:
         key, _, value = entry.partition("=")
-        if A.GIT_CONFIG_DANGER.match(key.lower()) and value.strip().lower() not in A.GIT_CONFIG_OFF and key not in keys:
-            keys.append(key)
-    return keys
-
+        if A.GIT_CONFIG_DANGER.match(key.lower()) and value.strip().lower() not in A.GIT_CONFIG_OFF and key not in found:
+            found.append(key)
+    for d in hook_dirs:
+        for name in A.GIT_READ_HOOKS:
+            if os.access(d / name, os.X_OK) and f"the {name} hook" not in found:
+                found.append(f"the {name} hook")
+    return found

@@ -172,3 +172,23 @@ def test_readme_lists_the_read_only_set_as_the_tables_say() -> None:
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     shown = readme.split("<!-- shell-allowlist:start -->\n", 1)[1].split("\n<!-- shell-allowlist:end -->", 1)[0]
     assert shown == markdown(), "README's read-only table is stale: paste shell_allowlist.markdown() between the markers"
+
+
+def test_a_hook_git_status_fires_asks_but_a_husky_hooks_path_alone_does_not(tmp_path: Path) -> None:
+    root = make_project(tmp_path / "hooks")
+    _git(root, "init", "-q")
+    husky = root / ".husky"
+    husky.mkdir()
+    (husky / "pre-commit").write_text("#!/bin/sh\nexit 0\n")
+    (husky / "pre-commit").chmod(0o755)
+    _git(root, "config", "core.hooksPath", ".husky")
+    assert classify("git status", root=root).read_only  # pre-commit never runs on a read
+    (husky / "post-index-change").write_text("#!/bin/sh\ntouch ran\n")
+    (husky / "post-index-change").chmod(0o755)
+    v = classify("git status", root=root)
+    assert not v.read_only and "post-index-change" in v.reason
+    _git(root, "config", "--unset", "core.hooksPath")
+    hook = root / ".git" / "hooks" / "post-index-change"
+    hook.write_text("#!/bin/sh\ntouch ran\n")
+    hook.chmod(0o755)
+    assert "post-index-change" in classify("git diff", root=root).reason
