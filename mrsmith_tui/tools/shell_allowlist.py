@@ -415,7 +415,7 @@ GIT_FORMAT_RUNS = re.compile(r"%G|signature|show-signature", re.IGNORECASE)
 
 # Repository configuration that makes a read-only git command run a program or read elsewhere.
 GIT_CONFIG_DANGER = re.compile(
-    r"^(core\.(fsmonitor|worktree|pager|sshcommand|gitproxy|askpass|editor|attributesfile)"
+    r"^(core\.(fsmonitor|worktree|pager|sshcommand|gitproxy|askpass|editor|attributesfile|alternaterefscommand)"
     r"|diff\.external|diff\.[^\n]+\.(command|textconv)|filter\.[^\n]+|gpg\.([^\n]+\.)?program|log\.showsignature"
     r"|pager\.[^\n]+|credential\..*|uploadpack\.[^\n]+|sequence\.editor|blame\.ignorerevsfile|mailmap\.file)$"
 )

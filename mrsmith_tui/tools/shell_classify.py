@@ -60,6 +60,20 @@ def classify(
     root: str | os.PathLike[str] | None = None,
     sensitive: SensitivePaths | None = None,
 ) -> Verdict:
+    try:
+        return _classify(command, harmless, dangerous, root, sensitive)
+    except (RecursionError, OSError, ValueError, UnicodeError) as e:  # nested too deep, an odd path: ask
+        text = command.strip()
+        return Verdict(False, f"shell:{text}", f"the command could not be judged ({type(e).__name__})", "other")
+
+
+def _classify(
+    command: str,
+    harmless: Iterable[str],
+    dangerous: Iterable[str],
+    root: str | os.PathLike[str] | None,
+    sensitive: SensitivePaths | None,
+) -> Verdict:
     text = command.strip()
     if not text:
         return Verdict(False, "shell:", "the command is empty", "other")
