@@ -450,6 +450,9 @@ LISTER_FILTERS = frozenset({"grep", "head", "tail", "sort", "uniq"})  # pass lin
 # that prints whole files, like cat, does).
 SEARCHERS = frozenset("grep egrep fgrep rg wc ls stat file du md5sum sha1sum sha224sum sha256sum sha384sum sha512sum "
                       "b2sum cksum".split())
+# These show names, sizes and types, never content: naming a secret inside the root is fine
+# (`ls -l .env`, `du -sh *`), as list_dir shows it; a path outside the root still asks.
+NAMES_ONLY = frozenset("ls stat du file wc tree".split())
 
 
 # --------------------------------------------------------------------------- the README's table

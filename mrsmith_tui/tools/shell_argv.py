@@ -104,7 +104,7 @@ def check_program(name: str, prog: A.Program, args: list[Word], ctx: Context, sp
         words = operands + [o.value for o in opts if o.value is not None]
         paths += [w for w in words if w.value is None and not one_word(w) and w not in paths]
     for w in paths:
-        p = path_problem(w, ctx)
+        p = path_problem(w, ctx, names_only=name in A.NAMES_ONLY)
         if p is not None and not (p.rule == "secret" and w.origin.startswith("lister:") and name in A.SEARCHERS):
             problems.append(p)
     if special is not None:

@@ -49,8 +49,12 @@ class Context:
             self._listed[kind] = _listed_problem(self, kind)
         return self._listed[kind]
 
-def path_problem(w: Word, ctx: Context) -> Problem | None:
-    """Why reading this path should ask (outside the root, a secret, a socket), or None."""
+def path_problem(w: Word, ctx: Context, *, names_only: bool = False) -> Problem | None:
+    """Why reading this path should ask (outside the root, a secret, a socket), or None.
+
+    `names_only`: the program shows names, sizes or types, never content (ls, stat, du): a
+    secret inside the root may be named, as list_dir shows it; outside still asks.
+    """
     if w.value is None:
         if w.origin == "procsub":
             return None
@@ -74,6 +78,9 @@ def path_problem(w: Word, ctx: Context) -> Problem | None:
         if A_OUTSIDE in why:
             secret = ctx.sensitive.matches(os.path.normpath(full).lstrip("/"))
             return Problem("secret" if secret else "outside", f"{shown}: {why}" + (" and looks like a secret" if secret else ""))
+        real = os.path.relpath(os.path.realpath(full), os.path.realpath(ctx.root))
+        if names_only and not (real == ".." or real.startswith("../") or os.path.isabs(real)):
+            continue
         return Problem("secret", f"{shown}: {why}")
     return None
 
