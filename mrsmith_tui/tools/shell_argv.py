@@ -118,10 +118,10 @@ def check_program(name: str, prog: A.Program, args: list[Word], ctx: Context, sp
 def _wrapper(name: str, args: list[Word], ctx: Context, depth: int, stdin_lister: str | None) -> list[Problem]:
     wrap = A.WRAPPERS[name]
     opts, rest, problems = parse_options(wrap.options, name, args)
-    if problems:
-        return problems
+    if problems:  # the wrapper's own options: only this exact command (`env -S …` is not all of env)
+        return [Problem(p.rule, p.reason) for p in problems]
     if any(o.value is not None and o.value.value is None for o in opts):
-        return [Problem("runs", f"{name} gets an option value only known when it runs", name)]
+        return [Problem("runs", f"{name} gets an option value only known when it runs")]
     if any(o.name.lstrip("-") in wrap.lookup_opts for o in opts):
         return []  # `command -v x`: looks x up, runs nothing
     if name == "env":
@@ -139,7 +139,7 @@ def _wrapper(name: str, args: list[Word], ctx: Context, depth: int, stdin_lister
     inner = rest[wrap.leading :]
     if not inner:
         if name == "env":
-            return [Problem("secret", "env without a command prints every environment variable, keys included", "env")]
+            return [Problem("secret", "env without a command prints every environment variable, keys included")]
         if wrap.needs_command:
             return [Problem("runs", f"{name} without a command", name)]
         return []
@@ -154,12 +154,13 @@ def _wrapper(name: str, args: list[Word], ctx: Context, depth: int, stdin_lister
 def _git(args: list[Word], ctx: Context) -> list[Problem]:
     gopts, rest, problems = parse_options(A.GIT_GLOBAL, "git", args)
     if problems:
-        return [Problem("runs", p.reason.replace("git option", "git global option"), "git") for p in problems]
+        # only this exact command: an "always" for `git -c …` must not cover every git
+        return [Problem("runs", p.reason.replace("git option", "git global option")) for p in problems]
     if not rest:
         return []  # prints usage
     sub_word = rest[0]
     if sub_word.value is None:
-        return [Problem("runs", f"git subcommand `{sub_word.text}` is only known when it runs", "git")]
+        return [Problem("runs", f"git subcommand `{sub_word.text}` is only known when it runs")]
     sub = sub_word.value
     spec = f"git {sub}" if re.match(r"^[a-z][a-z0-9._-]*$", sub) else "git"
     sub_args = rest[1:]

@@ -74,6 +74,9 @@ def test_case(verdict: str, command: str, project: Path) -> None:
         ("echo hi > notes.txt", "shell:echo hi > notes.txt"),
         ("cat ~/.ssh/id_rsa", "shell:cat ~/.ssh/id_rsa"),
         ("FOO=1 ls", "shell:FOO=1 ls"),
+        ("git -c core.pager=x log", "shell:git -c core.pager=x log"),  # not all of git
+        ("env -S 'touch x'", "shell:env -S 'touch x'"),
+        ("git status > out", "shell:git status > out"),
     ],
 )
 def test_approval_spec(command: str, spec: str, project: Path) -> None:
