@@ -444,7 +444,16 @@ PROXY_VARIABLES = frozenset({"http_proxy", "https_proxy", "ftp_proxy", "all_prox
 LISTERS_GIT = {"ls-files": "", "diff": "--name-only --name-status", "ls-tree": "--name-only", "grep": "-l --files-with-matches -L --name-only --files-without-match"}
 LISTERS = {"find": "", "rg": "-l --files --files-with-matches --files-without-match", "grep": "-l -L --files-with-matches --files-without-match", "ls": ""}
 LISTER_FIND_FORBIDDEN = frozenset({"-printf", "-ls"})  # they print more than names
-LISTER_FILTERS = frozenset({"grep", "head", "tail", "sort", "uniq"})  # pass lines through unchanged
+# Filters that pass whole lines through unchanged, with the only options that keep it so
+# (`grep -o`, `tail -c` could cut `/etc/passwd` out of a listed `a/etc/passwd`).
+LISTER_FILTERS: dict[str, frozenset[str]] = {
+    "grep": frozenset("-i -v -w -x -E -F -G -P -e --ignore-case --invert-match --word-regexp --line-regexp "
+                      "--extended-regexp --fixed-strings --basic-regexp --perl-regexp --regexp".split()),
+    "head": frozenset({"-n", "--lines", "-NUM"}),
+    "tail": frozenset({"-n", "--lines", "-NUM"}),
+    "sort": frozenset("-u -r -f -V -n --unique --reverse --ignore-case --version-sort --numeric-sort".split()),
+    "uniq": frozenset("-u -d -i --unique --repeated --ignore-case".split()),
+}
 # Given listed names, these print only matching lines, counts, names or hashes — what a
 # recursive search of the root may do — so a listed `.env` does not make them ask (a reader
 # that prints whole files, like cat, does).

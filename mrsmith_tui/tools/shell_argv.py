@@ -247,7 +247,7 @@ def is_lister(words: list[Word]) -> str | None:
 
 
 def is_filter(words: list[Word]) -> bool:
-    """A pipeline stage that passes lines of its input through (it reads no file of its own)."""
+    """A pipeline stage that passes whole lines of its input through (and reads no file of its own)."""
     if not words or any(w.value is None for w in words) or words[0].value not in A.LISTER_FILTERS:
         return False
     name = words[0].value or ""
@@ -257,6 +257,6 @@ def is_filter(words: list[Word]) -> bool:
         return False
     if prog.operands == "pattern" and not given(opts, prog.pattern_set):
         operands = operands[1:]
-    return not operands and not any(o.name.lstrip("-") in prog.path_set for o in opts) and not given(opts, {"r", "recursive", "d", "directories"})
+    return not operands and all(o.name in A.LISTER_FILTERS[name] for o in opts)
 
 
