@@ -237,7 +237,7 @@ def is_lister(words: list[Word]) -> str | None:
     if name == "find":
         return None if any(a in A.LISTER_FIND_FORBIDDEN for a in args) else "tree"
     if name == "ls":
-        plain = all(a in ("-1", "-a", "-A", "-d", "-t", "-r", "-S") or not a.startswith("-") for a in args)
+        plain = all(a in ("-1", "-A", "-t", "-r", "-S") or not a.startswith("-") for a in args)  # -a lists ..; -d alone lists .
         return "tree" if plain else None
     if name in A.LISTERS:
         need = A.LISTERS[name].split()
