@@ -9,6 +9,7 @@ names (the root's files are known when the command is judged).
 
 from __future__ import annotations
 
+import fnmatch
 import glob
 import os
 import re
@@ -286,6 +287,10 @@ def _glob(segs: list[Seg], cwds: Iterable[str]) -> list[str] | None:
                     return None
         except (OSError, ValueError):
             continue
+    # bash before 5.2 (no globskipdots) lets `.*` match `.` and `..`
+    first = pattern.split("/", 1)[0]
+    if first.startswith(".") and fnmatch.fnmatchcase("..", first):
+        found += [".", ".."]
     return sorted(found)
 
 
