@@ -417,7 +417,9 @@ GIT_FORMAT_RUNS = re.compile(r"%G|signature|show-signature", re.IGNORECASE)
 GIT_CONFIG_DANGER = re.compile(
     r"^(core\.(fsmonitor|worktree|pager|sshcommand|gitproxy|askpass|editor|attributesfile|alternaterefscommand)"
     r"|diff\.external|diff\.[^\n]+\.(command|textconv)|filter\.[^\n]+|gpg\.([^\n]+\.)?program|log\.showsignature"
-    r"|pager\.[^\n]+|credential\..*|uploadpack\.[^\n]+|sequence\.editor|blame\.ignorerevsfile|mailmap\.file)$"
+    r"|pager\.[^\n]+|credential\..*|uploadpack\.[^\n]+|sequence\.editor|blame\.ignorerevsfile|mailmap\.file"
+    # a partial clone fetches missing objects while reading (`git log -p`): through these
+    r"|extensions\.partialclone|remote\.[^\n]+\.(promisor|uploadpack|receivepack|vcs|proxy)|protocol\.[^\n]*allow)$"
 )
 GIT_CONFIG_OFF = frozenset({"", "false", "no", "off", "0"})
 # Hooks a read-only command can fire (looked up where core.hooksPath or the git dir puts them).
