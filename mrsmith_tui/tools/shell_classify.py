@@ -276,7 +276,7 @@ def _plain_words(node: Node, ctx: Context) -> list[Word] | None:
 
 
 def _simple(node: Node, ctx: Context, out: list[Problem], stdin_lister: str | None) -> None:
-    words: list[Word] = []
+    args: list[Node] = []
     for c in node.named_children:
         kind = c.type
         if kind in ("variable_assignment", "variable_assignments"):
@@ -286,15 +286,31 @@ def _simple(node: Node, ctx: Context, out: list[Problem], stdin_lister: str | No
             _redirect(c, ctx, out)
         elif kind == "command_name" or kind in _WORDS:
             _scan(c, ctx, out)
-            words += _argument(c, ctx)
+            args.append(c)
         else:
             out.append(Problem("runs", f"it uses {kind.replace('_', ' ')} (`{_text(c)[:60]}`)"))
-    out += judge(words, ctx, stdin_lister=stdin_lister)
+    # inside `for f in a b`, a command using $f runs once with each value: judge each
+    loop = next((m.group(2) for a in args if (m := _LOOP_REF.match(_text(a))) and m.group(2) in ctx.loops), None)
+    for value in ctx.loops[loop] if loop else [None]:
+        words = [w for a in args for w in _argument(a, ctx, (loop, value) if loop else None)]
+        out += [p for p in judge(words, ctx, stdin_lister=stdin_lister) if p not in out]
 
 
-def _argument(node: Node, ctx: Context) -> list[Word]:
+_LOOP_REF = re.compile(r'^("?)\$\{?([a-z][a-z0-9_]*)\}?\1$')
+
+
+def _argument(node: Node, ctx: Context, loop: tuple[str, Word | None] | None = None) -> list[Word]:
     inner = node.named_children[0] if node.type == "command_name" and node.named_child_count == 1 else node
     text = _text(node)
+    m = _LOOP_REF.match(text)
+    if loop is not None and m and m.group(2) == loop[0] and loop[1] is not None:
+        value = loop[1]
+        quoted = bool(m.group(1))
+        if value.value is None:
+            return [Word(None, text, value.origin)]  # a lister's name stays a lister's name
+        if quoted or not re.search(r"[\s*?\[]", value.value):
+            return [Word(value.value, text, value.origin)]
+        return [Word(None, text, "dynamic")]  # unquoted: split and matched again
     if inner.type == "string" and inner.named_child_count == 1 and inner.named_children[0].type == "command_substitution":
         inner = inner.named_children[0]
     if inner.type == "process_substitution":
@@ -376,6 +392,7 @@ def _test_command(node: Node, ctx: Context, out: list[Problem]) -> None:
 def _for(node: Node, ctx: Context, out: list[Problem]) -> None:
     if node.children and node.children[0].type == "select":
         out.append(Problem("runs", "select reads a choice and assigns a variable"))
+    name, values, has_in = None, [], any(c.type == "in" for c in node.children)
     for c in node.named_children:
         if c.type == "variable_name":
             name = _text(c)
@@ -383,8 +400,21 @@ def _for(node: Node, ctx: Context, out: list[Problem]) -> None:
                 out.append(Problem("runs", f"the loop assigns {name}, which changes what later commands run or read"))
         elif c.type in _WORDS:
             _scan(c, ctx, out)
-        else:
-            _stmt(c, ctx, out)
+            values += _argument(c, ctx)
+    saved = dict(ctx.loops)
+    if name is not None:
+        ctx.loops.pop(name, None)
+        if has_in and len(values) <= MAX_LOOP_VALUES:
+            ctx.loops[name] = values
+    try:
+        for c in node.named_children:
+            if c.type not in _WORDS and c.type != "variable_name":
+                _stmt(c, ctx, out)
+    finally:
+        ctx.loops = saved
+
+
+MAX_LOOP_VALUES = 64
 
 
 def _redirect(node: Node, ctx: Context, out: list[Problem]) -> None:

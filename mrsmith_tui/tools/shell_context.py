@@ -35,6 +35,7 @@ class Context:
     dangerous: frozenset[str] = frozenset()
     cd_targets: list[str] = field(default_factory=list)
     git_config: Callable[[str], list[str]] | None = None  # cwd -> dangerous keys the repo sets
+    loops: dict[str, list[Word]] = field(default_factory=dict)  # for-loop variable -> the words it takes
     _listed: dict[str, str | None] = field(default_factory=dict)
 
     def listed_problem(self, kind: str) -> str | None:
@@ -69,7 +70,7 @@ def path_problem(w: Word, ctx: Context, *, names_only: bool = False) -> Problem 
         return Problem("network", f"`{v}` opens a network connection")
     if re.match(r"^/proc/[^/]+/(environ|cmdline)$", os.path.normpath(v)):
         return Problem("secret", f"`{v}` holds a process's environment or command line")
-    shown = f"`{v}` (from `{w.text}`)" if w.origin == "glob" else f"`{w.text}`"
+    shown = f"`{v}` (from `{w.text}`)" if w.origin == "glob" or "$" in w.text else f"`{w.text}`"
     for cwd in ctx.cwds:
         full = v if os.path.isabs(v) else os.path.join(cwd, v)
         why = ctx.sensitive.reason(full, ctx.root)
