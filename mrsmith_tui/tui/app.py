@@ -36,7 +36,8 @@ from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.tui import effects as fx
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.bridge import CoalescingSink, TuiApprover
-from mrsmith_tui.tui.update import COMMANDS, initial_model, key_route, sidebar_takes_screen, sidebar_visible, update
+from mrsmith_tui.tui.update import (COMMANDS, answer_for, initial_model, key_route, sidebar_takes_screen, sidebar_visible,
+                                     update)
 from mrsmith_tui.tui.view.blocks import review_text
 from mrsmith_tui.tui.view.conversation import BlockClicked, ConversationKey, ConversationView, UserScrolled
 from mrsmith_tui.tui.view.prompt import PromptArea
@@ -159,6 +160,7 @@ class MrSmithApp(App[int]):
         self._wake_at: float | None = None
         self._render_queued = False
         self._modal: Any = None  # the RequestModal on screen
+        self._moved_to_request = False  # Tab / F2: the person asked for the request, over any other screen
         self._review_open = False
         self._agent_shown = False
         self.exit_code = 0
@@ -399,6 +401,7 @@ class MrSmithApp(App[int]):
             if current.is_attached and current in self.screen_stack:
                 current.dismiss(None)
         if head is not None and self._modal is None:
+            asked, self._moved_to_request = self._moved_to_request, False
             prompt = self.screen_stack[0].query_one(PromptArea)
             if not model.input.draft and prompt.text:
                 # Armed on an empty prompt, but a key typed just before has not reached update yet
@@ -406,11 +409,28 @@ class MrSmithApp(App[int]):
                 self._draft_in_widget = prompt.text
                 self.dispatch(ui.TypedAway(text=prompt.text, at=self._clock()))
                 return
+            if not asked and self._keyboard_elsewhere():
+                self.dispatch(ui.KeyboardElsewhere(at=self._clock()))
+                return
             from mrsmith_tui.tui.modals import modal_for  # lazily: start-up time
 
             modal = modal_for(head)
             self._modal = modal
             self.push_screen(modal)
+        if self._modal is not None and head is not None:
+            self._modal.confirming_always(model.pending.confirm_always)
+
+    def _keyboard_elsewhere(self) -> bool:
+        """Another screen has the keyboard (the review and its search, the palette, a dialog): a request
+        arriving now would take keys typed there. An agent's own screen sends typing to the prompt."""
+        from mrsmith_tui.tui.agent_screen import AgentScreen
+
+        top = self.screen
+        return top is not self.screen_stack[0] and not isinstance(top, AgentScreen)
+
+    def on_request_modal_shown(self, event: Any) -> None:
+        """The modal is painted: its grace starts now."""
+        self.dispatch(ui.RequestShown(request_id=event.request_id, at=self._clock()))
 
     def on_request_modal_answered(self, event: Any) -> None:
         self.dispatch(ui.Answer(request_id=event.request_id, answer=event.answer, at=self._key_at(event.key_time)))
@@ -423,8 +443,12 @@ class MrSmithApp(App[int]):
     async def on_event(self, event: events.Event) -> None:
         # Keys reaching a request's modal are routed here, before any widget of the modal (an option
         # list, the free-text input) can take them; update decides (key_route) by the key's own time.
-        if isinstance(event, events.Key) and not event.is_forwarded and event.key not in ("ctrl+c", "ctrl+d") \
-                and getattr(self.screen, "request_id", None) is not None:  # a RequestModal, also one closing
+        # An answer key is folded in at once, so the keys after it (a fast "yes") meet the model it
+        # left: each key either answers or lands in the prompt, none is lost.
+        on_request = isinstance(event, (events.Key, events.Paste)) and bool(self._screen_stack) \
+            and getattr(self.screen, "request_id", None) is not None  # a RequestModal, also one closing
+        if on_request and isinstance(event, events.Key) and not event.is_forwarded \
+                and event.key not in ("ctrl+c", "ctrl+d", "f2", "pageup", "pagedown"):
             at = self._key_at(event.time)
             route = key_route(self.model, at, event.key, bool(event.is_printable and event.character))
             if route == "drop":
@@ -433,7 +457,23 @@ class MrSmithApp(App[int]):
             if route == "prompt":
                 self._type_into_prompt(event.character or "", at)
                 return
+            head = self.model.pending.head
+            answer = answer_for(self.model, event.key)
+            if answer is not None and head is not None:
+                self.dispatch(ui.Answer(request_id=head.request_id, answer=answer, at=at))
+                return
+        if on_request and isinstance(event, events.Paste) and not self._modal_takes_paste():
+            self._type_into_prompt(event.text, self._clock())  # pasted text is the person's typing
+            return
         await super().on_event(event)
+
+    def _modal_takes_paste(self) -> bool:
+        """Only a question's free-text box, on screen and past its grace, takes a paste."""
+        from textual.widgets import Input
+
+        p = self.model.pending
+        return (p.head is not None and p.head.kind == "question" and p.keys_from is not None
+                and isinstance(self.screen.focused, Input) and self._clock() >= p.keys_from)
 
     def _type_into_prompt(self, character: str, at: float) -> None:
         """The person was typing, not answering: the key joins the prompt and the request waits again."""
@@ -810,9 +850,10 @@ class MrSmithApp(App[int]):
         self.ui(ui.Complete)
 
     def on_prompt_area_open_request(self, event: PromptArea.OpenRequest) -> None:
-        self.ui(ui.OpenRequest)
+        self.action_open_request()
 
     def action_open_request(self) -> None:
+        self._moved_to_request = self.model.pending.head is not None and not self.model.pending.armed
         self.ui(ui.OpenRequest)
 
     def on_text_area_changed(self, event: PromptArea.Changed) -> None:
@@ -892,6 +933,9 @@ class MrSmithApp(App[int]):
             self.query_one(ConversationView).focus()
 
     def action_page(self, step: int) -> None:
+        if getattr(self.screen, "request_id", None) is not None:  # a request's modal: its diff or options
+            self.screen.page(step)
+            return
         agent_screen = self._agent_screen() if self.model.screen.agent_open else None
         if agent_screen is not None and self.screen is agent_screen:
             agent_screen.conversation.page(step)

@@ -1,11 +1,11 @@
 """Modals for the person's answers: approval, continue-after-round-cap, question.
 
-A modal posts `Answered` with its answer and the time of the key that gave it; the shell turns
-that into an `Answer` Msg, and `update` decides whether it counts (not within the grace after
-the modal took the keyboard). The modal leaves the screen when `update` pops its request.
-They are pushed only once `update` armed the request (the prompt empty, or the person moved
-to it with Tab / F2). The choices and the reason are docked at the bottom, so they stay on
-screen at any size; the arguments and the diff scroll above them.
+The shell routes every key on a modal through `update` (key_route, answer_for) before the modal
+sees it, so single-key answers never reach these widgets; a question posts `Answered` with its
+text. A modal posts `Shown` once it is painted: its grace starts then. The modal leaves the
+screen when `update` pops its request. They are pushed only once `update` armed the request.
+The choices and the reason are docked at the bottom and cut to a line each, so they stay on
+screen at any size; the arguments, the full spec and the diff scroll above them.
 """
 
 from __future__ import annotations
@@ -59,6 +59,11 @@ class RequestModal(ModalScreen[str]):
     # answer carries the key's time.
     ANSWER_KEYS: dict[str, str] = {}
 
+    class Shown(Message):
+        def __init__(self, request_id: str) -> None:
+            super().__init__()
+            self.request_id = request_id
+
     class Answered(Message):
         def __init__(self, request_id: str, answer: str, key_time: float | None) -> None:
             super().__init__()
@@ -76,6 +81,17 @@ class RequestModal(ModalScreen[str]):
 
     def on_mount(self) -> None:
         self.call_after_refresh(self.fit_body)
+        self.call_after_refresh(lambda: self.post_message(self.Shown(self.request_id)))
+
+    def confirming_always(self, on: bool) -> None:
+        """The first "a" was pressed: say that a second one (or Enter) is needed."""
+
+    def page(self, step: int) -> None:
+        """PageUp / PageDown scroll the arguments and diff (or a question's options)."""
+        body = self.query(".body, #q-options")
+        if body:
+            target = body.first()
+            target.scroll_to(y=target.scroll_y + step * max(1, target.size.height - 1), animate=False)
 
     def on_resize(self, event: events.Resize) -> None:
         self.call_after_refresh(self.fit_body)
@@ -89,6 +105,13 @@ class RequestModal(ModalScreen[str]):
         if not bodies or not footers:
             return
         room = int(self.size.height * 0.9) - 6 - footers.first().outer_size.height - 1
+        texts = self.query("#q-text")
+        if texts:  # a long question takes at most a third, so its options stay in view
+            cap = max(2, room // 3)
+            text = texts.first()
+            if text.styles.max_height is None or text.styles.max_height.value != cap:
+                text.styles.max_height = cap
+            room -= cap - 1
         body = bodies.first()
         wanted = max(1, min(self.BODY_MAX if body.has_class("body") else self.OPTIONS_MAX, room))
         if body.styles.max_height is None or body.styles.max_height.value != wanted:
@@ -97,43 +120,64 @@ class RequestModal(ModalScreen[str]):
     def answer(self, answer: str, key_time: float | None = None) -> None:
         self.post_message(self.Answered(self.request_id, answer, key_time))
 
-    def on_key(self, event: events.Key) -> None:
-        answer = self.ANSWER_KEYS.get(event.key)
-        if answer is not None:
-            event.stop()
-            event.prevent_default()
-            self.answer(answer, event.time)
+
+def _one_line(text: str, limit: int) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: max(1, limit - 1)] + "…"
 
 
-def why_text(req: Request) -> Content:
-    """The rule that asked, the tool's detail, and what an "always" answer would remember."""
+def why_text(req: Request, width: int = 100) -> Content:
+    """The rule that asked, the tool's detail, and what an "always" answer would remember: a line
+    each, whatever the model put in them (a long command is cut; its full text is in the body)."""
     rule = RULE_TEXT.get(req.rule, RULE_TEXT["other"])
-    parts: list[tuple[str, str]] = [("Why: ", "bold"), (f"this call {rule}", "bold $warning")]
+    head = f"this call {rule}"
+    parts: list[tuple[str, str]] = [("Why: ", "bold"), (head, "bold $warning")]
     if req.reason:
-        parts.append((f" ({req.reason})", "$text-muted"))
+        parts.append((f" ({_one_line(req.reason, max(8, width - len(head) - 9))})", "$text-muted"))
     if req.spec:
-        parts += [("\nAlways remembers: ", "bold"), (req.spec, "bold $accent"),
-                  (" for this session (/permissions revokes)", "$text-muted")]
+        parts += [("\nAlways remembers: ", "bold"), (_one_line(req.spec, max(12, width - 18)), "bold $accent")]
     return Content.assemble(*parts)
+
+
+def spec_cut(req: Request, width: int) -> bool:
+    return bool(req.spec) and _one_line(req.spec, max(12, width - 18)) != req.spec
 
 
 class ApprovalModal(RequestModal):
     ANSWER_KEYS = ANSWER_KEYS["approval"]
+    KEYS = (("y", "yes"), ("n", "no"), ("a a", "always"), ("esc", "no"))
 
     def compose(self) -> ComposeResult:
         r = self.req
         who = f"  · from {r.agent_id}" if r.agent_id else ""
+        width = max(20, min(106, int(self.app.size.width * 0.9) - 6))  # the dialog's text width
         with Vertical(classes="dialog"):
             yield Static(Content.assemble(("◆ ", "$warning"), ("Allow ", "bold"), (r.tool, "bold $accent"),
                                           ("?", "bold"), (who, "$text-muted")), classes="title")
             with Vertical(classes="footer"):
-                yield Static(why_text(r), classes="reason")
-                yield Static(_keys(("y", "yes"), ("n", "no"), ("a", "always"), ("esc", "no")), classes="keys")
+                yield Static(why_text(r, width), classes="reason")
+                yield Static(_keys(*self.KEYS), classes="keys")
             with VerticalScroll(classes="body"):
+                if spec_cut(r, width):
+                    yield Static(Content.assemble(("An \"always\" remembers, in full: ", "bold"), (r.spec, "$accent")),
+                                 classes="spec")
                 yield Static(Content(_arguments_text(r.arguments)), classes="args")
                 if r.diff:
                     lines = r.diff.rstrip("\n").split("\n")[:400]
                     yield Static(_join([_diff_line(line) for line in lines]), classes="diff")
+
+    def confirming_always(self, on: bool) -> None:
+        keys = self.query(".keys")
+        if not keys:
+            return
+        if on:
+            spec = _one_line(self.req.spec or self.req.tool, 40)
+            keys.first().update(Content.assemble(("a", "bold $warning"), (" again or ", "bold"), ("enter", "bold $warning"),
+                                                 (f": always allow {spec} this session · ", "bold"),
+                                                 ("y", "bold $accent"), (" once  ", "$text-muted"),
+                                                 ("n", "bold $accent"), (" no", "$text-muted")))
+        else:
+            keys.first().update(_keys(*self.KEYS))
 
 
 class ContinueModal(RequestModal):
@@ -161,7 +205,8 @@ class QuestionModal(RequestModal):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
-            yield Static("", classes="title", id="q-title")
+            with VerticalScroll(id="q-text"):
+                yield Static("", classes="title", id="q-title")
             with Vertical(classes="footer"):
                 yield Input(placeholder="or type an answer, Enter sends", id="q-free")
                 yield Static(_keys(("1-9", "pick"), ("space", "toggle"), ("enter", "send"), ("esc", "skip")),
@@ -189,7 +234,13 @@ class QuestionModal(RequestModal):
         (options if q.options else self.query_one(Input)).focus()
 
     def on_key(self, event) -> None:
-        if event.character and event.character.isdigit() and not isinstance(self.focused, Input):
+        if event.is_printable and event.character and not event.character.isdigit() and event.character != " " \
+                and isinstance(self.focused, SelectionList):  # typing on the options: it is a free answer
+            event.stop()
+            free = self.query_one(Input)
+            free.focus()
+            free.insert_text_at_cursor(event.character)
+        elif event.character and event.character.isdigit() and not isinstance(self.focused, Input):
             q = self.req.questions[self.index]
             i = int(event.character) - 1
             if 0 <= i < len(q.options):

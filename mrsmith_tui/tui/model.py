@@ -127,14 +127,19 @@ class Request:
 
 @dataclass(frozen=True)
 class Pending:
-    """Requests waiting for the person. The head takes the keyboard ("armed") only when the prompt
-    is empty or the person moves to it; keys pressed before `keys_from` (the grace after it took
-    the keyboard, pushed on by every key ignored in it) are dropped."""
+    """Requests waiting for the person. The head takes the keyboard ("armed") when it arrives on an
+    empty prompt with no other screen open, after a prompt is sent, or when the person moves to it
+    (Tab / F2); once it waited behind the person's text ("held") only those last two arm it. Keys
+    count as answers only from `keys_from`: the grace after its modal was first painted (None: not
+    painted yet), pushed on by every key ignored in it."""
 
     queue: tuple[Request, ...] = ()
     armed: bool = False  # the head request is on screen and has the keyboard
-    keys_from: float = 0.0  # keys at or after this time are answers
+    keys_from: float | None = None  # keys at or after this time are answers; None: its modal is not painted yet
+    held: bool = False  # the head waits behind the person's typing or another screen until Tab / F2 / a sent prompt
+    confirm_always: bool = False  # "a" was pressed once: a second "a" (or Enter) gives "always"
     noticed: str = ""  # the request whose "waiting" notice is in the conversation
+    notice_key: str = ""  # that notice's block
 
     @property
     def head(self) -> Request | None:
@@ -267,6 +272,18 @@ class TypedAway(Msg):
     prompt, whose text is now `text`."""
 
     text: str
+
+
+@dataclass(frozen=True)
+class RequestShown(Msg):
+    """The request's modal was painted (`at`): its grace starts now, not when the request arrived."""
+
+    request_id: str
+
+
+@dataclass(frozen=True)
+class KeyboardElsewhere(Msg):
+    """Another screen (review, palette, a dialog) has the keyboard: the armed request waits, held."""
 
 
 @dataclass(frozen=True)

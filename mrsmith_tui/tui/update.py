@@ -291,47 +291,86 @@ def _request(kind: str) -> Callable:
 
 
 def _try_arm(model: Model, at: float) -> Model:
-    """The head request takes the keyboard when the prompt is empty; behind typed text it waits, with
-    a notice, until the person moves to it (OpenRequest) or empties the prompt. Never changes the draft."""
+    """The head request takes the keyboard when it finds the prompt empty and no other screen open.
+    Behind typed text (or another screen) it is held, with a notice, until the person moves to it
+    (OpenRequest) or sends the prompt: a prompt emptied by editing does not arm it, since the person
+    is still typing. Never changes the draft."""
     p = model.pending
     head = p.head
     if head is None or p.armed:
         return model
-    if not model.input.draft:
+    if not p.held and not model.input.draft and not model.screen.review:
         return _arm(model, at)
+    if not p.held:
+        model = replace(model, pending=replace(p, held=True))
+    return _waiting_notice_block(model, head, at)
+
+
+def _waiting_notice_block(model: Model, head: Request, at: float) -> Model:
+    p = model.pending
     if p.noticed == head.request_id:
         return model
     model = _note_block(model, "notice", waiting_notice(head), at)
-    return replace(model, pending=replace(p, noticed=head.request_id))
+    return replace(model, pending=replace(p, noticed=head.request_id, notice_key=model.conv.blocks[-1].key))
 
 
 def _arm(model: Model, at: float) -> Model:
-    return replace(model, pending=replace(model.pending, armed=True, keys_from=at + GRACE))
+    """On screen from now; its keys count only from the grace after its modal is painted (RequestShown)."""
+    return replace(model, pending=replace(model.pending, armed=True, held=False, keys_from=None, confirm_always=False))
 
 
 def takes_keys(model: Model, at: float) -> bool:
-    """Whether a key pressed at `at` may answer the request on screen (not within its grace)."""
-    return model.pending.armed and at >= model.pending.keys_from
+    """Whether a key pressed at `at` may answer the request on screen (painted, and not within its grace)."""
+    p = model.pending
+    return p.armed and p.keys_from is not None and at >= p.keys_from
+
+
+def _request_shown(model: Model, msg: ui.RequestShown) -> tuple[Model, Effects]:
+    p = model.pending
+    if p.head is None or p.head.request_id != msg.request_id or not p.armed or p.keys_from is not None:
+        return model, ()
+    return replace(model, pending=replace(p, keys_from=msg.at + GRACE)), ()
+
+
+def _keyboard_elsewhere(model: Model, msg: ui.KeyboardElsewhere) -> tuple[Model, Effects]:
+    p = model.pending
+    if p.head is None:
+        return model, ()
+    return replace(model, pending=replace(p, armed=False, held=True, keys_from=None)), ()
 
 
 # The single keys that answer a modal; a question takes any key (its options and free text).
+# "a" (always) is the costly answer: the first press asks for a second ("a" again or Enter).
 ANSWER_KEYS: dict[str, dict[str, str]] = {
     "approval": {"y": "yes", "n": "no", "a": "always", "escape": "no"},
     "continue": {"y": "yes", "enter": "yes", "n": "no", "escape": "no"},
 }
+
+
+def answer_for(model: Model, key: str) -> str | None:
+    """The answer a key gives to the request on screen (None: not an answer key)."""
+    head = model.pending.head
+    if head is None:
+        return None
+    answer = ANSWER_KEYS.get(head.kind, {}).get(key)
+    if answer is None and key == "enter" and head.kind == "approval" and model.pending.confirm_always:
+        return "always"
+    return answer
+
 
 KeyRoute = Literal["pass", "drop", "prompt"]
 
 
 def key_route(model: Model, at: float, key: str, printable: bool) -> KeyRoute:
     """Where a key pressed at `at` goes while a request's modal is on screen: to the modal
-    ("pass"), nowhere ("drop": a non-printable key within the grace), or to the prompt ("prompt"):
-    a printable key within the grace, or one that answers nothing, is the person typing, not
-    answering; it lands in the prompt and the request waits behind the text again."""
+    ("pass"), nowhere ("drop": a non-printable key before the modal was painted or within its
+    grace), or to the prompt ("prompt"): a printable key before or within the grace, or one that
+    answers nothing, is the person typing, not answering; it lands in the prompt and the request
+    waits behind the text again."""
     p = model.pending
     if p.head is None or not p.armed:  # the modal is still on screen, closing: its keys are typing
         return "prompt" if printable else "drop"
-    if at < p.keys_from:
+    if not takes_keys(model, at):
         return "prompt" if printable else "drop"
     answers = ANSWER_KEYS.get(p.head.kind)
     if answers is not None and printable and key not in answers:
@@ -343,12 +382,13 @@ def _typed_away(model: Model, msg: ui.TypedAway) -> tuple[Model, Effects]:
     """A key typed into a modal went to the prompt (now `msg.text`): the request waits behind it."""
     inp = replace(model.input, draft=msg.text, recall=None, completions=completions(model, msg.text))
     model = replace(model, input=inp)
-    if model.pending.armed:
-        model = replace(model, pending=replace(model.pending, armed=False))
+    if model.pending.head is not None:
+        model = replace(model, pending=replace(model.pending, armed=False, held=True, keys_from=None,
+                                               confirm_always=False))
     return model, ()  # update() puts the waiting notice up (once per request)
 
 
-REQUEST_WORDS = {"approval": "approval", "continue": "question", "question": "question"}
+REQUEST_WORDS = {"approval": "approval", "continue": "continue?", "question": "question"}
 
 
 def waiting_notice(req: Request) -> str:
@@ -372,37 +412,76 @@ def _open_request(model: Model, msg: ui.OpenRequest) -> tuple[Model, Effects]:
 
 
 def _key_ignored(model: Model, msg: ui.KeyIgnored) -> tuple[Model, Effects]:
-    """A non-printable key (Esc, Enter, an arrow) within the grace: dropped, and the grace starts again
-    from it, so a key held or pressed as the modal appeared never answers it."""
+    """A non-printable key (Esc, Enter, an arrow) before the modal was painted or within its grace:
+    dropped, and the grace starts again from it, so a key held or pressed as the modal appeared never
+    answers it."""
     p = model.pending
     if not p.armed:
         return model, ()
-    model = replace(model, pending=replace(p, keys_from=max(p.keys_from, msg.at + GRACE)))
+    if p.keys_from is not None:
+        model = replace(model, pending=replace(p, keys_from=max(p.keys_from, msg.at + GRACE)))
     return _flash(model, "key ignored: the request had just appeared (answer after a short pause)", msg.at), ()
 
 
-def _pop_request(model: Model, request_id: str) -> Model:
+ANSWER_WORDS = {"yes": "allowed once", "always": "always allowed", "no": "refused", "": "cancelled",
+                "cancelled": "cancelled"}
+
+
+def _pop_request(model: Model, request_id: str, answer: str = "", at: float = 0.0) -> Model:
     queue = tuple(r for r in model.pending.queue if r.request_id != request_id)
     if len(queue) == len(model.pending.queue):
         return model
-    pending = ui.Pending(queue=queue, armed=False, noticed=model.pending.noticed)
+    p = model.pending
+    if p.noticed == request_id and p.notice_key:  # its "waits" notice says how it ended
+        model = _mark_notice(model, p.notice_key, answer)
+    pending = ui.Pending(queue=queue, noticed=p.noticed)
     state = model.ledger.state
     if not queue and state == "waiting":
         state = "thinking" if model.run.running else "idle"
     return replace(model, pending=pending, ledger=replace(model.ledger, state=state))
 
 
+def _mark_notice(model: Model, key: str, answer: str) -> Model:
+    i = _block_index(model, key)
+    if i is None:
+        return model
+    b = model.conv.blocks[i]
+    head, _, _ = b.text.partition(f" · {MOVE_KEYS} to answer")
+    word = ANSWER_WORDS.get(answer, "answered")
+    return _set_block(model, i, replace(b, text=f"{head} · {word}"))
+
+
 def _answer(model: Model, msg: ui.Answer) -> tuple[Model, Effects]:
-    head = model.pending.head
-    if head is None or head.request_id != msg.request_id or not model.pending.armed:
+    p = model.pending
+    head = p.head
+    if head is None or head.request_id != msg.request_id or not p.armed:
         return model, ()
     if not takes_keys(model, msg.at):
         return _key_ignored(model, ui.KeyIgnored(at=msg.at))
-    return _pop_request(model, msg.request_id), (fx.Resolve(msg.request_id, msg.answer),)
+    if head.kind == "approval" and msg.answer == "always" and not p.confirm_always:
+        return replace(model, pending=replace(p, confirm_always=True)), ()
+    return _pop_request(model, msg.request_id, msg.answer, msg.at), (fx.Resolve(msg.request_id, msg.answer),)
 
 
 def _resolved(model: Model, msg: m.RequestResolved) -> tuple[Model, Effects]:
-    return _pop_request(model, msg.request_id), ()
+    return _pop_request(model, msg.request_id, msg.answer, msg.at), ()
+
+
+def _drop_requests(model: Model, keep: Callable[[Request], bool], at: float) -> tuple[Model, Effects]:
+    """Refuse (answer "", which the worker reads as no) and remove every request not kept: a cancelled
+    run's, a stopped agent's. Their modals leave the screen."""
+    gone = [r.request_id for r in model.pending.queue if not keep(r)]
+    for rid in gone:
+        model = _pop_request(model, rid, "cancelled", at)
+    return model, tuple(fx.Resolve(rid, "") for rid in gone)
+
+
+def _of_the_run(model: Model, req: Request) -> bool:
+    """A request of the main run or of a sub-agent it is waiting on (not a background agent's)."""
+    if req.agent_id is None:
+        return True
+    row = next((r for r in model.sidebar.agents if r.agent_id == req.agent_id), None)
+    return row is None or not row.background
 
 
 # --------------------------------------------------------------------------- tasks and agents
@@ -449,7 +528,11 @@ def _agent_state(model: Model, msg: m.AgentStateChanged) -> tuple[Model, Effects
         news = (fx.Notify(f"{row.agent_id} {word} · its report is collected on the next turn (wait_agents)"),)
     row = replace(row, state=msg.state, ended=ended, last_action=_one_line(msg.detail, 60) or row.last_action)
     rows = model.sidebar.agents
-    return _set_agents(model, rows[:i] + (row,) + rows[i + 1:]), news
+    model = _set_agents(model, rows[:i] + (row,) + rows[i + 1:])
+    if msg.state in FINAL or msg.state == "stopping":  # its questions can no longer be answered
+        model, refused = _drop_requests(model, lambda r: r.agent_id != msg.agent_id, msg.at)
+        news = refused + news
+    return model, news
 
 
 def _from_agent(model: Model, msg: m.FromAgent) -> tuple[Model, Effects]:
@@ -557,7 +640,8 @@ def _stop_agent(model: Model, agent_id: str | None, at: float) -> tuple[Model, E
     row = model.sidebar.agents[i]
     if row.ended is not None:
         return _flash(model, f"{row.agent_id} is already {row.state}", at), ()
-    return _flash(model, f"stopping {row.agent_id}…", at), (fx.StopAgent(row.agent_id),)
+    model, refused = _drop_requests(model, lambda r: r.agent_id != row.agent_id, at)
+    return _flash(model, f"stopping {row.agent_id}…", at), refused + (fx.StopAgent(row.agent_id),)
 
 
 def _stop_agent_key(model: Model, msg: ui.StopAgentKey) -> tuple[Model, Effects]:
@@ -678,6 +762,8 @@ def _submit(model: Model, msg: ui.Submit) -> tuple[Model, Effects]:
     inp, saved = _remember(model.input, text)
     inp = replace(inp, draft="", recall=None, stash="", completions=())
     model = replace(model, input=inp, conv=replace(model.conv, follow=True, unseen=False))
+    if model.pending.held:  # the prompt is sent: the request it held back may take the keyboard
+        model = replace(model, pending=replace(model.pending, held=False))
     if text.startswith("/") and "\n" not in text.split(" ", 1)[0]:
         model, effects = _command(model, text, msg.at)
         return model, saved + effects
@@ -757,7 +843,8 @@ def _cancel_run(model: Model, at: float) -> tuple[Model, Effects]:
     if model.run.cancelling:
         return model, ()
     model = replace(model, run=replace(model.run, cancelling=True, queued=()))
-    return _flash(model, "cancelling…", at), (fx.CancelRun(),)
+    model, refused = _drop_requests(model, lambda r: not _of_the_run(model, r), at)
+    return _flash(model, "cancelling…", at), (fx.CancelRun(),) + refused
 
 
 def _interrupt(model: Model, msg: ui.InterruptKey) -> tuple[Model, Effects]:
@@ -897,9 +984,10 @@ def _cleared(model: Model, msg: ui.Cleared) -> tuple[Model, Effects]:
     conv = ui.Conversation(next_key=model.conv.next_key)
     screen = model.screen if model.screen.agent_open in kept or model.screen.agent_open is None \
         else replace(model.screen, agent_open=None)
+    model, refused = _drop_requests(model, lambda r: False, msg.at)  # the old conversation's: nobody waits now
     model = replace(model, conv=conv, ledger=led, sidebar=sidebar, screen=screen,
                     agent_convs={k: v for k, v in model.agent_convs.items() if k in kept})
-    return _note_block(model, "notice", "fresh conversation", msg.at), ()
+    return _note_block(model, "notice", "fresh conversation", msg.at), refused
 
 
 def _session_switched(model: Model, msg: ui.SessionSwitched) -> tuple[Model, Effects]:
@@ -1072,6 +1160,8 @@ _HANDLERS: dict[type, Callable] = {
     ui.Answer: _answer,
     ui.OpenRequest: _open_request,
     ui.KeyIgnored: _key_ignored,
+    ui.RequestShown: _request_shown,
+    ui.KeyboardElsewhere: _keyboard_elsewhere,
     ui.TypedAway: _typed_away,
     ui.Tick: _tick,
     ui.WorkerDone: _worker_done,

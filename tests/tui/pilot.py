@@ -9,3 +9,10 @@ async def until(pilot, predicate, timeout: float = 10.0) -> None:
             return
         await pilot.pause(0.01)
     raise AssertionError("condition not reached")
+
+
+def painted(app, cls=None) -> bool:
+    """A request's modal is on screen and painted (its grace has started: keys_from is set)."""
+    from mrsmith_tui.tui.modals import RequestModal
+
+    return isinstance(app.screen, cls or RequestModal) and app.model.pending.keys_from is not None

@@ -17,7 +17,7 @@ from mrsmith_tui.tui.view.conversation import BlockView
 from mrsmith_tui.tui.view.prompt import PromptArea
 from mrsmith_tui.tui.view.status import StatusBar
 from tests.tui.fakes import AT, CONFIG, Clock, approve, factory, hold_until, wait_cancel
-from tests.tui.pilot import until
+from tests.tui.pilot import painted, until
 
 DIFF = "--- a/a.py\n+++ b/a.py\n@@ -0,0 +1 @@\n+print(1)\n"
 
@@ -57,13 +57,13 @@ async def test_approval_modal_answers_yes_and_always(tmp_path):
     app = make_app([[approve(diff=DIFF), approve("shell")]], made, tmp_path, clock=clock)
     async with app.run_test(size=(120, 40)) as pilot:
         await send(pilot, "write it")
-        await until(pilot, lambda: isinstance(app.screen, ApprovalModal) and app.screen.query(".diff"))
+        await until(pilot, lambda: painted(app, ApprovalModal) and app.screen.query(".diff"))
         assert "+print(1)" in str(app.screen.query_one(".diff").render())
         clock.later(10)  # past the grace
         await pilot.press("y")
-        await until(pilot, lambda: isinstance(app.screen, ApprovalModal) and app.screen.req.tool == "shell")
+        await until(pilot, lambda: painted(app, ApprovalModal) and app.screen.req.tool == "shell")
         clock.later(10)
-        await pilot.press("a")
+        await pilot.press("a", "a")  # "always" takes a second press
         await until(pilot, lambda: not app.model.run.running)
     assert made[0].answers == ["yes", "always"]
 
@@ -91,7 +91,7 @@ async def test_typing_while_an_approval_arrives_answers_nothing_and_keeps_the_te
         assert app.query_one(PromptArea).text == "I think yes, and a bit more"
         assert "approval waiting: Tab or F2 to answer" in str(app.query_one(StatusBar).render())
         await pilot.press("tab")  # moves to it
-        await until(pilot, lambda: isinstance(app.screen, ApprovalModal))
+        await until(pilot, lambda: painted(app, ApprovalModal))
         clock.later(-60)  # a key pressed as it appeared
         await pilot.press("escape")
         assert isinstance(app.screen, ApprovalModal) and made[0].answers == []
@@ -110,13 +110,13 @@ async def test_keys_typed_into_a_fresh_modal_go_to_the_prompt_and_the_request_wa
     app = make_app([[approve()]], made, tmp_path, clock=clock)
     async with app.run_test(size=(120, 40)) as pilot:
         await send(pilot, "go")
-        await until(pilot, lambda: isinstance(app.screen, ApprovalModal))
+        await until(pilot, lambda: painted(app, ApprovalModal))
         clock.later(-60)  # keys pressed as the modal appeared: the person was typing
         await pilot.press("y", "a")
         await until(pilot, lambda: not isinstance(app.screen, ApprovalModal) and app.model.input.draft == "ya")
         assert made[0].answers == [] and app.query_one(PromptArea).text == "ya" and _notice_shown(app)
         await pilot.press("tab")
-        await until(pilot, lambda: isinstance(app.screen, ApprovalModal))
+        await until(pilot, lambda: painted(app, ApprovalModal))
         await pilot.press("escape")  # within the grace and not typing: dropped
         assert isinstance(app.screen, ApprovalModal) and "key ignored" in app.model.screen.note
         clock.later(120)
@@ -132,7 +132,7 @@ async def test_a_key_that_answers_nothing_gives_the_keyboard_back_to_the_prompt(
     app = make_app([[approve()]], made, tmp_path, clock=clock)
     async with app.run_test(size=(120, 40)) as pilot:
         await send(pilot, "go")
-        await until(pilot, lambda: isinstance(app.screen, ApprovalModal))
+        await until(pilot, lambda: painted(app, ApprovalModal))
         clock.later(10)  # long after it appeared, the person starts the next prompt, in one burst
         for ch in "fix ya":  # queued together: the modal is still closing when the later keys arrive
             app.post_message(events.Key(ch, ch))
@@ -140,7 +140,7 @@ async def test_a_key_that_answers_nothing_gives_the_keyboard_back_to_the_prompt(
         assert not isinstance(app.screen, ApprovalModal) and made[0].answers == []
         assert app.model.pending.queue and not app.model.pending.armed
         await pilot.press("f2")
-        await until(pilot, lambda: isinstance(app.screen, ApprovalModal))
+        await until(pilot, lambda: painted(app, ApprovalModal))
         clock.later(10)
         await pilot.press("n")
         await until(pilot, lambda: not app.model.run.running)
@@ -165,7 +165,7 @@ async def test_f2_moves_to_a_waiting_question_whose_keys_wait_for_the_grace(tmp_
         await until(pilot, lambda: app.model.pending.queue)
         assert not isinstance(app.screen, QuestionModal)
         await pilot.press("f2")
-        await until(pilot, lambda: isinstance(app.screen, QuestionModal))
+        await until(pilot, lambda: painted(app, QuestionModal))
         clock.later(-60)
         await pilot.press("enter")  # within the grace: not a pick
         assert isinstance(app.screen, QuestionModal) and made[0].answers == []
@@ -183,7 +183,7 @@ async def test_at_60x20_a_long_diff_scrolls_and_the_choices_stay_visible(tmp_pat
     app = make_app([[approve(diff=long_diff)]], made, tmp_path, clock=clock)
     async with app.run_test(size=(120, 40)) as pilot:
         await send(pilot, "go")
-        await until(pilot, lambda: isinstance(app.screen, ApprovalModal) and app.screen.query(".diff"))
+        await until(pilot, lambda: painted(app, ApprovalModal) and app.screen.query(".diff"))
         await pilot.resize_terminal(60, 20)
         modal = app.screen
 

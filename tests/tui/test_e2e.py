@@ -12,7 +12,7 @@ from mrsmith_tui.tui.app import MrSmithApp
 from mrsmith_tui.tui.modals import ApprovalModal
 from mrsmith_tui.tui.permissions import KeepPermissionsModal
 from tests.tui.fakes import Clock
-from tests.tui.pilot import until
+from tests.tui.pilot import painted, until
 
 session_mod = pytest.importorskip("mrsmith_tui.core.session")
 
@@ -51,7 +51,7 @@ async def test_a_write_is_approved_with_y_and_shows_its_diff(loopback, tmp_path)
     app = app_for(config_for(srv.base_url, tmp_path), tmp_path, clock)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press(*"write", "enter")
-        await until(pilot, lambda: isinstance(app.screen, ApprovalModal))
+        await until(pilot, lambda: painted(app, ApprovalModal))
         assert app.screen.req.tool == "write_file" and app.screen.req.rule == "writes"
         clock.later(10)  # past the grace
         await pilot.press("y")
@@ -74,9 +74,9 @@ async def test_an_always_answer_is_listed_revoked_and_the_next_call_asks_again(l
     app = app_for(config_for(srv.base_url, tmp_path), tmp_path, clock)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press(*"first", "enter")
-        await until(pilot, lambda: isinstance(app.screen, ApprovalModal))
+        await until(pilot, lambda: painted(app, ApprovalModal))
         clock.later(10)
-        await pilot.press("a")
+        await pilot.press("a", "a")  # "always" takes a second press
         await until(pilot, lambda: _turn_over(app))
         await pilot.press(*"/permissions", "enter")
         await until(pilot, lambda: "Permissions" in app.model.conv.blocks[-1].text)
@@ -89,7 +89,7 @@ async def test_an_always_answer_is_listed_revoked_and_the_next_call_asks_again(l
         await until(pilot, lambda: app.model.conv.blocks[-1].text.startswith("revoked write_file"))
         assert app.session.gate.permissions() == []
         await pilot.press(*"third", "enter")
-        await until(pilot, lambda: isinstance(app.screen, ApprovalModal))  # asks again
+        await until(pilot, lambda: painted(app, ApprovalModal))  # asks again
         clock.later(10)
         await pilot.press("n")
         await until(pilot, lambda: _turn_over(app))
@@ -104,9 +104,9 @@ async def test_reset_asks_whether_to_keep_the_always_answers(loopback, tmp_path)
     app = app_for(config_for(srv.base_url, tmp_path), tmp_path, clock)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press(*"first", "enter")
-        await until(pilot, lambda: isinstance(app.screen, ApprovalModal))
+        await until(pilot, lambda: painted(app, ApprovalModal))
         clock.later(10)
-        await pilot.press("a")
+        await pilot.press("a", "a")  # "always" takes a second press
         await until(pilot, lambda: _turn_over(app))
         session_id = app.session.session_id
         await pilot.press(*"/reset", "enter")

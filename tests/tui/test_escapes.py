@@ -17,7 +17,7 @@ from mrsmith_tui.security.redact import PROCESS
 from mrsmith_tui.tui.modals import ApprovalModal
 from tests.security.corpus import ALL, CONTROL_CHARS
 from tests.tui.fakes import Clock
-from tests.tui.pilot import until
+from tests.tui.pilot import painted, until
 from tests.tui.test_e2e import app_for, config_for
 
 pytest.importorskip("mrsmith_tui.tools.builtin")
@@ -84,7 +84,7 @@ async def test_an_approval_shows_escaped_arguments(loopback, tmp_path):
     async with app.run_test(size=(120, 40)) as pilot:
         frames = Frames(app)
         await pilot.press(*"write", "enter")
-        await until(pilot, lambda: isinstance(app.screen, ApprovalModal))
+        await until(pilot, lambda: painted(app, ApprovalModal))
         await pilot.pause()
         assert "␛]0;T␇" in "".join(frames.text)  # the path, decoded from the JSON arguments, shown
         clock.later(10)  # past the modal's grace for keys

@@ -9,7 +9,7 @@ import pytest
 from loopback import text_turn, tool_turn
 from mrsmith_tui.tui.modals import ApprovalModal
 from tests.tui.fakes import Clock
-from tests.tui.pilot import until
+from tests.tui.pilot import painted, until
 from tests.tui.test_e2e import app_for, config_for
 
 pytest.importorskip("mrsmith_tui.tools.builtin")
@@ -25,7 +25,7 @@ async def test_reading_env_asks_because_it_looks_like_a_secret(loopback, tmp_pat
     app = app_for(config_for(srv.base_url, tmp_path), tmp_path, clock)
     async with app.run_test(size=(120, 40)) as pilot:
         await pilot.press(*"read it", "enter")
-        await until(pilot, lambda: isinstance(app.screen, ApprovalModal))
+        await until(pilot, lambda: painted(app, ApprovalModal))
         req = app.screen.req
         assert req.reason == ".env looks like a secret" and req.spec == "read_file:.env"
         assert req.rule == "secret"

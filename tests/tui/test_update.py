@@ -144,19 +144,43 @@ def approval(rid="q1", at=5.0, agent_id=None, rule="writes"):
                                at=at, agent_id=agent_id, rule=rule)
 
 
-def test_with_an_empty_prompt_the_approval_takes_the_keyboard_after_the_grace():
+def shown(rid="q1", at=5.0):
+    return ui.RequestShown(request_id=rid, at=at)
+
+
+def test_the_grace_starts_when_the_modal_is_painted_not_when_the_request_arrived():
     model, effects = fold(running(), approval(at=5.0))
-    assert model.pending.armed and model.pending.keys_from == 5.0 + GRACE and effects == []
+    assert model.pending.armed and model.pending.keys_from is None and effects == []
     assert model.ledger.state == "waiting"
-    assert not takes_keys(model, 5.0 + GRACE - 0.01)
-    model, effects = fold(model, ui.Answer(request_id="q1", answer="yes", at=5.1))
+    # a big diff takes its time to draw: a key pressed a second later, before the paint, is no answer
+    assert not takes_keys(model, 6.0) and key_route(model, 6.0, "y", True) == "prompt"
+    assert key_route(model, 6.0, "escape", False) == "drop"
+    model, effects = fold(model, ui.Answer(request_id="q1", answer="yes", at=6.0))
+    assert effects == [] and model.pending.head.request_id == "q1"
+    model, _ = fold(model, shown(at=6.2))
+    assert model.pending.keys_from == 6.2 + GRACE and not takes_keys(model, 6.5)
+    model, effects = fold(model, ui.Answer(request_id="q1", answer="yes", at=6.5))
     assert effects == [] and model.pending.head.request_id == "q1"  # a key within the grace is no answer
+    model, effects = fold(model, ui.Answer(request_id="q1", answer="yes", at=7))
+    assert effects == [fx.Resolve("q1", "yes")] and model.pending.queue == ()
+
+
+def test_always_needs_a_second_press():
+    model, _ = fold(running(), approval(at=5.0), shown(at=5.0))
     model, effects = fold(model, ui.Answer(request_id="q1", answer="always", at=6))
-    assert effects == [fx.Resolve("q1", "always")] and model.pending.queue == ()
+    assert effects == [] and model.pending.confirm_always and model.pending.head.request_id == "q1"
+    from mrsmith_tui.tui.update import answer_for
+    assert answer_for(model, "enter") == "always" and answer_for(fresh(), "enter") is None
+    model, effects = fold(model, ui.Answer(request_id="q1", answer="always", at=6.5))
+    assert effects == [fx.Resolve("q1", "always")]
+    model, _ = fold(running(), approval(at=5.0), shown(at=5.0))
+    model, effects = fold(model, ui.Answer(request_id="q1", answer="always", at=6),
+                          ui.Answer(request_id="q1", answer="no", at=6.1))
+    assert effects == [fx.Resolve("q1", "no")]  # changing one's mind after the first "a"
 
 
 def test_keys_in_the_grace_are_dropped_and_push_the_grace_on():
-    model, _ = fold(running(), approval(at=5.0))
+    model, _ = fold(running(), approval(at=5.0), shown(at=5.0))
     model, effects = fold(model, ui.KeyIgnored(at=5.3))
     assert effects == [] and model.pending.keys_from == 5.3 + GRACE
     assert "ignored" in model.screen.note
@@ -185,21 +209,35 @@ def test_behind_typed_text_the_approval_waits_with_a_notice_and_the_draft_is_unt
 
 def test_moving_to_the_waiting_request_arms_it_with_a_grace_and_keeps_the_draft():
     model, _ = fold(running(), ui.DraftChanged(text="draft", at=4.9), approval(at=5.0))
-    model, _ = fold(model, ui.OpenRequest(at=7.0))
+    model, _ = fold(model, ui.OpenRequest(at=7.0), shown(at=7.0))
     assert model.pending.armed and model.pending.keys_from == 7.0 + GRACE
     model, effects = fold(model, ui.Answer(request_id="q1", answer="yes", at=7.1))
     assert effects == []
     model, effects = fold(model, ui.Answer(request_id="q1", answer="yes", at=7.5))
     assert effects == [fx.Resolve("q1", "yes")] and model.input.draft == "draft"
+    assert model.conv.blocks[-1].text.endswith("· allowed once")  # the notice says how it ended
+    assert "to answer" not in model.conv.blocks[-1].text
 
 
-def test_emptying_or_sending_the_prompt_arms_the_waiting_request():
-    model, _ = fold(running(), ui.DraftChanged(text="x", at=4.9), approval(at=5.0))
-    model, _ = fold(model, ui.DraftChanged(text="", at=6.0))
-    assert model.pending.armed and model.pending.keys_from == 6.0 + GRACE
+def test_a_prompt_emptied_by_editing_does_not_arm_but_sending_it_does():
+    model, _ = fold(running(), ui.DraftChanged(text="fix the bug", at=4.9), approval(at=5.0))
+    model, _ = fold(model, ui.DraftChanged(text="", at=6.0), ui.DraftChanged(text="a", at=6.1))
+    assert not model.pending.armed and model.input.draft == "a"  # still typing: "add a test"
+    model, _ = fold(model, ui.DraftChanged(text="", at=7.0), ui.Tick(at=20.0))
+    assert not model.pending.armed
     model, _ = fold(running(), ui.DraftChanged(text="next question", at=4.9), approval(at=5.0))
     model, effects = fold(model, ui.Submit(text="next question", at=6.0))
     assert model.pending.armed and model.run.queued == ("next question",)
+
+
+def test_a_request_waits_while_the_review_or_another_screen_has_the_keyboard():
+    model, _ = fold(running(), ui.ToggleReview(open=True, at=4.0), approval(at=5.0))
+    assert not model.pending.armed and model.pending.held and "waits for your approval" in model.conv.blocks[-1].text
+    model, _ = fold(running(), approval(at=5.0), ui.KeyboardElsewhere(at=5.1))  # the palette was open
+    assert not model.pending.armed and model.pending.held
+    assert "approval waiting" in status_fields(model)[0][1]
+    model, _ = fold(model, ui.OpenRequest(at=6.0))
+    assert model.pending.armed
 
 
 def test_open_request_with_nothing_waiting_says_so():
@@ -207,35 +245,40 @@ def test_open_request_with_nothing_waiting_says_so():
     assert model.screen.note == "nothing is waiting for an answer"
 
 
-def test_several_approvals_queue_and_the_next_gets_its_own_grace():
-    model, _ = fold(running(), approval("q1", 5.0), approval("q2", 5.1, agent_id="agent-1"))
+def test_several_approvals_queue_and_the_next_gets_its_own_grace_from_its_paint():
+    model, _ = fold(running(), approval("q1", 5.0), approval("q2", 5.1, agent_id="agent-1"), shown("q1", 5.2))
     assert [r.request_id for r in model.pending.queue] == ["q1", "q2"] and model.pending.armed
     model, effects = fold(model, ui.Answer(request_id="q1", answer="no", at=7))
-    assert model.pending.head.request_id == "q2" and model.pending.armed and model.pending.keys_from == 7 + GRACE
+    assert model.pending.head.request_id == "q2" and model.pending.armed and model.pending.keys_from is None
     model, effects = fold(model, ui.Answer(request_id="q2", answer="no", at=7.1))  # a double press
     assert effects == []
+    model, _ = fold(model, shown("q1", 8.0))  # a late paint of the old modal changes nothing
+    assert model.pending.keys_from is None
+    model, _ = fold(model, shown("q2", 8.0))
+    assert model.pending.keys_from == 8.0 + GRACE
 
 
 def test_the_next_request_behind_typed_text_waits_with_its_own_notice():
-    model, _ = fold(running(), approval("q1", 5.0), approval("q2", 5.1, agent_id="agent-1"))
+    model, _ = fold(running(), approval("q1", 5.0), approval("q2", 5.1, agent_id="agent-1"), shown("q1", 5.0))
     model, _ = fold(model, ui.Answer(request_id="q1", answer="yes", at=6), ui.DraftChanged(text="t", at=6.1),
                     ui.Answer(request_id="q2", answer="yes", at=6.2))
-    assert model.pending.head.request_id == "q2"  # armed at 6 (prompt empty) — within its grace at 6.2
+    assert model.pending.head.request_id == "q2"  # armed at 6 (prompt empty), not painted yet at 6.2
     model, _ = fold(running(), ui.DraftChanged(text="t", at=4), approval("q1", 5.0), approval("q2", 5.1, agent_id="agent-1"))
-    model, _ = fold(model, ui.OpenRequest(at=6), ui.Answer(request_id="q1", answer="yes", at=7))
+    model, _ = fold(model, ui.OpenRequest(at=6), shown("q1", 6), ui.Answer(request_id="q1", answer="yes", at=7))
     assert model.pending.head.request_id == "q2" and not model.pending.armed
     assert model.conv.blocks[-1].text.startswith("agent-1: write_file waits")
 
 
 def test_keys_in_a_modal_pass_drop_or_go_to_the_prompt():
-    model, _ = fold(running(), approval(at=5.0))
+    model, _ = fold(running(), approval(at=5.0), shown(at=5.0))
     assert key_route(model, 5.1, "y", True) == "prompt"  # typing as it appeared: not an answer
     assert key_route(model, 5.1, "escape", False) == "drop"
     assert key_route(model, 6.0, "y", True) == "pass" and key_route(model, 6.0, "escape", False) == "pass"
     assert key_route(model, 6.0, "t", True) == "prompt"  # answers nothing: the person is typing
     # keys queued behind the one that sent the request back, while its modal closes: typing too
     assert key_route(fresh(), 6.0, "t", True) == "prompt" and key_route(fresh(), 6.0, "escape", False) == "drop"
-    model, _ = fold(running(), m.QuestionRequested(request_id="q2", questions=(m.Question("Which?"),), at=5.0))
+    model, _ = fold(running(), m.QuestionRequested(request_id="q2", questions=(m.Question("Which?"),), at=5.0),
+                    shown("q2", 5.0))
     assert key_route(model, 6.0, "t", True) == "pass"  # a question takes free text
 
 
@@ -246,6 +289,28 @@ def test_typed_away_takes_the_keyboard_back_and_the_request_waits_with_a_notice(
     assert "waits for your approval" in model.conv.blocks[-1].text
     model, effects = fold(model, ui.Answer(request_id="q1", answer="yes", at=9))
     assert effects == []  # not on screen: no answer
+
+
+def test_cancelling_the_run_refuses_its_requests_and_a_sub_agents_but_not_a_background_agents():
+    model, _ = fold(running(), m.AgentSpawned(agent_id="sub-1", label="s", task="t", background=False, at=2),
+                    m.AgentSpawned(agent_id="agent-2", label="b", task="t", background=True, at=2),
+                    approval("q1", 5.0, agent_id="sub-1"), approval("q2", 5.1, agent_id="agent-2"),
+                    approval("q3", 5.2))
+    model, effects = fold(model, ui.InterruptKey(at=6))
+    assert fx.Resolve("q1", "") in effects and fx.Resolve("q3", "") in effects
+    assert [r.request_id for r in model.pending.queue] == ["q2"]
+    model, effects = fold(model, ui.Submit(text="/agents stop agent-2", at=7))
+    assert fx.Resolve("q2", "") in effects and fx.StopAgent("agent-2") in effects and model.pending.queue == ()
+
+
+def test_a_stopped_agents_request_leaves_and_reset_refuses_the_rest():
+    model, _ = fold(fresh(), m.AgentSpawned(agent_id="agent-2", label="b", task="t", at=2),
+                    approval("q2", 5.1, agent_id="agent-2"))
+    model, effects = fold(model, m.AgentStateChanged(agent_id="agent-2", state="stopped", at=6))
+    assert effects[0] == fx.Resolve("q2", "") and model.pending.queue == () and model.ledger.state != "waiting"
+    model, _ = fold(fresh(), approval("q4", 5.0, agent_id="agent-3"))
+    model, effects = fold(model, ui.Cleared(at=6))
+    assert effects == [fx.Resolve("q4", "")] and model.pending.queue == ()
 
 
 def test_permissions_completes_revoke():
