@@ -645,7 +645,7 @@ class MrSmithApp(App[int]):
         handler = getattr(self, "_cmd_" + name.lstrip("/"), None)
         if self.session is None and name not in ("/theme",):
             self.ui(ui.Note, text=f"{name}: no session", kind="error")
-            if name == "/compact":
+            if name in ("/compact", "/reset"):
                 self.sink(ui.WorkerDone(at=self._clock()))
             return
         try:
@@ -653,6 +653,8 @@ class MrSmithApp(App[int]):
         except Exception as e:  # noqa: BLE001 - a command error is one line
             text = getattr(e, "message", None) or str(e) or type(e).__name__
             self.ui(ui.Note, text=f"{name}: {text}", kind="error")
+            if name in ("/compact", "/reset"):
+                self.sink(ui.WorkerDone(at=self._clock()))
 
     def _cmd_reset(self, arg: str) -> None:
         """A fresh conversation; first asks whether to keep the permissions "always" answers gave."""
@@ -666,20 +668,26 @@ class MrSmithApp(App[int]):
         def chosen(keep: bool | None) -> None:
             if keep is None:
                 self.ui(ui.Note, text="/reset cancelled: the conversation goes on")
+                self.sink(ui.WorkerDone(at=self._clock()))
                 return
-            try:
-                self._reset(keep)
-            except Exception as e:  # noqa: BLE001 - one line
-                self.ui(ui.Note, text=f"/reset: {getattr(e, 'message', None) or e}", kind="error")
+            self._reset(keep)
 
         self.push_screen(KeepPermissionsModal(answered), chosen)
 
     def _reset(self, keep: bool) -> None:
-        gone = [] if keep else self.session.gate.revoke_all("answer")
-        self.session.reset()
-        self.ui(ui.Cleared)
-        if gone:
-            self.ui(ui.Note, text=f"forgot {', '.join(p.spec for p in gone)}: such calls ask again")
+        """The old conversation's requests are refused at once (their modals leave); the reset itself
+        runs in a worker, since stopping the session's agents waits for their threads."""
+        for rid in self.approver.cancel(main_only=False):
+            self.ui(m.RequestResolved, request_id=rid, answer="cancelled")
+        session, sink, clock = self.session, self.sink, self._clock
+
+        def job(token: CancelToken) -> str | None:
+            gone = [] if keep else session.gate.revoke_all("answer")
+            session.reset()
+            sink(ui.Cleared(at=clock()))
+            return f"forgot {', '.join(p.spec for p in gone)}: such calls ask again" if gone else None
+
+        self._run_in_worker(job)
 
     def _cmd_permissions(self, arg: str) -> None:
         from mrsmith_tui.tui.permissions import permissions_command

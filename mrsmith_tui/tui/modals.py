@@ -127,20 +127,27 @@ def _one_line(text: str, limit: int) -> str:
 
 
 def why_text(req: Request, width: int = 100) -> Content:
-    """The rule that asked, the tool's detail, and what an "always" answer would remember: a line
-    each, whatever the model put in them (a long command is cut; its full text is in the body)."""
+    """The rule that asked and the tool's detail, cut to fit one line of `width` when it can (two at
+    most: the rule's own words wrap on a narrow screen); the full detail is in the body."""
     rule = RULE_TEXT.get(req.rule, RULE_TEXT["other"])
     head = f"this call {rule}"
     parts: list[tuple[str, str]] = [("Why: ", "bold"), (head, "bold $warning")]
-    if req.reason:
-        parts.append((f" ({_one_line(req.reason, max(8, width - len(head) - 9))})", "$text-muted"))
-    if req.spec:
-        parts += [("\nAlways remembers: ", "bold"), (_one_line(req.spec, max(12, width - 18)), "bold $accent")]
+    room = width - len("Why: ") - len(head) - 3
+    if req.reason and room >= 8:
+        parts.append((f" ({_one_line(req.reason, room)})", "$text-muted"))
     return Content.assemble(*parts)
 
 
-def spec_cut(req: Request, width: int) -> bool:
-    return bool(req.spec) and _one_line(req.spec, max(12, width - 18)) != req.spec
+def remember_text(req: Request, width: int = 100) -> Content:
+    """What an "always" would remember, on one line (a long command is cut; its full text is in the body)."""
+    return Content.assemble(("Always remembers: ", "bold"), (_one_line(req.spec, max(8, width - 18)), "bold $accent"))
+
+
+def cut_in_footer(req: Request, width: int) -> bool:
+    """Whether the footer shows less than the whole reason or spec (then the body shows them whole)."""
+    reason_cut = bool(req.reason) and req.reason not in str(why_text(req, width))
+    spec_cut = bool(req.spec) and req.spec not in str(remember_text(req, width))
+    return reason_cut or spec_cut
 
 
 class ApprovalModal(RequestModal):
@@ -156,10 +163,13 @@ class ApprovalModal(RequestModal):
                                           ("?", "bold"), (who, "$text-muted")), classes="title")
             with Vertical(classes="footer"):
                 yield Static(why_text(r, width), classes="reason")
+                if r.spec:
+                    yield Static(remember_text(r, width), classes="remember")
                 yield Static(_keys(*self.KEYS), classes="keys")
             with VerticalScroll(classes="body"):
-                if spec_cut(r, width):
-                    yield Static(Content.assemble(("An \"always\" remembers, in full: ", "bold"), (r.spec, "$accent")),
+                if cut_in_footer(r, width):
+                    yield Static(Content.assemble(("Why, in full: ", "bold"), (r.reason, ""),
+                                                  ("\nAn \"always\" remembers, in full: ", "bold"), (r.spec, "$accent")),
                                  classes="spec")
                 yield Static(Content(_arguments_text(r.arguments)), classes="args")
                 if r.diff:
@@ -208,7 +218,7 @@ class QuestionModal(RequestModal):
             with VerticalScroll(id="q-text"):
                 yield Static("", classes="title", id="q-title")
             with Vertical(classes="footer"):
-                yield Input(placeholder="or type an answer, Enter sends", id="q-free")
+                yield Input(placeholder="or type an answer, Enter sends", id="q-free", select_on_focus=False)
                 yield Static(_keys(("1-9", "pick"), ("space", "toggle"), ("enter", "send"), ("esc", "skip")),
                              classes="keys")
             yield SelectionList[str](id="q-options")

@@ -818,7 +818,7 @@ def _command(model: Model, text: str, at: float) -> tuple[Model, Effects]:
     if name in COMMANDS:
         if name in ("/reset", "/agent", "/compact", "/sessions") and model.run.running:
             return _note_block(model, "warning", f"{name} waits for the run to end (Esc cancels it)", at), ()
-        if name == "/compact":  # runs in the worker like a turn
+        if name in ("/compact", "/reset"):  # run in the worker like a turn (a reset stops agents' threads)
             model = _state(replace(model, run=replace(model.run, running=True, cancelling=False)), "thinking")
         return model, (fx.Command(name, arg),)
     close = difflib.get_close_matches(name, list(COMMANDS), n=1)

@@ -193,13 +193,13 @@ async def test_at_60x20_a_long_diff_scrolls_and_the_choices_stay_visible(tmp_pat
 
         await until(pilot, fits)
         screen_region = modal.region
-        for sel in (".keys", ".reason"):
+        for sel in (".keys", ".reason", ".remember"):
             widget = modal.query_one(sel)
             assert screen_region.contains_region(widget.region) and widget.region.height > 0
             assert modal.get_widget_at(widget.region.x, widget.region.y)[0] is widget  # drawn, not covered
         assert "y yes" in str(modal.query_one(".keys").render())
-        why = str(modal.query_one(".reason").render())
-        assert "this call writes a file" in why and "Always remembers: write_file" in why
+        assert "this call writes a file" in str(modal.query_one(".reason").render())
+        assert "Always remembers: write_file" in str(modal.query_one(".remember").render())
         body = modal.query_one(".body")
         assert body.max_scroll_y > 0  # the diff scrolls inside the modal
         clock.later(10)
