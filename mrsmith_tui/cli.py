@@ -18,7 +18,7 @@ from typing import Any, Sequence
 
 from mrsmith_tui import __version__
 from mrsmith_tui.config.load import ConfigError, apply_cli, default_config_paths, load_config, resolve_agent, sessions_dir
-from mrsmith_tui.config.schema import Config
+from mrsmith_tui.config.schema import Config, allow_spec_problem
 
 # Start-up time to the first frame counts every import made before the UI starts: what only
 # the headless run, the session commands or the session itself need is imported where used.
@@ -163,6 +163,10 @@ def _check_session_flags(args: argparse.Namespace) -> None:
         raise UsageError("--list only lists: leave out -c, --resume and -p")
     if any(not spec.strip() for spec in args.allow):
         raise UsageError("--allow needs a spec: a tool (write_file) or a shell command ('shell:git commit')")
+    for spec in args.allow:
+        problem = allow_spec_problem(spec)
+        if problem:
+            raise UsageError(f"--allow: {problem}")
     args.allow = [spec.strip() for spec in args.allow]
 
 

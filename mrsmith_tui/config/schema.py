@@ -7,6 +7,8 @@ reference tool's config works unchanged). Loading, precedence and error messages
 
 from __future__ import annotations
 
+import re
+
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -87,8 +89,9 @@ class Config(_Model):
     @classmethod
     def _specs(cls, v: list[str]) -> list[str]:
         for spec in v:
-            if not spec.strip():
-                raise ValueError("an allow entry is empty (write a spec such as write_file or 'shell:git commit')")
+            problem = allow_spec_problem(spec)
+            if problem:
+                raise ValueError(problem)
         return [spec.strip() for spec in v]
 
     @model_validator(mode="after")
@@ -135,3 +138,21 @@ class LocatedError(ValueError):
 
 def _located(loc: tuple, message: str) -> LocatedError:
     return LocatedError(loc, message)
+
+
+_TOOL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*")
+
+
+def allow_spec_problem(spec: str) -> str | None:
+    """Why an allow spec (config `allow`, `--allow`) could never match a call, or None. A spec is a
+    tool's name, or `tool:target` with a target; there are no wildcards."""
+    example = "write a spec such as write_file or 'shell:git commit'"
+    s = spec.strip()
+    if not s:
+        return f"an allow entry is empty ({example})"
+    tool, colon, target = s.partition(":")
+    if not _TOOL_NAME.fullmatch(tool):
+        return f"allow entry {s!r} names no tool ({example}; there are no wildcards)"
+    if colon and not target.strip():
+        return f"allow entry {s!r} has nothing after the ':' ({example}, or just {tool} for every {tool} call)"
+    return None

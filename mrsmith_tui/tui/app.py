@@ -677,6 +677,8 @@ class MrSmithApp(App[int]):
     def _reset(self, keep: bool) -> None:
         """The old conversation's requests are refused at once (their modals leave); the reset itself
         runs in a worker, since stopping the session's agents waits for their threads."""
+        from mrsmith_tui.tui.permissions import short
+
         for rid in self.approver.cancel(main_only=False):
             self.ui(m.RequestResolved, request_id=rid, answer="cancelled")
         session, sink, clock = self.session, self.sink, self._clock
@@ -685,7 +687,7 @@ class MrSmithApp(App[int]):
             gone = [] if keep else session.gate.revoke_all("answer")
             session.reset()
             sink(ui.Cleared(at=clock()))
-            return f"forgot {', '.join(p.spec for p in gone)}: such calls ask again" if gone else None
+            return f"forgot {', '.join(short(p.spec) for p in gone)}: such calls ask again" if gone else None
 
         self._run_in_worker(job)
 

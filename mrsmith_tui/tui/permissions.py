@@ -21,15 +21,23 @@ from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.tools.approval import ORIGIN_TEXT, Permission
 
 USAGE = "/permissions lists · /permissions revoke N, SPEC or all"
+SPEC_SHOWN = 60  # a spec longer than this (a whole heredoc command) is listed cut, on one line
+
+
+def short(spec: str, limit: int = SPEC_SHOWN) -> str:
+    line = " ".join(spec.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 def permissions_text(perms: list[Permission]) -> str:
     if not perms:
         return ("No permissions: every call that needs approval asks. An \"always\" answer, --allow SPEC "
                 "or the config's allow list adds one.")
-    width = max(len(p.spec) for p in perms)
+    shown = [short(p.spec) for p in perms]
+    width = max(len(s) for s in shown)
     lines = [f"Permissions: these run without asking · {USAGE}"]
-    lines += [f"{i}. {p.spec.ljust(width)}  from {ORIGIN_TEXT.get(p.origin, p.origin)}" for i, p in enumerate(perms, 1)]
+    lines += [f"{i}. {s.ljust(width)}  from {ORIGIN_TEXT.get(p.origin, p.origin)}"
+              for i, (p, s) in enumerate(zip(perms, shown), 1)]
     return "\n".join(lines)
 
 
@@ -48,18 +56,18 @@ def permissions_command(gate: Any, arg: str) -> tuple[str, str]:
         gone = gate.revoke_all()
         if not gone:
             return "no permissions to revoke", "notice"
-        return f"revoked {_count(len(gone))}: {', '.join(p.spec for p in gone)} · such calls ask again", "notice"
+        return f"revoked {_count(len(gone))}: {', '.join(short(p.spec) for p in gone)} · such calls ask again", "notice"
     spec = rest
-    if rest.isdigit():
+    if rest.isdecimal():  # not isdigit: "²" is a digit int() cannot read
         n = int(rest)
         if not 1 <= n <= len(perms):
             return f"/permissions revoke: no number {n} (there are {len(perms)}) · /permissions lists them", "warning"
         spec = perms[n - 1].spec
     gone = gate.revoke(spec)
     if gone is None:
-        known = ", ".join(p.spec for p in perms) or "none"
-        return f"/permissions revoke: no permission {spec!r} (in force: {known})", "warning"
-    return f"revoked {gone.spec} (from {ORIGIN_TEXT.get(gone.origin, gone.origin)}) · such calls ask again", "notice"
+        known = ", ".join(short(p.spec, 40) for p in perms) or "none"
+        return f"/permissions revoke: no permission {short(spec, 40)!r} (in force: {known})", "warning"
+    return f"revoked {short(gone.spec)} (from {ORIGIN_TEXT.get(gone.origin, gone.origin)}) · such calls ask again", "notice"
 
 
 def _count(n: int) -> str:
@@ -86,7 +94,8 @@ class KeepPermissionsModal(ModalScreen[bool | None]):
         self.specs = specs
 
     def compose(self) -> ComposeResult:
-        shown = ", ".join(self.specs[:6]) + (f" and {len(self.specs) - 6} more" if len(self.specs) > 6 else "")
+        shown = ", ".join(short(s, 40) for s in self.specs[:6]) \
+            + (f" and {len(self.specs) - 6} more" if len(self.specs) > 6 else "")
         with Vertical():
             yield Static(Content.assemble(("◆ ", "$warning"),
                                           (f"Keep the {_count(len(self.specs))} from \"always\" answers?", "bold")))

@@ -388,7 +388,7 @@ def _typed_away(model: Model, msg: ui.TypedAway) -> tuple[Model, Effects]:
     return model, ()  # update() puts the waiting notice up (once per request)
 
 
-REQUEST_WORDS = {"approval": "approval", "continue": "continue?", "question": "question"}
+REQUEST_WORDS = {"approval": "approval", "continue": "go-on request", "question": "question"}
 
 
 def waiting_notice(req: Request) -> str:
@@ -434,11 +434,25 @@ def _pop_request(model: Model, request_id: str, answer: str = "", at: float = 0.
     p = model.pending
     if p.noticed == request_id and p.notice_key:  # its "waits" notice says how it ended
         model = _mark_notice(model, p.notice_key, answer)
+    req = next(r for r in p.queue if r.request_id == request_id)
+    if req.kind == "approval" and req.agent_id is None and at > req.at:
+        model = _not_counting_the_wait(model, req, at)
     pending = ui.Pending(queue=queue, noticed=p.noticed)
     state = model.ledger.state
     if not queue and state == "waiting":
         state = "thinking" if model.run.running else "idle"
     return replace(model, pending=pending, ledger=replace(model.ledger, state=state))
+
+
+def _not_counting_the_wait(model: Model, req: Request, at: float) -> Model:
+    """The live elapsed time of the tool call that asked leaves out the time the person took to answer
+    (its final time is the tool's own, from the core)."""
+    blocks = model.conv.blocks
+    for i in range(len(blocks) - 1, max(-1, len(blocks) - 1 - OPEN_SCAN), -1):
+        b = blocks[i]
+        if b.kind == "tool" and not b.done and b.name == req.tool:
+            return _set_block(model, i, replace(b, started=min(at, b.started + (at - req.at))))
+    return model
 
 
 def _mark_notice(model: Model, key: str, answer: str) -> Model:

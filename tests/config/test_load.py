@@ -271,3 +271,12 @@ def test_the_allow_list_is_read_and_an_empty_entry_is_one_error(tmp_path):
     assert load_config(path).allow == ["write_file", "shell:git commit"]
     bad = write(tmp_path, "bad.toml", 'allow = ["write_file", ""]\n' + TOML_CAMEL)
     assert "allow" in error_of(load_config, bad)
+
+
+def test_an_allow_entry_that_can_never_match_is_one_error(tmp_path):
+    for entry in ("*", "shell:", "shell: ", "*:git"):
+        bad = write(tmp_path, "bad.toml", f'allow = ["write_file", "{entry}"]\n' + TOML_CAMEL)
+        message = error_of(load_config, bad)
+        assert "allow" in message and "\n" not in message.strip()
+    ok = write(tmp_path, "ok.toml", 'allow = ["shell", "web_fetch:docs.python.org", "mcp__srv__tool"]\n' + TOML_CAMEL)
+    assert load_config(ok).allow == ["shell", "web_fetch:docs.python.org", "mcp__srv__tool"]

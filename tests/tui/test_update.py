@@ -462,3 +462,17 @@ def test_an_error_posted_before_run_ended_shows_once():
     error = "cannot reach provider 'openai' at http://127.0.0.1:9/v1: connection refused"
     model, _ = fold(running(), m.Error(text=error, at=2), m.RunEnded(run_id="r1", error=error, at=2))
     assert [b.text for b in model.conv.blocks if b.kind == "error"] == [error]
+
+
+def test_the_live_tool_time_leaves_out_the_wait_for_an_answer():
+    model, _ = fold(running(), m.ToolCallStarted(call_id="c", name="write_file", arguments="{}", summary="a.py", at=2),
+                    approval(at=2.5), shown(at=2.5))
+    model, _ = fold(model, ui.Answer(request_id="q1", answer="yes", at=62.5))
+    tool = next(b for b in model.conv.blocks if b.kind == "tool")
+    assert tool.started == 62.0  # half a second of the tool's own before it asked
+
+
+def test_a_continue_request_is_not_called_a_question_in_the_status_bar():
+    model, _ = fold(running(), ui.DraftChanged(text="x", at=4), m.ContinueRequested(request_id="c1", rounds=30, at=5))
+    state = status_fields(model)[0][1]
+    assert state.startswith("◆ go-on request waiting") and "question" not in state
