@@ -13,14 +13,15 @@ from textual.command import CommandPalette
 
 from mrsmith_tui import msgs as m
 from mrsmith_tui.tools.base import ApprovalQuery
+from mrsmith_tui.tui.app import MrSmithApp
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.modals import ApprovalModal, QuestionModal
+from mrsmith_tui.tui.update import GRACE
 from mrsmith_tui.tui.review import ReviewScreen
 from mrsmith_tui.tui.view.prompt import PromptArea
 from mrsmith_tui.tui.view.status import StatusBar
 from tests.tui.fakes import AT, CONFIG, Clock, FakeSession, approve, factory, hold_until
 from tests.tui.pilot import painted, until
-from mrsmith_tui.tui.app import MrSmithApp
 
 
 def make_app(script=None, made=None, **kw) -> MrSmithApp:
@@ -65,13 +66,15 @@ async def test_the_next_queued_request_starts_its_grace_at_its_own_paint():
         await pilot.press(*"go", "enter")
         await until(pilot, lambda: painted(app, ApprovalModal))
         clock.later(10)
+        answered_at = clock()
         await pilot.press("y")
         await until(pilot, lambda: painted(app) and app.screen.req.tool == "shell")
-        shown_from = app.model.pending.keys_from
-        assert shown_from >= clock() - 1  # from its paint (now), not from the answer ten seconds ago
+        # painted after the answer: its grace runs from then, not from the answer (or its arrival)
+        assert app.model.pending.keys_from >= answered_at + GRACE
+        clock.later(-60)  # a key pressed as it appeared
         await pilot.press("escape")  # within its grace: dropped
         assert isinstance(app.screen, ApprovalModal) and made[0].answers == ["yes"]
-        clock.later(10)
+        clock.later(70)
         await pilot.press("n")
         await until(pilot, lambda: not app.model.run.running)
     assert made[0].answers == ["yes", "no"]
@@ -211,8 +214,6 @@ async def test_reset_refuses_a_waiting_background_approval_and_never_blocks_the_
             tool="write_file", arguments="{}", reason="r", spec="write_file", agent_id="agent-1", rule="writes"))))
         asker.start()
         await until(pilot, lambda: painted(app, ApprovalModal))
-        await pilot.press("f2")  # nothing more to open; the modal keeps the keyboard
-        clock.later(10)
         app.ui(ui.Submit, text="/reset")
         await until(pilot, lambda: answers == ["no"] and not isinstance(app.screen, ApprovalModal))
         await pilot.press("x")  # the screen answers while the reset waits for the agents' threads
