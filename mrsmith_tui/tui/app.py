@@ -424,9 +424,10 @@ class MrSmithApp(App[int]):
         """Another screen has the keyboard (the review and its search, the palette, a dialog): a request
         arriving now would take keys typed there. An agent's own screen sends typing to the prompt."""
         from mrsmith_tui.tui.agent_screen import AgentScreen
+        from mrsmith_tui.tui.modals import RequestModal
 
         top = self.screen
-        return top is not self.screen_stack[0] and not isinstance(top, AgentScreen)
+        return top is not self.screen_stack[0] and not isinstance(top, (AgentScreen, RequestModal))  # one closing
 
     def on_request_modal_shown(self, event: Any) -> None:
         """The modal is painted: its grace starts now."""
