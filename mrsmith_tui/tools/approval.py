@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Literal
 
 from mrsmith_tui.msgs import Question
-from mrsmith_tui.tools.base import RULE_TEXT, ApprovalNeed, ApprovalQuery, Approver, Decision, Tool, ToolContext
+from mrsmith_tui.tools.base import PRIVATE_SUFFIX, RULE_TEXT, ApprovalNeed, ApprovalQuery, Approver, Decision, Tool, ToolContext
 
 Origin = Literal["answer", "--allow", "config"]
 ORIGIN_TEXT: dict[str, str] = {
@@ -30,10 +30,11 @@ class Permission:
     spec: str
     origin: Origin
 
-    def covers(self, spec: str) -> bool:
+    def covers(self, spec: str, rule: str | None = None) -> bool:
         # What the person answered "always" to is that exact spec; a flag or config entry naming a
-        # bare tool (`--allow shell`) covers every spec of that tool, as --allow always did.
-        return self.spec == spec if self.origin == "answer" else spec_matches(self.spec, spec)
+        # bare tool (`--allow shell`) covers every spec of that tool, as --allow always did, except a
+        # secret's or a private address's spec, which only that exact spec covers.
+        return self.spec == spec if self.origin == "answer" else spec_matches(self.spec, spec, rule)
 
 
 class ApprovalGate:
@@ -72,12 +73,12 @@ class ApprovalGate:
             self._permissions = [p for p in self._permissions if p not in gone]
             return gone
 
-    def allowed_by(self, spec: str) -> Permission | None:
+    def allowed_by(self, spec: str, rule: str | None = None) -> Permission | None:
         with self._lock:
-            return next((p for p in self._permissions if p.covers(spec)), None)
+            return next((p for p in self._permissions if p.covers(spec, rule)), None)
 
-    def always_allowed(self, spec: str) -> bool:
-        return self.allowed_by(spec) is not None
+    def always_allowed(self, spec: str, rule: str | None = None) -> bool:
+        return self.allowed_by(spec, rule) is not None
 
     def authorize(self, tool: Tool, args: dict[str, Any], raw_args: str, ctx: ToolContext) -> str | None:
         """None when the call may run; otherwise the refusal for the model."""
@@ -89,7 +90,7 @@ class ApprovalGate:
     def confirm(self, tool_name: str, need: ApprovalNeed, raw_args: str, ctx: ToolContext) -> str | None:
         """Ask about `need` (unless an "always" covers it): None when allowed, else the refusal.
         Also for a tool that finds mid-run that it must ask (web_fetch redirected to a new host)."""
-        if self.always_allowed(need.spec):
+        if self.always_allowed(need.spec, need.rule):
             return None
         query = ApprovalQuery(
             tool=tool_name, arguments=raw_args, reason=need.reason, spec=need.spec, diff=need.diff, agent_id=ctx.agent_id,
@@ -106,12 +107,18 @@ class ApprovalGate:
         return f"{first}\nDo not retry it as is; ask or choose another way."
 
 
-def spec_matches(allowed: str, spec: str) -> bool:
+def exact_only(spec: str, rule: str | None) -> bool:
+    """A secret (`read_file:.env`) or a host at a private address (`web_fetch:intranet@private`)
+    is allowed by its own spec only, never by a bare tool name (`--allow write_file`)."""
+    return rule == "secret" or spec.endswith(PRIVATE_SUFFIX)
+
+
+def spec_matches(allowed: str, spec: str, rule: str | None = None) -> bool:
     """`--allow shell` covers every shell spec; `--allow 'shell:git commit'` that command only."""
     if allowed == spec:
         return True
     tool, _, rest = spec.partition(":")
-    return bool(rest) and allowed == tool
+    return bool(rest) and allowed == tool and not exact_only(spec, rule)
 
 
 class PolicyApprover:
@@ -125,7 +132,7 @@ class PolicyApprover:
         self.allow = tuple(allow)
 
     def approve(self, query: ApprovalQuery) -> Decision:
-        if self.yes or any(spec_matches(a, query.spec) for a in self.allow):
+        if self.yes or any(spec_matches(a, query.spec, query.rule) for a in self.allow):
             return "yes"
         return "no"
 
@@ -134,6 +141,8 @@ class PolicyApprover:
         _, _, target = query.spec.partition(":")
         what = RULE_TEXT.get(query.rule, RULE_TEXT["other"])
         detail = target if target and query.rule in ("secret", "network", "outside") else query.reason
+        if query.rule == "network" and target.endswith(PRIVATE_SUFFIX):
+            detail = query.reason.partition(": ")[2] or detail  # "10.0.0.7 is a private network address (10.0.0.7)"
         quoted = shlex.quote(query.spec)
         if not quoted.startswith("'"):
             quoted = f"'{query.spec}'"

@@ -23,6 +23,8 @@ Decision = Literal["yes", "no", "always"]
 # Which trust rule made a call ask (DESIGN.md, "Trust boundaries"); the approval modal and the
 # headless refusal name it in words (RULE_TEXT), next to the detail in ApprovalNeed.reason.
 Rule = Literal["writes", "runs", "secret", "outside", "network", "other"]
+# web_fetch's spec for a host whose address is loopback/private/link-local: `web_fetch:<host>@private`.
+PRIVATE_SUFFIX = "@private"
 RULE_TEXT: dict[str, str] = {
     "writes": "writes a file",
     "runs": "runs a program that is not read-only",

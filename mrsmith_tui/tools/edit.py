@@ -8,7 +8,7 @@ from mrsmith_tui.security.sensitive import SensitivePaths
 from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
 from mrsmith_tui.tools.edit_match import EditError, apply_edit
 from mrsmith_tui.tools.fileio import MAX_HELD_BYTES, WritePlan, commit_write, diff_for_model, locate_target, unified_diff
-from mrsmith_tui.tools.secret_paths import secret_need
+from mrsmith_tui.tools.secret_paths import changed_since_approval, is_secret, secret_diff_summary, secret_need
 
 
 def _changes(args: dict[str, Any]) -> list[tuple[str, str, bool]] | str:
@@ -114,7 +114,7 @@ class EditTool(BaseTool):
     def approval(self, args: dict[str, Any], ctx: ToolContext) -> ApprovalNeed | None:
         plan = _plan(args, ctx)
         # A secret asks even when the edit cannot apply: its error would quote the file.
-        secret = secret_need(self.name, args.get("path"), ctx, self.sensitive, doing="edit changes it")
+        secret = secret_need(self.name, args.get("path"), ctx, self.sensitive, doing="edit changes it", args=args)
         if secret is not None:
             return ApprovalNeed(reason=secret.reason, spec=secret.spec, diff=None if isinstance(plan, str) else plan.diff,
                                 rule="secret")
@@ -126,8 +126,13 @@ class EditTool(BaseTool):
         plan = _plan(args, ctx)
         if isinstance(plan, str):
             return ToolResult.error(plan)
+        if (changed := changed_since_approval(args, plan.path)) is not None:
+            return ToolResult.error(changed)
         failed = commit_write(plan.path, plan.after, plan.shown, ctx)
         if failed:
             return ToolResult.error(failed)
         verb = "Created" if plan.before is None else "Edited"
+        if is_secret(plan.path, ctx, self.sensitive):
+            # The old content of a secret must not reach the model (the person saw the diff when asked).
+            return ToolResult(content=f"{verb} {plan.shown} {secret_diff_summary(plan.diff)}")
         return ToolResult(content=f"{verb} {plan.shown}\n{diff_for_model(plan.diff)}", diff=plan.diff)

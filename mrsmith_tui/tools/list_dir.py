@@ -9,7 +9,7 @@ from mrsmith_tui.security.sensitive import SensitivePaths
 from mrsmith_tui.tools import dirfd
 from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
 from mrsmith_tui.tools.sandbox import SandboxError, display, resolve
-from mrsmith_tui.tools.secret_paths import secret_need
+from mrsmith_tui.tools.secret_paths import changed_since_approval, secret_need
 
 MAX_ENTRIES = 1000
 SCAN_LIMIT = 100_000  # entries read from one directory; a bigger one says so
@@ -35,13 +35,15 @@ class ListDirTool(BaseTool):
 
     def approval(self, args: dict[str, Any], ctx: ToolContext) -> ApprovalNeed | None:
         """Names are not secrets, but what is inside a secret-looking folder (`.ssh/`) is asked about."""
-        return secret_need(self.name, args.get("path"), ctx, self.sensitive)
+        return secret_need(self.name, args.get("path"), ctx, self.sensitive, args=args)
 
     def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
         try:
             path = resolve(ctx.root, args.get("path"))
         except SandboxError as e:
             return ToolResult.error(str(e))
+        if (changed := changed_since_approval(args, path)) is not None:
+            return ToolResult.error(changed)
         shown = display(ctx.root, path)
         try:
             with dirfd.open_dir(ctx.root, path) as fd:

@@ -11,7 +11,7 @@ from mrsmith_tui.tools import dirfd
 from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
 from mrsmith_tui.tools.fileio import fingerprint
 from mrsmith_tui.tools.sandbox import SandboxError, display, resolve
-from mrsmith_tui.tools.secret_paths import secret_need
+from mrsmith_tui.tools.secret_paths import changed_since_approval, secret_need
 
 MAX_BYTES = 1024 * 1024  # of lines returned by one call
 DEFAULT_LIMIT = 2000
@@ -48,13 +48,15 @@ class ReadFileTool(BaseTool):
         self.sensitive = sensitive or SensitivePaths()
 
     def approval(self, args: dict[str, Any], ctx: ToolContext) -> ApprovalNeed | None:
-        return secret_need(self.name, args.get("path"), ctx, self.sensitive)
+        return secret_need(self.name, args.get("path"), ctx, self.sensitive, args=args)
 
     def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
         try:
             path = resolve(ctx.root, args.get("path"))
         except SandboxError as e:
             return ToolResult.error(str(e))
+        if (changed := changed_since_approval(args, path)) is not None:
+            return ToolResult.error(changed)
         shown = display(ctx.root, path)
         offset, limit = args.get("offset", 1), args.get("limit", DEFAULT_LIMIT)
         if not isinstance(offset, int) or offset < 1:

@@ -2,11 +2,22 @@
 
 The spec an "always" answer remembers is the tool and the path (`read_file:.env`), so
 allowing one secret never allows the next.
+
+A path is judged twice: by where it really leads (relative to the real root), and by the name
+as the model gave it. Both count, so `/proc/self/cwd/.env`, an outside link back into the
+project (`/tmp/x/alias/.env`) and a link named `notes.txt` to `.env` all ask.
+
+approval() and run() resolve the path separately; `judged` remembers (per thread, for one
+call's argument object) where approval() found the path to lead, and `changed_since_approval`
+lets run() refuse when a link was swapped in between.
 """
 
 from __future__ import annotations
 
 import os
+import posixpath
+import threading
+from pathlib import Path
 from typing import Any
 
 from mrsmith_tui.security.sensitive import SensitivePaths
@@ -15,26 +26,67 @@ from mrsmith_tui.tools.sandbox import SandboxError, display, resolve
 
 SECRET = "this looks like a secret"
 
+_judged = threading.local()
 
-def secret_need(tool: str, raw: Any, ctx: ToolContext, sensitive: SensitivePaths, *, doing: str = "") -> ApprovalNeed | None:
+
+def _named(raw: str, real_root: str) -> str:
+    """The path as given, links kept, as a relative POSIX path to match patterns against
+    (an absolute path that is not under the root textually is matched as a whole)."""
+    joined = posixpath.normpath(raw if os.path.isabs(raw) else posixpath.join(real_root, raw))
+    rel = posixpath.relpath(joined, real_root)
+    if rel == ".." or rel.startswith("../"):
+        return joined.lstrip("/")  # /proc/self/cwd/.env, /tmp/x/alias/.env: judged by their names
+    return rel
+
+
+def secret_need(tool: str, raw: Any, ctx: ToolContext, sensitive: SensitivePaths, *, doing: str = "",
+                args: dict[str, Any] | None = None) -> ApprovalNeed | None:
     """What to ask before `tool` reads (or changes) the path `raw`, or None when it is not a secret.
 
-    A path outside the root is not asked about here: the tool refuses it anyway.
+    A path that resolves outside the root is not asked about here: the tool refuses it anyway.
+    Pass the call's `args` so run() can check that the path still leads where it was judged.
     """
     try:
         path = resolve(ctx.root, raw)
     except SandboxError:
         return None
-    why = sensitive.reason(raw, ctx.root) or sensitive.reason(path, ctx.root)
-    if why is None or not why.startswith(SECRET):
-        return None
-    shown = display(ctx.root, path)
+    if args is not None:
+        _judged.value = (id(args), path)
     real_root = os.path.realpath(ctx.root)
-    named = os.path.relpath(os.path.normpath(os.path.join(real_root, str(raw))), real_root)  # as given, links kept
-    detail = shown if named == shown else f"{named} -> {shown}"
+    shown = display(ctx.root, path)
+    named = _named(str(raw), real_root)
+    if not ((shown != "." and sensitive.matches(shown)) or sensitive.matches(named)):
+        return None
+    given = str(raw) if os.path.isabs(str(raw)) else named
+    detail = shown if given == shown else f"{given} -> {shown}"
     # The modal and refusals already say "reads a secret"; the detail names the file.
     reason = f"{detail} looks like a secret" + (f"; {doing}" if doing else "")
     return ApprovalNeed(reason=reason, spec=f"{tool}:{shown}", rule="secret")
+
+
+def changed_since_approval(args: dict[str, Any], path: Path) -> str | None:
+    """An error when approval() judged these `args` to lead somewhere other than `path` (a link
+    swapped between the question and the run), else None."""
+    judged = getattr(_judged, "value", None)
+    if judged is None or judged[0] != id(args):
+        return None
+    _judged.value = None
+    if judged[1] != path:
+        return (f"{args.get('path')!r} changed while waiting for approval (it led to {judged[1]}, now to {path}); "
+                "not touched, try again")
+    return None
+
+
+def is_secret(path: Path, ctx: ToolContext, sensitive: SensitivePaths) -> bool:
+    shown = display(ctx.root, path)
+    return shown != "." and sensitive.matches(shown)
+
+
+def secret_diff_summary(diff: str) -> str:
+    """What the model gets instead of a secret file's diff: how much changed, not what."""
+    added = sum(1 for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++"))
+    removed = sum(1 for line in diff.splitlines() if line.startswith("-") and not line.startswith("---"))
+    return f"({added} lines added, {removed} removed; a secret file's content is not shown)"
 
 
 def secret_listing(rel_paths: list[str], sensitive: SensitivePaths) -> tuple[list[str], int]:

@@ -23,7 +23,7 @@ from urllib.parse import urljoin, urlsplit
 import html2text
 import httpx
 
-from mrsmith_tui.tools.base import ApprovalNeed, ApprovalQuery, BaseTool, ToolContext, ToolResult
+from mrsmith_tui.tools.base import PRIVATE_SUFFIX, ApprovalNeed, ApprovalQuery, BaseTool, ToolContext, ToolResult
 
 MAX_BYTES = 1024 * 1024
 MAX_REDIRECTS = 5
@@ -140,17 +140,25 @@ class WebFetchTool(BaseTool):
         self.allowed_hosts = tuple(h.strip().lower() for h in allowed_hosts if h and h.strip())
         self._checked = threading.local()  # approval() -> run() of one call, on one thread: the addresses judged
 
-    def allowed(self, host: str) -> bool:
-        """Whether config's webFetchAllowedHosts names the host (`*.python.org` patterns too)."""
-        return any(fnmatchcase(host.lower(), pattern) for pattern in self.allowed_hosts)
+    def allowed(self, host: str, *, private: bool = False) -> bool:
+        """Whether config's webFetchAllowedHosts names the host (`*.python.org` patterns too). A
+        non-public answer needs an entry that says so (`intranet.example@private`)."""
+        if private:
+            return any(p.endswith(PRIVATE_SUFFIX) and fnmatchcase(host.lower(), p.removesuffix(PRIVATE_SUFFIX))
+                       for p in self.allowed_hosts)
+        return any(not p.endswith(PRIVATE_SUFFIX) and fnmatchcase(host.lower(), p) for p in self.allowed_hosts)
 
     def _need(self, host: str, addresses: list[str], *, redirected: bool = False) -> ApprovalNeed | None:
+        # Allowing a host allows its public addresses only: a name that answers 127.0.0.1 or
+        # 169.254.169.254 later (DNS rebinding across calls) asks again, under its own spec.
         reason = non_public_reason(host, self.resolver, addresses)
-        if self.allowed(host):
+        if self.allowed(host, private=reason is not None):
             return None
         how = "was redirected to" if redirected else "reaches"
-        detail = f"web_fetch {how} a non-public address: {reason}" if reason else f"web_fetch {how} {host}, a host not yet allowed"
-        return ApprovalNeed(reason=detail, spec=f"web_fetch:{host}", rule="network")
+        if reason:
+            return ApprovalNeed(reason=f"web_fetch {how} a non-public address: {reason}",
+                                spec=f"web_fetch:{host}{PRIVATE_SUFFIX}", rule="network")
+        return ApprovalNeed(reason=f"web_fetch {how} {host}, a host not yet allowed", spec=f"web_fetch:{host}", rule="network")
 
     def approval(self, args: dict[str, Any], ctx: ToolContext) -> ApprovalNeed | None:
         self._checked.value = None

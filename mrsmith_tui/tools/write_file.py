@@ -7,7 +7,7 @@ from typing import Any
 from mrsmith_tui.security.sensitive import SensitivePaths
 from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
 from mrsmith_tui.tools.fileio import WritePlan, commit_write, diff_for_model, locate_target, too_large, too_large_text, unified_diff
-from mrsmith_tui.tools.secret_paths import secret_need
+from mrsmith_tui.tools.secret_paths import changed_since_approval, is_secret, secret_diff_summary, secret_need
 
 
 def _plan(args: dict[str, Any], ctx: ToolContext) -> WritePlan | str:
@@ -50,7 +50,7 @@ class WriteFileTool(BaseTool):
         plan = _plan(args, ctx)
         # A secret has its own spec (an "always" for write_file does not cover it) and asks even when
         # the write cannot happen.
-        secret = secret_need(self.name, args.get("path"), ctx, self.sensitive, doing="write_file replaces it")
+        secret = secret_need(self.name, args.get("path"), ctx, self.sensitive, doing="write_file replaces it", args=args)
         if secret is not None:
             return ApprovalNeed(reason=secret.reason, spec=secret.spec, diff=None if isinstance(plan, str) else plan.diff,
                                 rule="secret")
@@ -63,12 +63,17 @@ class WriteFileTool(BaseTool):
         plan = _plan(args, ctx)
         if isinstance(plan, str):
             return ToolResult.error(plan)
+        if (changed := changed_since_approval(args, plan.path)) is not None:
+            return ToolResult.error(changed)
         failed = commit_write(plan.path, plan.after, plan.shown, ctx)
         if failed:
             return ToolResult.error(failed)
         verb = "Wrote" if plan.current.exists else "Created"
         lines = plan.after.count(b"\n") + (0 if plan.after.endswith(b"\n") or not plan.after else 1)
         summary = f"{verb} {plan.shown} ({lines} lines, {len(plan.after)} bytes)"
+        if is_secret(plan.path, ctx, self.sensitive):
+            # The old content of a secret must not reach the model (the person saw the diff when asked).
+            return ToolResult(content=f"{summary} {secret_diff_summary(plan.diff)}")
         if not plan.current.exists:
             return ToolResult(content=summary, diff=plan.diff)  # the model knows what it wrote
         return ToolResult(content=summary + "\n" + (diff_for_model(plan.diff) or "(no change)"), diff=plan.diff)

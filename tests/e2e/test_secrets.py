@@ -182,9 +182,75 @@ def test_web_fetch_asks_per_host_and_the_allow_spec_names_it(cli, loopback):
     srv.turns[0] = tool_turn("web_fetch", {"url": url})
     done = cli.using(srv.base_url).run("-p", "fetch")
     assert done.code == 0, done.err
-    assert "rerun with --allow 'web_fetch:127.0.0.1' or --yes" in done.err
+    assert "talks to a new host: 127.0.0.1 is a loopback address (127.0.0.1)" in done.err
+    assert "rerun with --allow 'web_fetch:127.0.0.1@private' or --yes" in done.err
     assert "test-model" not in srv.requests[1]["messages"][-1]["content"]
+    for broad in ("web_fetch", "web_fetch:127.0.0.1"):  # the host, or the tool, covers public answers only
+        refused = loopback([tool_turn("web_fetch", {"url": url}), text_turn("done")])
+        done = cli.using(refused.base_url).run("-p", "fetch", "--allow", broad)
+        assert "not approved" in done.err and "test-model" not in refused.requests[1]["messages"][-1]["content"]
     allowed = loopback([tool_turn("web_fetch", {"url": url}), text_turn("done")])
-    done = cli.using(allowed.base_url).run("-p", "fetch", "--allow", "web_fetch:127.0.0.1")
+    done = cli.using(allowed.base_url).run("-p", "fetch", "--allow", "web_fetch:127.0.0.1@private")
     assert done.code == 0, done.err
     assert "HTTP 200" in allowed.requests[1]["messages"][-1]["content"]
+
+
+ROUNDABOUT = [
+    ("read_file", "/proc/self/cwd/.env", "read_file:.env"),
+    ("read_file", "/proc/thread-self/cwd/sub/.env.local", "read_file:sub/.env.local"),
+    ("read_file", "ALIAS/.env", "read_file:.env"),
+    ("list_dir", "/proc/self/cwd/.ssh", "list_dir:.ssh"),
+]
+
+
+@pytest.mark.parametrize(("tool", "path", "spec"), ROUNDABOUT, ids=[f"{t} {p}" for t, p, _ in ROUNDABOUT])
+def test_an_absolute_path_back_into_the_project_still_asks(project, loopback, tmp_path, tool, path, spec):
+    (project.cwd / "sub").mkdir()
+    (project.cwd / "sub" / ".env.local").write_text(SECRET)
+    (tmp_path / "x").mkdir()
+    (tmp_path / "x" / "alias").symlink_to(project.cwd)
+    path = path.replace("ALIAS", str(tmp_path / "x" / "alias"))
+    srv = loopback([tool_turn(tool, {"path": path}), text_turn("done")])
+    done = project.using(srv.base_url).run("-p", "look around")
+    assert done.code == 0, done.err
+    assert SECRET not in everything(done, srv, project) and "id_ed25519" not in json.dumps(srv.requests)
+    assert f"rerun with --allow '{spec}' or --yes" in done.err
+
+
+WRITES = [
+    ("write_file", {"path": ".env", "content": "X=1\n"}, ["--allow", "write_file"], "write_file:.env"),
+    ("edit", {"path": ".env", "old": "API_TOKEN", "new": "TOKEN"}, ["--allow", "edit"], "edit:.env"),
+]
+
+
+@pytest.mark.parametrize(("tool", "args", "allow", "spec"), WRITES, ids=[w[0] for w in WRITES])
+def test_a_bare_tool_allow_does_not_cover_a_secret(project, loopback, tool, args, allow, spec):
+    srv = loopback([tool_turn(tool, args), text_turn("done")])
+    done = project.using(srv.base_url).run("-p", "change it", *allow)
+    assert done.code == 0, done.err
+    assert SECRET not in everything(done, srv, project)
+    assert f"rerun with --allow '{spec}' or --yes" in done.err
+    assert SECRET in (project.cwd / ".env").read_text()  # untouched
+
+
+@pytest.mark.parametrize(("tool", "args", "allow", "spec"), WRITES, ids=[w[0] for w in WRITES])
+def test_an_allowed_change_of_a_secret_does_not_send_its_old_content(project, loopback, tool, args, allow, spec):
+    srv = loopback([tool_turn(tool, args), text_turn("done")])
+    done = project.using(srv.base_url).run("-p", "change it", "--allow", spec)
+    assert done.code == 0, done.err
+    export_all(project, done)
+    assert SECRET not in everything(done, srv, project)
+    result = srv.requests[1]["messages"][-1]["content"]
+    assert "a secret file's content is not shown" in result and "1 removed" in result
+    assert (project.cwd / ".env").read_text() != f"API_TOKEN={SECRET}\n"  # it was changed
+
+
+def test_config_allow_of_a_bare_tool_does_not_cover_a_secret(project, loopback, tmp_path):
+    srv = loopback([tool_turn("write_file", {"path": ".env", "content": "X=1\n"}), text_turn("done")])
+    config = tmp_path / "config.toml"
+    config.write_text(f'allow = ["write_file"]\n[[providers]]\nname = "p"\nbaseUrl = "{srv.base_url}"\napiKey = "sk-test"\n'
+                      '[[agents]]\nname = "a"\nprovider = "p"\nmodel = "m"\n')
+    done = project.using(srv.base_url).run("-p", "change it", "--config", str(config))
+    assert done.code == 0, done.err
+    assert "rerun with --allow 'write_file:.env' or --yes" in done.err
+    assert SECRET in (project.cwd / ".env").read_text()

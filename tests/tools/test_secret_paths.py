@@ -87,3 +87,23 @@ def test_new_files_follow_the_umask_and_old_ones_keep_their_mode(tmp_path, mask,
         assert stat.S_IMODE((tmp_path / "script.sh").stat().st_mode) == 0o750
     finally:
         os.umask(old)
+
+
+@pytest.mark.parametrize("tool", [ReadFileTool, ListDirTool])
+def test_a_link_swapped_to_a_secret_after_approval_is_not_read(tree, ctx, tool):
+    target = "src/main.py" if tool is ReadFileTool else "src"
+    (tree / "swap").symlink_to(target)
+    args = {"path": "swap"}
+    assert tool().approval(args, ctx) is None  # an ordinary file when judged
+    (tree / "swap").unlink()
+    (tree / "swap").symlink_to(".env" if tool is ReadFileTool else ".ssh")
+    result = tool().run(args, ctx)
+    assert not result.ok and "changed while waiting for approval" in result.content
+    assert "TOKEN=x" not in result.content and "id_rsa" not in result.content
+
+
+@pytest.mark.parametrize("path", ["/proc/self/cwd/.env", "/proc/thread-self/cwd/.ssh/id_rsa"])
+def test_an_absolute_path_back_into_the_root_asks(tree, ctx, path, monkeypatch):
+    monkeypatch.chdir(tree)
+    need = ReadFileTool().approval({"path": path}, ctx)
+    assert need is not None and need.rule == "secret" and need.spec.startswith("read_file:")

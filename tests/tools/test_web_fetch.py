@@ -95,14 +95,14 @@ def _tool(server, allowed=("public.example",)) -> WebFetchTool:
 @pytest.mark.parametrize(
     ("url", "spec"),
     [
-        ("http://127.0.0.1/", "web_fetch:127.0.0.1"),
-        ("http://localhost:8080/x", "web_fetch:localhost"),
-        ("http://[::1]/", "web_fetch:::1"),
-        ("http://169.254.169.254/latest/meta-data/", "web_fetch:169.254.169.254"),
-        ("http://10.0.0.1/", "web_fetch:10.0.0.1"),
-        ("http://192.168.1.1/", "web_fetch:192.168.1.1"),
-        ("http://[::ffff:127.0.0.1]/", "web_fetch:::ffff:127.0.0.1"),
-        ("http://0.0.0.0/", "web_fetch:0.0.0.0"),
+        ("http://127.0.0.1/", "web_fetch:127.0.0.1@private"),
+        ("http://localhost:8080/x", "web_fetch:localhost@private"),
+        ("http://[::1]/", "web_fetch:::1@private"),
+        ("http://169.254.169.254/latest/meta-data/", "web_fetch:169.254.169.254@private"),
+        ("http://10.0.0.1/", "web_fetch:10.0.0.1@private"),
+        ("http://192.168.1.1/", "web_fetch:192.168.1.1@private"),
+        ("http://[::ffff:127.0.0.1]/", "web_fetch:::ffff:127.0.0.1@private"),
+        ("http://0.0.0.0/", "web_fetch:0.0.0.0@private"),
     ],
 )
 def test_non_public_hosts_need_approval(server, ctx, url, spec) -> None:
@@ -189,7 +189,7 @@ def test_redirect_to_loopback_is_rechecked_and_refused(server, ctx, approver) ->
     r = _tool(server).run({"url": "http://public.example/to-loopback"}, ctx)
     assert not r.ok and "redirected to a non-public address: 127.0.0.1 is a loopback address" in r.content
     assert "/secret" not in _Handler.hits
-    assert approver.queries and approver.queries[0].spec == "web_fetch:127.0.0.1"
+    assert approver.queries and approver.queries[0].spec == "web_fetch:127.0.0.1@private"
 
 
 def test_redirect_to_loopback_followed_when_approved(server, ctx, approver) -> None:
@@ -215,3 +215,27 @@ def test_caps_binary_errors_and_schemes(server, ctx) -> None:
         r = tool.run({"url": bad}, ctx)
         assert not r.ok and "only http and https" in r.content
     assert "cannot resolve" in tool.run({"url": "http://unknown.example/"}, ctx).content
+
+
+def test_an_allowed_host_that_later_answers_a_private_address_asks_again(server, ctx, approver) -> None:
+    """Rebinding across calls: "always" for web_fetch:rebind.example (or the config's list) covers its
+    public answers only; when the name later answers 127.0.0.1 the fetch asks under its own spec."""
+    from mrsmith_tui.tools.approval import ApprovalGate
+
+    answers = {"rebind.example": [PUBLIC_IP]}
+    resolver = stub_resolver(answers)
+    gate = ApprovalGate(approver)
+    gate.grant("web_fetch:rebind.example", "answer")
+    gate.grant("web_fetch", "--allow")
+    ctx.services["approval_gate"] = gate
+    for allowed in ((), ("rebind.example",)):
+        tool = WebFetchTool(resolver=resolver, transport=_Internet(server.server_address[1]), allowed_hosts=allowed)
+        answers["rebind.example"] = [PUBLIC_IP]
+        assert gate.authorize(tool, {"url": "http://rebind.example/plain"}, "{}", ctx) is None
+        answers["rebind.example"] = ["127.0.0.1"]
+        approver.queries.clear()
+        refusal = gate.authorize(tool, {"url": "http://rebind.example/plain"}, "{}", ctx)
+        assert refusal is not None and [q.spec for q in approver.queries] == ["web_fetch:rebind.example@private"]
+    tool = WebFetchTool(resolver=resolver, transport=_Internet(server.server_address[1]),
+                        allowed_hosts=("rebind.example@private",))
+    assert gate.authorize(tool, {"url": "http://rebind.example/plain"}, "{}", ctx) is None
