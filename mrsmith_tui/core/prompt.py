@@ -4,23 +4,42 @@ and the sections added at composition (the skills list)."""
 from __future__ import annotations
 
 import datetime as _dt
+import os
+import stat
 from pathlib import Path
 from typing import Iterable
 
 from mrsmith_tui.config.schema import AgentConfig
+from mrsmith_tui.security.redact import PROCESS
+from mrsmith_tui.security.sensitive import SensitivePaths
 
 AGENTS_MD_CAP = 64 * 1024  # characters of AGENTS.md taken into the prompt
 
 
 def read_agents_md(cwd: Path) -> str | None:
-    path = cwd / "AGENTS.md"
+    return read_instructions_file(cwd / "AGENTS.md", cwd)
+
+
+def read_instructions_file(path: Path, root: Path) -> str | None:
+    """The text of an instructions file, or None when it is missing or not safe to take in unasked:
+    it must lead to a regular file inside `root` that does not look like a secret (an AGENTS.md
+    linked to ~/.ssh/id_rsa or to mrsmith's own config is skipped). At most AGENTS_MD_CAP is read."""
+    real_root = os.path.realpath(root)
+    real = os.path.realpath(path)
+    if os.path.commonpath([real_root, real]) != real_root or real == real_root:
+        return None
+    if SensitivePaths().matches(os.path.relpath(real, real_root)):
+        return None
     try:
-        if not path.is_file():
-            return None
-        text = path.read_text(encoding="utf-8", errors="replace")
+        fd = os.open(real, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except OSError:
         return None
-    if len(text) > AGENTS_MD_CAP:
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None  # a fifo or a device would hang or never end
+        data = f.read(AGENTS_MD_CAP * 4 + 1)
+    text = data.decode("utf-8", errors="replace")
+    if len(text) > AGENTS_MD_CAP or len(data) > AGENTS_MD_CAP * 4:
         text = text[:AGENTS_MD_CAP] + "\n[AGENTS.md truncated]"
     return text.strip() or None
 
@@ -37,4 +56,4 @@ def build_system_prompt(
     if agents_md:
         parts.append(f"# Project instructions (AGENTS.md)\n\n{agents_md}")
     parts += [s.strip() for s in sections if s and s.strip()]
-    return "\n\n".join(p for p in parts if p)
+    return PROCESS.redact("\n\n".join(p for p in parts if p))  # a key pasted into AGENTS.md stays out

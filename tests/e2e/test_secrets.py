@@ -254,3 +254,32 @@ def test_config_allow_of_a_bare_tool_does_not_cover_a_secret(project, loopback, 
     assert done.code == 0, done.err
     assert "rerun with --allow 'write_file:.env' or --yes" in done.err
     assert SECRET in (project.cwd / ".env").read_text()
+
+
+@pytest.mark.parametrize("target", ["outside", ".env", "config-with-key"])
+def test_an_agents_md_link_to_a_secret_stays_out_of_the_system_prompt(cli, loopback, tmp_path, target):
+    outside = tmp_path / "home" / ".ssh" / "id_rsa"
+    outside.parent.mkdir(parents=True)
+    outside.write_text(SECRET)
+    (cli.cwd / ".env").write_text(SECRET)
+    srv = loopback([text_turn("done")])
+    if target == "config-with-key":  # a regular AGENTS.md that quotes the key is redacted
+        (cli.cwd / "AGENTS.md").write_text(f"Use the key {KEY} and be kind.")
+    else:
+        (cli.cwd / "AGENTS.md").symlink_to(outside if target == "outside" else ".env")
+    done = cli.using(srv.base_url, api_key=KEY).run("-p", "hi")
+    assert done.code == 0, done.err
+    system = srv.requests[0]["messages"][0]["content"]
+    assert SECRET not in system and KEY not in json.dumps(srv.requests)
+    if target == "config-with-key":
+        assert "be kind" in system and "[redacted]" in system
+
+
+def test_an_agents_md_link_inside_the_project_is_still_read(cli, loopback):
+    (cli.cwd / "docs").mkdir()
+    (cli.cwd / "docs" / "agents.md").write_text("Always write tests.")
+    (cli.cwd / "AGENTS.md").symlink_to("docs/agents.md")
+    srv = loopback([text_turn("done")])
+    done = cli.using(srv.base_url).run("-p", "hi")
+    assert done.code == 0, done.err
+    assert "Always write tests." in srv.requests[0]["messages"][0]["content"]
