@@ -18,32 +18,17 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from mrsmith_tui import msgs
+from mrsmith_tui.security.private_files import FILE_MODE, private_dir
 from mrsmith_tui.security.redact import PROCESS, REDACTED, Redactor
 from mrsmith_tui.session.ids import new_session_id
 
 __all__ = ["TranscriptWriter", "read_transcript", "new_session_id", "scrub", "REDACTED", "private_dir"]
 
-FILE_MODE, DIR_MODE = 0o600, 0o700
 
 
 def scrub(value: Any, secrets: Iterable[str] = ()) -> Any:
     """`value` with every secret (those given, and the process's) replaced by REDACTED, recursively."""
     return PROCESS.redact_value(Redactor(secrets).redact_value(value))
-
-
-def private_dir(folder: Path) -> None:
-    """Make `folder` (and missing parents) 0700; an existing session folder is tightened too."""
-    missing = []
-    probe = folder
-    while not probe.exists() and probe != probe.parent:
-        missing.append(probe)
-        probe = probe.parent
-    for path in reversed(missing):
-        try:
-            path.mkdir(mode=DIR_MODE)
-        except FileExistsError:
-            pass
-    os.chmod(folder, DIR_MODE)
 
 
 class TranscriptWriter:
@@ -77,7 +62,7 @@ class TranscriptWriter:
                 record = {"type": record.get("type"), "at": time.time(), **record}
             try:
                 if self._file is None:
-                    private_dir(self.path.parent)
+                    private_dir(self.path.parent, levels=2)  # the session's folder and the sessions folder
                     fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, FILE_MODE)
                     os.fchmod(fd, FILE_MODE)  # an older transcript (0644) being resumed
                     self._file = os.fdopen(fd, "ab", buffering=0)  # noqa: SIM115 - kept open for the session

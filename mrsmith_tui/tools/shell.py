@@ -14,6 +14,7 @@ from typing import Any, Iterable
 
 from mrsmith_tui import msgs
 from mrsmith_tui.security.environment import child_environment
+from mrsmith_tui.security.private_files import owned_private_dir
 from mrsmith_tui.security.sensitive import SensitivePaths
 from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
 from mrsmith_tui.tools.jobs import JOBS, Job
@@ -106,9 +107,11 @@ class ShellTool(BaseTool):
         return self._foreground(command, timeout_ms / 1000, ctx)
 
     def _background(self, command: str, ctx: ToolContext, *, detach: bool = False) -> ToolResult:
-        log_dir = Path(tempfile.gettempdir()) / f"mrsmith-{os.getuid()}"
-        log_dir.mkdir(mode=0o700, exist_ok=True)
-        fd, log_path = tempfile.mkstemp(prefix="bg-", suffix=".log", dir=log_dir)
+        try:  # in a shared /tmp someone else may have made the folder first: it must be ours and 0700
+            log_dir = owned_private_dir(Path(tempfile.gettempdir()) / f"mrsmith-{os.getuid()}")
+            fd, log_path = tempfile.mkstemp(prefix="bg-", suffix=".log", dir=log_dir)
+        except OSError as e:
+            return ToolResult.error(f"cannot make the background job's log: {e}")
         try:
             proc = subprocess.Popen(
                 ["bash", "-c", command], cwd=ctx.root, stdin=subprocess.DEVNULL, stdout=fd, stderr=subprocess.STDOUT,

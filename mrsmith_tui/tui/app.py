@@ -11,6 +11,7 @@ from __future__ import annotations
 import gc
 import json
 import os
+import tempfile
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -31,6 +32,7 @@ from mrsmith_tui import paths
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.config.schema import Config
 from mrsmith_tui.core.outbound import OutboundFilter
+from mrsmith_tui.security.private_files import open_private, private_dir
 from mrsmith_tui.security.redact import PROCESS, map_strings
 from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.tui import effects as fx
@@ -101,12 +103,13 @@ def append_history(path: Path | None, entry: str, kept: tuple[str, ...]) -> None
     if path is None:
         return
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        with path.open("a", encoding="utf-8") as f:
-            f.write(json.dumps(entry) + "\n")
+        private_dir(path.parent)  # ~/.config/mrsmith 0700, the history 0600: prompts can hold anything
+        with os.fdopen(open_private(path, os.O_WRONLY | os.O_APPEND), "a", encoding="utf-8") as f:
+            f.write(json.dumps(PROCESS.redact(entry)) + "\n")
         if path.stat().st_size > 400_000 or sum(1 for _ in path.open(encoding="utf-8")) > 2 * ui.HISTORY_CAP:
             tmp = path.with_suffix(".tmp")
-            tmp.write_text("".join(json.dumps(e) + "\n" for e in kept[-ui.HISTORY_CAP:]), encoding="utf-8")
+            with os.fdopen(open_private(tmp, os.O_WRONLY | os.O_TRUNC), "w", encoding="utf-8") as f:
+                f.write("".join(json.dumps(PROCESS.redact(e)) + "\n" for e in kept[-ui.HISTORY_CAP:]))
             tmp.replace(path)
     except OSError:
         pass  # history is a convenience; never break the session for it
@@ -786,11 +789,15 @@ class MrSmithApp(App[int]):
             written = export_session(transcript, target)
         else:
             written = target
-            tmp = target.with_name(target.name + ".tmp")
-            fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # private, like the transcript
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                f.write(PROCESS.redact(review_text(self.model.conv.blocks)))
-            tmp.replace(target)
+            # A fresh name of our own (mkstemp: O_EXCL, 0600), not a guessable .tmp a link could sit at.
+            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
+            try:
+                with os.fdopen(fd, "w", encoding="utf-8") as f:
+                    f.write(PROCESS.redact(review_text(self.model.conv.blocks)))
+                os.replace(tmp, target)
+            except OSError:
+                os.unlink(tmp)
+                raise
         self.ui(ui.Note, text=f"exported to {written}")
 
     def _cmd_sessions(self, arg: str) -> None:
