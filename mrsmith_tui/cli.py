@@ -242,9 +242,11 @@ def _load(args: argparse.Namespace) -> Config:
 
 
 def _know_keys(config: Config) -> None:
-    from mrsmith_tui.security.redact import PROCESS
+    from mrsmith_tui.security.redact import PROCESS, url_secrets
 
     PROCESS.add(*(pc.api_key for pc in config.providers if pc.api_key))
+    # A password or key written into a base URL (http://user:PW@host/v1, ?api_key=…) is a key too.
+    PROCESS.add(*(s for pc in config.providers for s in url_secrets(pc.base_url)))
 
 
 def _take_keys(config: Config) -> Config:

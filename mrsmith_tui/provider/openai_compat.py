@@ -24,6 +24,7 @@ from mrsmith_tui.config.schema import ProviderConfig
 from mrsmith_tui.provider.assemble import StreamAssembler, error_text, one_line
 from mrsmith_tui.provider.base import ChatRequest, ProviderError, StreamEvent
 from mrsmith_tui.provider.sse import SSEParser
+from mrsmith_tui.security.redact import shown_url
 
 RETRYABLE_STATUS = frozenset({408, 409, 429}) | frozenset(range(500, 600))
 MAX_RETRY_AFTER = 60.0  # seconds; a longer wait is not worth blocking a person's turn for
@@ -64,7 +65,7 @@ class OpenAICompatProvider:
         self._transport = transport
 
     def __repr__(self) -> str:  # never shows the key
-        return f"OpenAICompatProvider(name={self.name!r}, base_url={self.base_url!r})"
+        return f"OpenAICompatProvider(name={self.name!r}, base_url={shown_url(self.base_url)!r})"
 
     @property
     def url(self) -> str:
@@ -156,7 +157,7 @@ class OpenAICompatProvider:
             reason = f"no answer after {self._read_timeout:g} s"
         else:
             reason = one_line(str(exc) or type(exc).__name__, 200)
-        return ProviderError(f"cannot reach provider '{self.name}' at {self.base_url}: {reason}")
+        return ProviderError(f"cannot reach provider '{self.name}' at {shown_url(self.base_url)}: {reason}")
 
     def _read(self, response: httpx.Response, request: ChatRequest, cancel: CancelToken) -> Iterator[StreamEvent]:
         assembler = StreamAssembler(self.name, request)
@@ -289,16 +290,17 @@ def make_provider(pc: ProviderConfig, api_key: str | None, include_usage: bool) 
 def list_models(base_url: str, api_key: str | None, timeout: float = 3.0) -> list[str]:
     """GET {base_url}/models -> the model ids, sorted. Raises ProviderError with one line."""
     base = base_url.rstrip("/")
+    shown = shown_url(base)  # no password or ?key= in an error line
     headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
     try:
         response = httpx.get(f"{base}/models", headers=headers, timeout=timeout)
     except httpx.TransportError as exc:
-        raise ProviderError(f"cannot reach {base}: {one_line(str(exc) or type(exc).__name__, 200)}") from None
+        raise ProviderError(f"cannot reach {shown}: {one_line(str(exc) or type(exc).__name__, 200)}") from None
     if response.status_code != 200:
         detail = _error_detail(response.content, response.reason_phrase or "")
-        raise ProviderError(f"{base}/models answered {response.status_code}: {detail}", status=response.status_code)
+        raise ProviderError(f"{shown}/models answered {response.status_code}: {detail}", status=response.status_code)
     try:
         data = response.json().get("data")
         return sorted({str(m["id"]) for m in data if isinstance(m, dict) and m.get("id")})
     except (ValueError, AttributeError, TypeError):
-        raise ProviderError(f"{base}/models sent an unexpected answer: {one_line(response.text, 80)}") from None
+        raise ProviderError(f"{shown}/models sent an unexpected answer: {one_line(response.text, 80)}") from None

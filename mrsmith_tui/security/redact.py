@@ -125,3 +125,41 @@ class StreamRedactor:
 
 
 PROCESS = Redactor()
+
+
+# Query parameters that carry a credential (`?key=…`, `?api_key=…`, `&access_token=…`, `&sig=…`).
+_KEYLIKE_PARAM = re.compile(r"(?:^|[_-])(?:key|apikey|token|secret|password|passwd|pwd|sig|signature|auth|code)$|^api[_-]?key$",
+                            re.IGNORECASE)
+
+
+def url_secrets(url: str) -> list[str]:
+    """The credentials inside a URL: the password of its userinfo and the values of key-like
+    query parameters (`http://user:PW@host/v1?api_key=K` -> [PW, K])."""
+    from urllib.parse import parse_qsl, unquote, urlsplit
+
+    try:
+        parts = urlsplit(url)
+        password = parts.password
+    except ValueError:
+        return []
+    found = [password, unquote(password)] if password else []
+    found += [v for k, v in parse_qsl(parts.query, keep_blank_values=False) if _KEYLIKE_PARAM.search(k)]
+    found += [raw.partition("=")[2] for raw in parts.query.split("&")
+              if _KEYLIKE_PARAM.search(raw.partition("=")[0]) and raw.partition("=")[2]]  # as written, %-escapes kept
+    return [s for s in dict.fromkeys(found) if s]
+
+
+def shown_url(url: str) -> str:
+    """`url` without its userinfo and with key-like query values redacted: how it is printed."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        host = parts.hostname
+        port = parts.port
+    except ValueError:
+        return Redactor(url_secrets(url)).redact(url)
+    if host is None:
+        return url
+    netloc = (f"[{host}]" if ":" in host else host) + (f":{port}" if port else "")
+    return Redactor(url_secrets(url)).redact(parts._replace(netloc=netloc).geturl())

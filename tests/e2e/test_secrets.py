@@ -283,3 +283,25 @@ def test_an_agents_md_link_inside_the_project_is_still_read(cli, loopback):
     done = cli.using(srv.base_url).run("-p", "hi")
     assert done.code == 0, done.err
     assert "Always write tests." in srv.requests[0]["messages"][0]["content"]
+
+
+URL_PASSWORD = "PASSWORD-in-URL-777"
+
+
+@pytest.mark.parametrize("form", ["userinfo", "query", "unreachable"])
+def test_credentials_in_the_base_url_are_never_printed(cli, loopback, form):
+    srv = loopback([text_turn(f"the url had {URL_PASSWORD}")])
+    if form == "userinfo":
+        base = srv.base_url.replace("http://", f"http://user:{URL_PASSWORD}@")
+    elif form == "query":
+        base = srv.base_url + f"?api_key={URL_PASSWORD}"
+    else:
+        base = f"http://user:{URL_PASSWORD}@127.0.0.1:1/v1"
+    done = cli.using(base).run("-p", "hi", "--json")
+    export_all(cli, done)
+    transcripts = "".join(p.read_text() for p in done.sessions.glob("*/*.jsonl"))
+    assert URL_PASSWORD not in done.out + done.err + transcripts + "".join(p.read_text() for p in cli.cwd.glob("*.md"))
+    if form == "unreachable":
+        assert done.code != 0 and "127.0.0.1:1/v1" in done.err and "user:" not in done.err
+    else:
+        assert done.code == 0, done.err
