@@ -29,12 +29,35 @@ MIN_REDACTED_VALUE = 8  # a shorter value ("1", "true", "us-east") would be reda
 _SECRET_NAME = re.compile(
     r"API_?KEY|PASSWORD|PASSPHRASE"
     r"|(?:^|_)(?:TOKEN|SECRET|CREDENTIALS?|PASSWD|PRIVATE_KEY|ACCESS_KEY|SECRET_KEY)S?(?:_|$)"
-    r"|_(?:PWD|PAT)$"  # MYSQL_PWD, GITHUB_PAT; not PWD, the working directory
+    r"|_(?:PWD|PAT|PASS)$"  # MYSQL_PWD, GITHUB_PAT, DB_PASS; not PWD, the working directory
+    r"|(?:^|_)DSN$"  # SENTRY_DSN carries its key in the URL
     r"|(?:^|_)KEY(?:_ID)?$",
     re.IGNORECASE,
 )
 # Kept from children but not redacted: AWS_REGION=us-east-1 is configuration, not a secret.
 _SCRUB_ONLY = re.compile(r"^AWS_", re.IGNORECASE)
+# A URL with a password in it (DATABASE_URL=postgres://app:PW@db/x), under any name.
+_URL_PASSWORD = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]*:([^/\s@]+)@")
+
+
+def url_password(value: str) -> str | None:
+    match = _URL_PASSWORD.search(value)
+    return match.group(1) if match else None
+
+
+def worth_redacting(value: str, environ: Mapping[str, str]) -> bool:
+    """Whether a scrubbed value is secret-like enough to redact from every output: long enough and
+    not a path or part of PATH/HOME (PASSWORD_STORE_DIR=/usr/bin would blank PATH otherwise)."""
+    value = value.strip()
+    if len(value) < MIN_REDACTED_VALUE or value.startswith(("/", "~", "./", "../")):
+        return False
+    common = (environ.get("PATH", ""), environ.get("HOME", ""), os.environ.get("PATH", ""), os.environ.get("HOME", ""))
+    if any(value in c for c in common):
+        return False
+    try:
+        return not os.path.exists(value)
+    except (OSError, ValueError):
+        return True
 
 _lock = threading.Lock()
 _held: dict[str, str] = {}
@@ -59,13 +82,18 @@ def scrub_process_environment(
     extra = set(names)
     keys = {v for v in values if v}
     taken: dict[str, str] = {}
+    passwords = []
     for name, value in list(environ.items()):
-        if name in extra or looks_secret(name) or value in keys:
+        password = url_password(value)
+        if name in extra or looks_secret(name) or value in keys or password:
             taken[name] = environ.pop(name)
+            if password:
+                passwords.append(password)
     with _lock:
         (_held if held is None else held).update(taken)
-    redactor.add(*(v for k, v in taken.items() if k in extra or v in keys or _SECRET_NAME.search(k)),
-                 min_length=MIN_REDACTED_VALUE)
+    redactor.add(*(v for k, v in taken.items()
+                   if (k in extra or v in keys or _SECRET_NAME.search(k) or url_password(v)) and worth_redacting(v, environ)),
+                 *passwords, min_length=MIN_REDACTED_VALUE)
     return sorted(taken)
 
 
@@ -77,7 +105,7 @@ def child_environment(passthrough: Iterable[str] = (), *, environ: Mapping[str, 
     env = os.environ if environ is None else environ
     # By name, and by value: a key under an innocent name (MY_URL=...?key=sk-...) stays out too.
     out = {k: v for k, v in env.items()
-           if (not looks_secret(k) or _passes(k, passthrough)) and PROCESS.redact(v) == v}
+           if ((not looks_secret(k) and not url_password(v)) or _passes(k, passthrough)) and PROCESS.redact(v) == v}
     if passthrough:
         with _lock:
             kept = dict(_held if held is None else held)

@@ -305,3 +305,18 @@ def test_credentials_in_the_base_url_are_never_printed(cli, loopback, form):
         assert done.code != 0 and "127.0.0.1:1/v1" in done.err and "user:" not in done.err
     else:
         assert done.code == 0, done.err
+
+
+def test_passwords_in_env_names_and_urls_are_nowhere_and_paths_stay(cli, loopback, tmp_path):
+    srv = loopback(env_dump_turns())
+    secrets = {"DB_PASS": "dbpass-HUNTER2-zz", "SENTRY_DSN": "https://abcdefSECRETDSN@o1.ingest.example/1",
+               "DATABASE_URL": "postgres://u:PGPASSWORD-XYZ@db/x", "SMTP_PASSWD": "smtp-PASSWD-1234"}
+    done = cli.using(srv.base_url).run("-p", "show env", "--yes", "--json",
+                                       env={**secrets, "PASSWORD_STORE_DIR": "/usr/bin", "SECRETS_DIR": str(tmp_path)})
+    assert done.code == 0, done.err
+    export_all(cli, done)
+    out = everything(done, srv, cli)
+    for value in ("dbpass-HUNTER2-zz", "abcdefSECRETDSN", "PGPASSWORD-XYZ", "smtp-PASSWD-1234"):
+        assert value not in out
+    child = srv.requests[1]["messages"][-1]["content"].split("==PARENT==")[0]
+    assert "\nPATH=" in child and "/usr/bin" in child and "HOME=" in child  # not blanked by PASSWORD_STORE_DIR

@@ -9,7 +9,8 @@ from mrsmith_tui.security.redact import Redactor
 @pytest.mark.parametrize("name", ["OPENAI_API_KEY", "MRSMITH_GROQ_API_KEY", "GITHUB_TOKEN", "GH_TOKEN", "NPM_TOKEN",
                                   "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "AWS_REGION", "PGPASSWORD", "DB_PASSWORD",
                                   "MYSQL_PWD", "DJANGO_SECRET_KEY", "CLIENT_SECRET", "STRIPE_APIKEY", "GPG_KEY",
-                                  "GOOGLE_APPLICATION_CREDENTIALS", "HF_TOKEN", "GITHUB_PAT", "SSH_PASSPHRASE"])
+                                  "GOOGLE_APPLICATION_CREDENTIALS", "HF_TOKEN", "GITHUB_PAT", "SSH_PASSPHRASE",
+                                  "DB_PASS", "SMTP_PASSWD", "REDIS_PWD", "SENTRY_DSN", "DB_DSN"])
 def test_secret_names(name):
     assert looks_secret(name)
 
@@ -37,3 +38,21 @@ def test_child_environment_filters_what_was_never_scrubbed():
     env = {"PATH": "/bin", "ANTHROPIC_API_KEY": "sk-ant-xxxxxxxx", "NPM_TOKEN": "npm_xxxxxxxxx"}
     assert child_environment(environ=env) == {"PATH": "/bin"}
     assert child_environment(["NPM_TOKEN"], environ=env) == {"PATH": "/bin", "NPM_TOKEN": "npm_xxxxxxxxx"}
+
+
+def test_a_url_with_a_password_is_scrubbed_under_any_name():
+    env = {"PATH": "/bin", "DATABASE_URL": "postgres://app:PGPASSWORD-XYZ@db/x", "HOMEPAGE": "https://example.com/a@b"}
+    redactor, held = Redactor(), {}
+    assert scrub_process_environment(environ=env, redactor=redactor, held=held) == ["DATABASE_URL"]
+    assert "PGPASSWORD-XYZ" not in redactor.redact("it is PGPASSWORD-XYZ")
+    assert child_environment(environ={"PATH": "/bin", "LATER_URL": "mysql://u:hunter2hunter2@h/db"}) == {"PATH": "/bin"}
+
+
+def test_a_path_or_common_value_under_a_secret_name_is_not_redacted_everywhere(tmp_path):
+    env = {"PATH": "/usr/local/bin:/usr/bin", "HOME": str(tmp_path), "PASSWORD_STORE_DIR": "/usr/bin",
+           "SECRETS_DIR": str(tmp_path), "API_TOKEN": "tok-1234567890"}
+    redactor, held = Redactor(), {}
+    scrub_process_environment(environ=env, redactor=redactor, held=held)
+    assert redactor.redact(f"/usr/bin {tmp_path}") == f"/usr/bin {tmp_path}"
+    assert redactor.redact("tok-1234567890") == "[redacted]"
+    assert env == {"PATH": "/usr/local/bin:/usr/bin", "HOME": str(tmp_path)}
