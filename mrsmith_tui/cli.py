@@ -206,6 +206,13 @@ def _session_command(argv: list[str]) -> int:
     return _view(args, config)
 
 
+def _stdout_is_terminal() -> bool:
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 def _view(args: argparse.Namespace, config: Config) -> int:
     from mrsmith_tui.core.resume import load_records, locate_transcript
     from mrsmith_tui.session.export import export_markdown
@@ -214,6 +221,9 @@ def _view(args: argparse.Namespace, config: Config) -> int:
     records, warnings = load_records(path)
     for text in warnings:
         print(f"mrsmith: warning: {_shown(text)}", file=sys.stderr)
+    if not _stdout_is_terminal():  # a pipe or a file: the session as text, not a full-screen UI nobody sees
+        sys.stdout.write(_shown(export_markdown(records)))
+        return 0
     try:
         from mrsmith_tui.tui.app import run_view
     except ImportError as e:  # the UI (or its read-only view) is not built: only that falls back

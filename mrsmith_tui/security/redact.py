@@ -13,6 +13,7 @@ recognised; the defence there is that the key never reaches the model in the fir
 from __future__ import annotations
 
 import dataclasses
+import json
 import re
 import threading
 from typing import Any, Callable, Iterable
@@ -53,7 +54,10 @@ class Redactor:
         pattern = self._pattern
         if pattern is None or not text:
             return text
-        return pattern.sub(REDACTED, text)
+        out = pattern.sub(REDACTED, text)
+        if "\\" in out and out.lstrip()[:1] in ("{", "[") and len(out) <= _MAX_JSON_CHECK:
+            return _redact_json(out, pattern)  # tool arguments: "\u0073k-…" is the key too
+        return out
 
     def partial_tail(self, text: str) -> int:
         """Length of the longest end of `text` that is the beginning of a secret (0: none)."""
@@ -74,6 +78,19 @@ class Redactor:
         if not self._secrets:
             return value
         return map_strings(value, self.redact)
+
+
+_MAX_JSON_CHECK = 1 << 20
+
+
+def _redact_json(text: str, pattern: re.Pattern[str]) -> str:
+    """`text` as is, unless it is JSON whose decoded strings hold a secret: then re-encoded, redacted."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return text
+    redacted = map_strings(data, lambda s: pattern.sub(REDACTED, s))
+    return text if redacted == data else json.dumps(redacted, ensure_ascii=False)
 
 
 def map_strings(value: Any, fn: Callable[[str], str]) -> Any:

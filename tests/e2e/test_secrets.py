@@ -320,3 +320,16 @@ def test_passwords_in_env_names_and_urls_are_nowhere_and_paths_stay(cli, loopbac
         assert value not in out
     child = srv.requests[1]["messages"][-1]["content"].split("==PARENT==")[0]
     assert "\nPATH=" in child and "/usr/bin" in child and "HOME=" in child  # not blanked by PASSWORD_STORE_DIR
+
+
+def test_a_json_escaped_key_in_tool_arguments_is_redacted_too(cli, loopback):
+    escaped = "\\u0073" + KEY[1:]  # "sk-…" with its first letter written as a JSON escape
+    srv = loopback([tool_turn("read_file", '{"path": "' + escaped + '.txt"}'), text_turn("done")])
+    done = cli.using(srv.base_url, api_key=KEY).run("-p", "hi", "--json")
+    assert done.code == 0, done.err
+    export_all(cli, done)
+    (transcript,) = done.sessions.glob("*/transcript.jsonl")
+    viewed = cli.run("view", str(transcript))
+    for text in (done.out, done.err, transcript.read_text(), viewed.out + viewed.err,
+                 "".join(p.read_text() for p in cli.cwd.glob("mrsmith-*.md"))):
+        assert KEY not in text and KEY[1:] not in text

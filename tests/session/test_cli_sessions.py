@@ -62,7 +62,11 @@ def test_list_continue_resume_export_and_view(project, capsys, monkeypatch, tmp_
     assert code == 0 and out.strip() == str(tmp_path / "s.md")
     assert "> and again" in (tmp_path / "s.md").read_text()
 
-    # view: the UI's read-only view gets the records; with no UI, the Markdown is printed
+    # view: on a terminal the UI's read-only view gets the records; with no UI, or stdout not a
+    # terminal, the Markdown is printed
+    code, out, _ = run(capsys, "view", session_id[:13])
+    assert code == 0 and "## 2. You\n\n> and again" in out
+    monkeypatch.setattr("mrsmith_tui.cli._stdout_is_terminal", lambda: True)
     seen = {}
     fake = types.ModuleType("mrsmith_tui.tui.app")
     fake.run_view = lambda records, **kw: seen.setdefault("records", records) and 0
