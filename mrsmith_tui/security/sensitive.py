@@ -16,9 +16,10 @@ from typing import Iterable
 import pathspec
 
 DEFAULT_SENSITIVE_PATTERNS: tuple[str, ...] = (
-    ".env",
-    ".env.*",
-    ".envrc",
+    # .env and every variant (.env.local, .env~, .env-prod, .env_old, .envrc); .env.example and the
+    # like ask too: real values end up in them often enough.
+    ".env*",
+    "*.env",  # prod.env, secrets.env
     "*.pem",
     "*.key",
     "*.p12",
@@ -26,6 +27,10 @@ DEFAULT_SENSITIVE_PATTERNS: tuple[str, ...] = (
     "*.jks",
     "*.keystore",
     "*.kdbx",
+    "*.ppk",  # PuTTY private keys
+    "AuthKey_*.p8",  # Apple API keys
+    "*.tfstate",  # Terraform state holds every secret of the infrastructure in clear
+    "*.tfstate.backup",
     # ssh private keys by their usual names (a bare `id_*` would take in id_utils.py)
     "id_rsa*",
     "id_dsa*",
@@ -47,8 +52,19 @@ DEFAULT_SENSITIVE_PATTERNS: tuple[str, ...] = (
     ".npmrc",
     ".pypirc",
     "*credentials*.json",
+    "credentials",  # ~/.aws/credentials, ~/.cargo/credentials and kin
+    "credentials.toml",
+    "client_secret*.json",  # Google OAuth clients
+    "service-account*.json",
+    ".vault-token",
+    ".my.cnf",
+    ".dockercfg",
     "**/.docker/config.json",
     "**/.kube/config",
+    "kubeconfig",
+    # A remote URL in a repository's config can carry a token (https://user:ghp_…@github.com); git itself
+    # still reads it, only reading it as a file asks.
+    ".git/config",
 )
 
 OUTSIDE_ROOT = "outside the working directory"

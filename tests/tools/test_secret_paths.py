@@ -25,7 +25,7 @@ def tree(root):
     (root / "id_rsa.pub").write_text("pub")
     (root / "src").mkdir()
     (root / "src" / "main.py").write_text("print(1)\n")
-    (root / "src" / "secrets.tfstate").write_text("{}")
+    (root / "src" / "secrets.vaultdump").write_text("{}")
     (root / "link.txt").symlink_to(".ssh/id_rsa")
     return root
 
@@ -47,8 +47,8 @@ def test_read_file_does_not_ask_for_the_rest(tree, ctx, path):
 
 
 def test_config_patterns_add_and_remove(tree, ctx):
-    extra = SensitivePaths(["*.tfstate", "!.env"])
-    assert ReadFileTool(extra).approval({"path": "src/secrets.tfstate"}, ctx).spec == "read_file:src/secrets.tfstate"
+    extra = SensitivePaths(["*.vaultdump", "!.env"])
+    assert ReadFileTool(extra).approval({"path": "src/secrets.vaultdump"}, ctx).spec == "read_file:src/secrets.vaultdump"
     assert ReadFileTool(extra).approval({"path": ".env"}, ctx) is None
 
 
