@@ -13,10 +13,15 @@ from __future__ import annotations
 
 import re
 
-# C0 except \t and \n, DEL, C1, and the invisible marks that reorder text (bidi).
-_UNSAFE = "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
-_FIND = re.compile(f"\r\n|[{_UNSAFE}]")
-_FIND_JSON = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# C0 except \t and \n, DEL, C1, the invisible marks that reorder text (bidi) and the zero-width
+# characters that hide text inside a word (U+200B-U+200D, U+2060, U+FEFF).
+# The zero-width joiner stays between two pictographs: it is what joins 👨‍👩‍👧 into one emoji.
+_INVISIBLE = "\u200b\u200c\u2060\ufeff"
+_PICTO = "\u2600-\u27bf\u2b00-\u2bff\ufe0f\U0001f000-\U0001faff"
+_LONE_ZWJ = f"(?<![{_PICTO}])\u200d|\u200d(?![{_PICTO}])"
+_UNSAFE = "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069" + _INVISIBLE
+_FIND = re.compile(f"\r\n|[{_UNSAFE}]|{_LONE_ZWJ}")
+_FIND_JSON = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069" + _INVISIBLE + f"]|{_LONE_ZWJ}")
 
 
 def _stand_in(ch: str) -> str:
@@ -33,7 +38,7 @@ def _stand_in(ch: str) -> str:
 def _table() -> dict[str, str]:
     table = {"\r\n": "\n"}
     for lo, hi in ((0x00, 0x08), (0x0B, 0x1F), (0x7F, 0x9F), (0x61C, 0x61C), (0x200E, 0x200F), (0x202A, 0x202E),
-                   (0x2066, 0x2069)):
+                   (0x2066, 0x2069), (0x200B, 0x200D), (0x2060, 0x2060), (0xFEFF, 0xFEFF)):
         for code in range(lo, hi + 1):
             table[chr(code)] = _stand_in(chr(code))
     return table

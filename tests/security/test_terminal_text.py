@@ -33,3 +33,10 @@ def test_json_safe_keeps_the_data_and_writes_no_control():
     line = json_safe(json.dumps({"t": ALL}, ensure_ascii=False))
     assert controls_in(line) == set()
     assert json.loads(line)["t"] == ALL
+
+
+@pytest.mark.parametrize("ch", ["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff"])
+def test_zero_width_characters_are_shown(ch):
+    shown = clean(f"pay{ch}pal")
+    assert ch not in shown and shown == f"pay\\u{ord(ch):04x}pal"
+    assert ch not in json_safe(f'"pay{ch}pal"')
