@@ -48,7 +48,10 @@ DEFAULT_SENSITIVE_PATTERNS: tuple[str, ...] = (
     "_netrc",
     ".pgpass",
     ".htpasswd",
-    ".git-credentials",
+    ".git-credentials*",  # .git-credentials.bak too
+    "secrets.yml",  # Rails, Ansible, ASP.NET user secrets
+    "secrets.yaml",
+    "secrets.json",
     ".npmrc",
     ".pypirc",
     "*credentials*.json",

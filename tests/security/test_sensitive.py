@@ -12,7 +12,7 @@ SECRET = [
     "prod.env", "secrets.env", ".env~", ".env-prod", ".env_old", ".env.example", "credentials", ".cargo/credentials.toml",
     ".vault-token", "putty.ppk", "AuthKey_ABC123.p8", "client_secret_123.apps.googleusercontent.com.json",
     "service-account-prod.json", "kubeconfig", ".dockercfg", "infra/terraform.tfstate", "terraform.tfstate.backup",
-    ".my.cnf", ".git/config",
+    ".my.cnf", ".git/config", "creds/.git-credentials.bak", "config/secrets.yml", "secrets.json",
 ]
 ORDINARY = ["src/main.py", "id_utils.py", "src/id_map.ts", "README.md", "id_rsa.pub", "docs/environment.md", "key.txt", "config.json", ".gitignore", "keys.py",
             "credentials.py", "src/env.ts", "environment.yml", ".git/HEAD", "docs/kubeconfig.md"]
