@@ -17,9 +17,16 @@ import json
 import re
 import threading
 from typing import Any, Callable, Iterable
+from urllib.parse import quote
 
 REDACTED = "[redacted]"
 MIN_SECRET = 6  # a shorter "key" ("x", "none", "ollama") is a placeholder, not a secret
+
+
+def _percent_all(secret: str) -> str:
+    """`secret` with every character that is not a letter or digit %-escaped (sk-1 -> sk%2D1)."""
+    return "".join(ch if ch.isascii() and ch.isalnum() else quote(ch, safe="") if ord(ch) > 127 else f"%{ord(ch):02X}"
+                   for ch in secret)
 
 
 class Redactor:
@@ -28,6 +35,7 @@ class Redactor:
     def __init__(self, secrets: Iterable[str] = ()) -> None:
         self._lock = threading.Lock()
         self._secrets: frozenset[str] = frozenset()
+        self._forms: frozenset[str] = frozenset()  # the secrets and their %-escaped forms
         self._pattern: re.Pattern[str] | None = None
         self.add(*secrets)
 
@@ -37,8 +45,10 @@ class Redactor:
             if new <= self._secrets:
                 return
             self._secrets = self._secrets | new
-            ordered = sorted(self._secrets, key=len, reverse=True)  # the longest first: no half-replaced key
-            self._pattern = re.compile("|".join(map(re.escape, ordered)))
+            self._forms = self._forms | new | {v for s in new for v in (quote(s, safe=""), _percent_all(s))}  # sk%2D…
+            ordered = sorted(self._forms, key=len, reverse=True)  # the longest first: no half-replaced key
+            # Case folded too (SK-UNIQUE-…): a random key has no meaningful case-only twin.
+            self._pattern = re.compile("|".join(map(re.escape, ordered)), re.IGNORECASE)
 
     def __bool__(self) -> bool:
         return bool(self._secrets)
@@ -63,7 +73,9 @@ class Redactor:
         """Length of the longest end of `text` that is the beginning of a secret (0: none)."""
         best = 0
         size = len(text)
-        for secret in self._secrets:
+        text = text.lower()
+        for secret in self._forms:
+            secret = secret.lower()
             first = secret[0]
             i = text.find(first, max(0, size - len(secret) + 1))
             while i != -1 and size - i > best:

@@ -43,3 +43,8 @@ def test_map_strings_over_dataclasses_and_containers():
     q = msgs.QuestionRequested(request_id="r", questions=(msgs.Question("sk-UNIQUE-123456?"),))
     assert r.redact_value(q).questions[0].question == f"{REDACTED}?"
     assert map_strings({"a": ["x", ("y",)]}, str.upper) == {"a": ["X", ("Y",)]}
+
+
+def test_a_key_in_another_case_or_percent_encoded_is_redacted():
+    r = Redactor(["sk-UNIQUE-4b3c2d1e0f"])
+    assert r.redact("SK-UNIQUE-4B3C2D1E0F and sk%2DUNIQUE%2D4b3c2d1e0f") == "[redacted] and [redacted]"
