@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import threading
 from typing import Any
 
 from mrsmith_tui.security.sensitive import SensitivePaths
@@ -30,7 +32,13 @@ def _changes(args: dict[str, Any]) -> list[tuple[str, str, bool]] | str:
     return [(old, new, bool(args.get("replace_all", False)))]
 
 
-def _plan(args: dict[str, Any], ctx: ToolContext) -> WritePlan | str:
+def _key(args: dict[str, Any]) -> str:
+    return json.dumps(args, sort_keys=True, default=str)
+
+
+def _plan(args: dict[str, Any], ctx: ToolContext, reuse: tuple[str, str | None, WritePlan] | None = None) -> WritePlan | str:
+    """The write an edit makes. `reuse` is (args key, file fingerprint, plan) from approval(): when the
+    same call finds the same file, its plan is taken as it is instead of matching `old` a second time."""
     changes = _changes(args)
     if isinstance(changes, str):
         return changes
@@ -38,6 +46,9 @@ def _plan(args: dict[str, Any], ctx: ToolContext) -> WritePlan | str:
     if isinstance(target, str):
         return target
     path, shown, now = target
+    if reuse is not None and reuse[0] == _key(args) and now.exists and reuse[1] == now.fingerprint \
+            and reuse[2].path == path:
+        return reuse[2]
     if not now.exists:
         if len(changes) == 1 and changes[0][0] == "":
             text = changes[0][1]  # old "" on a missing file creates it
@@ -58,7 +69,7 @@ def _plan(args: dict[str, Any], ctx: ToolContext) -> WritePlan | str:
         if crlf:
             old, new = old.replace("\r\n", "\n"), new.replace("\r\n", "\n")
         try:
-            buffer = apply_edit(buffer, old, new, replace_all)
+            buffer = apply_edit(buffer, old, new, replace_all, lambda: ctx.cancel.cancelled)
         except EditError as e:
             where = f"edits[{n}]: " if len(changes) > 1 else ""
             tail = "; no edit was applied" if len(changes) > 1 else ""
@@ -110,9 +121,13 @@ class EditTool(BaseTool):
 
     def __init__(self, sensitive: SensitivePaths | None = None) -> None:
         self.sensitive = sensitive or SensitivePaths()
+        self._planned = threading.local()  # approval() -> run() of one call, on one thread
 
     def approval(self, args: dict[str, Any], ctx: ToolContext) -> ApprovalNeed | None:
+        self._planned.value = None
         plan = _plan(args, ctx)
+        if not isinstance(plan, str) and plan.current.exists:
+            self._planned.value = (_key(args), plan.current.fingerprint, plan)
         # A secret asks even when the edit cannot apply: its error would quote the file.
         secret = secret_need(self.name, args.get("path"), ctx, self.sensitive, doing="edit changes it", args=args)
         if secret is not None:
@@ -123,7 +138,8 @@ class EditTool(BaseTool):
         return ApprovalNeed(reason=f"edit changes {plan.shown}", spec="edit", diff=plan.diff, rule="writes")
 
     def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
-        plan = _plan(args, ctx)
+        reuse, self._planned.value = getattr(self._planned, "value", None), None
+        plan = _plan(args, ctx, reuse)
         if isinstance(plan, str):
             return ToolResult.error(plan)
         if (changed := changed_since_approval(args, plan.path)) is not None:

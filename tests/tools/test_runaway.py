@@ -1,0 +1,58 @@
+"""Runaway work found in review stays bounded: counts, bounded outputs and cancellation, never clocks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from mrsmith_tui.cancel import Cancelled
+from mrsmith_tui.tools import edit as edit_mod
+from mrsmith_tui.tools.edit import EditTool
+from mrsmith_tui.tools.edit_match import MAX_LISTED, apply_edit
+from mrsmith_tui.tools.read_file import ReadFileTool
+
+
+def test_an_old_matching_a_million_places_names_the_first_twenty(ctx, root: Path) -> None:
+    (root / "f.txt").write_text("a\n" * 1_000_000)
+    ReadFileTool().run({"path": "f.txt"}, ctx)
+    r = EditTool().run({"path": "f.txt", "old": "a", "new": "b"}, ctx)
+    assert not r.ok and "matches 1000000 places" in r.content
+    assert f"first {MAX_LISTED} at lines 1, 2, 3," in r.content and ", 21," not in r.content
+    assert len(r.content) < 500
+
+
+def test_a_loose_match_lists_a_bounded_number_of_lines() -> None:
+    with pytest.raises(Exception) as info:
+        apply_edit("  a\n  b\n" * 50_000, "a\nb", "c")
+    assert "matches 50000 places ignoring indentation" in str(info.value) and len(str(info.value)) < 500
+
+
+def test_a_loose_match_honours_cancel() -> None:
+    with pytest.raises(Cancelled):
+        apply_edit("  a\n  b\n" * 50_000, "a\nb", "c", replace_all=True, cancelled=lambda: True)
+
+
+def test_loose_replace_all_rebuilds_every_window() -> None:
+    assert apply_edit(" a\n b\n" * 3 + "x\n", "a\nb", "c", replace_all=True) == " c\n" * 3 + "x\n"
+    # windows that would overlap are taken one after the other
+    assert apply_edit(" a\n a\n a\n a\n", "a\na", "c", replace_all=True) == " c\n c\n"
+
+
+def test_an_approved_edit_is_planned_once(ctx, root: Path, monkeypatch) -> None:
+    (root / "m.py").write_text("x = 1\ny = 2\n")
+    calls = []
+    real = edit_mod.apply_edit
+    monkeypatch.setattr(edit_mod, "apply_edit", lambda *a, **k: calls.append(1) or real(*a, **k))
+    args = {"path": "m.py", "old": "y = 2", "new": "y = 3"}
+    tool = EditTool()
+    assert tool.approval(args, ctx) is not None
+    r = tool.run(args, ctx)
+    assert r.ok and (root / "m.py").read_text() == "x = 1\ny = 3\n" and len(calls) == 1
+    # a file changed between approval and run is planned again, from what is there now
+    (root / "m.py").write_text("y = 2\n")
+    ReadFileTool().run({"path": "m.py"}, ctx)
+    tool.approval(args, ctx)
+    (root / "m.py").write_text("y = 2\nz\n")
+    ReadFileTool().run({"path": "m.py"}, ctx)
+    assert tool.run(args, ctx).ok and (root / "m.py").read_text() == "y = 3\nz\n" and len(calls) == 3
