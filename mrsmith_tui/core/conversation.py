@@ -22,7 +22,7 @@ from mrsmith_tui.core.context import TokenEstimator, build_messages
 from mrsmith_tui.core.ids import IdSource
 from mrsmith_tui.core.stream import BlockStream
 from mrsmith_tui.core.usage import UsageLedger
-from mrsmith_tui.provider.base import ChatRequest, ContentDelta, Provider, ProviderError, ReasoningDelta, StreamDone, ToolCall
+from mrsmith_tui.provider.base import MAX_ARGUMENT_CHARS, ChatRequest, ContentDelta, Provider, ProviderError, ReasoningDelta, StreamDone, ToolCall
 from mrsmith_tui.tools.approval import ApprovalGate
 from mrsmith_tui.security.redact import PROCESS
 from mrsmith_tui.tools.base import ToolContext, ToolResult
@@ -348,7 +348,12 @@ class Conversation:
         self.sink(msgs.ToolCallStarted(call_id=call.id, name=call.name, arguments=call.arguments, summary=summary))
         began = time.monotonic()
         denied = False
-        if tool is None:
+        if call.too_large:
+            result = ToolResult.error(
+                f"{call.name}: arguments too large ({call.too_large} characters; at most "
+                f"{MAX_ARGUMENT_CHARS // (1024 * 1024)} MiB): not run. Write big content in several smaller calls"
+            )
+        elif tool is None:
             known = ", ".join(self.tools.names()) or "none"
             result = ToolResult.error(f"unknown tool {call.name!r}; the tools are: {known}")
         elif args is None:

@@ -11,6 +11,10 @@ the differences end:
   sometimes with the arguments as an object;
 - usage comes on a final chunk with empty `choices`, on the last choice chunk, under
   `x_groq`, or not at all (then it is estimated at about four characters a token).
+
+Sizes are bounded: one call's arguments past MAX_ARGUMENT_CHARS are dropped and the call is
+marked `too_large` (the conversation refuses it with its size), and a whole answer past
+MAX_ANSWER_CHARS ends the stream with a ProviderError.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from typing import Any
 
 from mrsmith_tui.msgs import UsageInfo
 from mrsmith_tui.provider.base import (
+    MAX_ARGUMENT_CHARS,
     ChatRequest,
     ContentDelta,
     ProviderError,
@@ -34,6 +39,8 @@ from mrsmith_tui.provider.base import (
 _THINK_OPEN = "<think>"
 _THINK_CLOSE = "</think>"
 CHARS_PER_TOKEN = 4
+MAX_ANSWER_CHARS = 32 * 1024 * 1024  # a whole answer: content, reasoning and every call's arguments
+TAIL_CHARS = 200  # of a growing call's arguments shown live
 
 
 def estimate_tokens(chars: int) -> int:
@@ -59,6 +66,16 @@ class _PendingCall:
     id: str = ""
     name: str = ""
     arguments: list[str] = field(default_factory=list)
+    size: int = 0  # characters of arguments received, kept or not
+
+    def tail(self) -> str:
+        parts, n = [], 0
+        for piece in reversed(self.arguments):
+            parts.append(piece)
+            n += len(piece)
+            if n >= TAIL_CHARS:
+                break
+        return "".join(reversed(parts))[-TAIL_CHARS:]
 
 
 class _ThinkSplitter:
@@ -164,6 +181,7 @@ class StreamAssembler:
         self._content: list[str] = []
         self._reasoning: list[str] = []
         self._calls: list[_PendingCall] = []
+        self._answer_chars = 0
         self._index_to_slot: dict[int, int] = {}
         self._finish_reason: str | None = None
         self._usage: UsageInfo | None = None
@@ -213,7 +231,10 @@ class StreamAssembler:
         for ev in self._think.finish():
             self._record(ev, [])
         calls = tuple(
-            ToolCall(id=c.id or f"call_{i}", name=c.name, arguments="".join(c.arguments)) for i, c in enumerate(self._calls)
+            ToolCall(id=c.id or f"call_{i}", name=c.name, arguments="{}", too_large=c.size)
+            if c.size > MAX_ARGUMENT_CHARS
+            else ToolCall(id=c.id or f"call_{i}", name=c.name, arguments="".join(c.arguments))
+            for i, c in enumerate(self._calls)
         )
         return StreamDone(
             content=self.content,
@@ -236,8 +257,10 @@ class StreamAssembler:
 
     def _record(self, ev: StreamEvent, out: list[StreamEvent]) -> None:
         if isinstance(ev, ContentDelta):
+            self._grow(len(ev.text))
             self._content.append(ev.text)
         elif isinstance(ev, ReasoningDelta):
+            self._grow(len(ev.text))
             self._reasoning.append(ev.text)
         out.append(ev)
 
@@ -276,10 +299,25 @@ class StreamAssembler:
             call.name = name
         arguments = function.get("arguments")
         if isinstance(arguments, (dict, list)):
-            call.arguments = [json.dumps(arguments)]  # sent as an object: always whole
+            whole = json.dumps(arguments)  # sent as an object: always whole
+            call.arguments, call.size = [whole], len(whole)
+            self._grow(len(whole))
         elif isinstance(arguments, str):
-            call.arguments.append(arguments)
-        out.append(ToolCallDelta(index=slot, name=call.name, arguments_so_far="".join(call.arguments)))
+            call.size += len(arguments)
+            self._grow(len(arguments))
+            if call.size <= MAX_ARGUMENT_CHARS:
+                call.arguments.append(arguments)
+            else:
+                call.arguments = []  # refused when the call comes to run; nothing more is held
+        out.append(ToolCallDelta(index=slot, name=call.name, arguments_chars=call.size, arguments_tail=call.tail()))
+
+    def _grow(self, chars: int) -> None:
+        self._answer_chars += chars
+        if self._answer_chars > MAX_ANSWER_CHARS:
+            raise self._error(
+                f"provider '{self.provider_name}' sent an answer of more than {MAX_ANSWER_CHARS // (1024 * 1024)} MiB; "
+                "stopped reading it"
+            )
 
     def _slot_for(self, index: Any, call_id: str, name: str) -> int:
         """Which call a fragment belongs to (a slot in self._calls)."""

@@ -15,11 +15,15 @@ from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.msgs import UsageInfo
 
 
+MAX_ARGUMENT_CHARS = 8 * 1024 * 1024  # one tool call's arguments; a call with more is refused, not run
+
+
 @dataclass(frozen=True)
 class ToolCall:
     id: str
     name: str
     arguments: str  # raw JSON text (an object the model sent is re-serialised)
+    too_large: int = 0  # characters of arguments the model sent past MAX_ARGUMENT_CHARS ("" kept): not run
 
 
 @dataclass(frozen=True)
@@ -47,7 +51,8 @@ class ToolCallDelta:
 
     index: int
     name: str
-    arguments_so_far: str
+    arguments_chars: int  # how much of the arguments has come (a count, not a copy: calls can be megabytes)
+    arguments_tail: str  # their last few hundred characters, for a live preview
 
 
 @dataclass(frozen=True)

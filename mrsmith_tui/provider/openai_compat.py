@@ -23,7 +23,7 @@ from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.config.schema import ProviderConfig
 from mrsmith_tui.provider.assemble import StreamAssembler, error_text, one_line
 from mrsmith_tui.provider.base import ChatRequest, ProviderError, StreamEvent
-from mrsmith_tui.provider.sse import SSEParser
+from mrsmith_tui.provider.sse import SSELineTooLong, SSEParser
 from mrsmith_tui.security.redact import shown_url
 
 RETRYABLE_STATUS = frozenset({408, 409, 429}) | frozenset(range(500, 600))
@@ -181,6 +181,12 @@ class OpenAICompatProvider:
                 return
             for sse in parser.close():
                 yield from assembler.feed_data(sse.data, sse.event)
+        except SSELineTooLong as exc:
+            raise ProviderError(
+                f"provider '{self.name}' sent a line of more than {exc.size // (1024 * 1024)} MiB; stopped reading it",
+                partial_content=assembler.content,
+                partial_reasoning=assembler.reasoning,
+            ) from None
         except httpx.TransportError as exc:
             if cancel.cancelled:
                 return

@@ -9,6 +9,10 @@ empty line dispatches the event.
 One deliberate leniency: at the end of the stream, a pending event whose data is
 complete but not followed by the blank line is still delivered (the spec drops it), so
 a server that forgets the last blank line does not lose its final chunk.
+
+Work is linear in the bytes fed: an unfinished line is kept as a list of pieces and only
+new text is searched for line ends. A line longer than `max_line` characters raises
+SSELineTooLong instead of growing without end.
 """
 
 from __future__ import annotations
@@ -18,6 +22,13 @@ import re
 from dataclasses import dataclass
 
 _LINE_END = re.compile(r"\r\n|\r|\n")
+MAX_LINE_CHARS = 64 * 1024 * 1024  # one SSE line (one event's data): far above any sane chunk
+
+
+class SSELineTooLong(ValueError):
+    def __init__(self, size: int) -> None:
+        super().__init__(f"a line of more than {size} characters")
+        self.size = size
 
 
 @dataclass(frozen=True)
@@ -28,9 +39,11 @@ class SSEEvent:
 
 
 class SSEParser:
-    def __init__(self) -> None:
+    def __init__(self, max_line: int = MAX_LINE_CHARS) -> None:
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        self._partial_line = ""
+        self._max_line = max_line
+        self._partial: list[str] = []  # pieces of the line not yet ended
+        self._partial_len = 0
         self._skip_leading_lf = False  # the previous chunk ended in CR; a following LF belongs to it
         self._at_stream_start = True
         self._data: list[str] = []
@@ -43,8 +56,8 @@ class SSEParser:
     def close(self) -> list[SSEEvent]:
         """End of stream: flush the decoder and any unterminated final line/event."""
         events = self._feed_text(self._decoder.decode(b"", final=True))
-        if self._partial_line:
-            line, self._partial_line = self._partial_line, ""
+        if self._partial:
+            line, self._partial, self._partial_len = "".join(self._partial), [], 0
             self._process_line(line, events)
         if self._data:
             self._dispatch(events)
@@ -60,12 +73,18 @@ class SSEParser:
         if self._at_stream_start and text:
             self._at_stream_start = False
             text = text.removeprefix("\ufeff")
-        text = self._partial_line + text
         start = 0
         for match in _LINE_END.finditer(text):
-            self._process_line(text[start : match.start()], events)
+            line = text[start : match.start()]
+            if self._partial:
+                line, self._partial, self._partial_len = "".join(self._partial) + line, [], 0
+            self._process_line(line, events)
             start = match.end()
-        self._partial_line = text[start:]
+        if start < len(text):
+            self._partial.append(text[start:])
+            self._partial_len += len(text) - start
+            if self._partial_len > self._max_line:
+                raise SSELineTooLong(self._max_line)
         # A CR at the very end may be the first half of a CRLF split across chunks.
         self._skip_leading_lf = text.endswith("\r")
         return events

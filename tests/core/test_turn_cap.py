@@ -36,3 +36,19 @@ def test_the_cap_is_configurable_and_does_not_spend_the_session_budget():
     assert len(echo.calls) == 2 and conv.budget.used == 2
     contents = [m["content"] for m in provider.requests[1].messages if m.get("role") == "tool"]
     assert contents[2:] == ["Error: not run: at most 2 tool calls per turn"] * 3
+
+
+def test_a_call_with_too_large_arguments_is_refused_with_its_size():
+    from mrsmith_tui.provider.base import StreamDone, ToolCall
+    from mrsmith_tui.msgs import UsageInfo
+
+    def script(req, cancel):
+        yield StreamDone("", "", (ToolCall("call_1", "echo", "{}", too_large=9_000_000),), "tool_calls", UsageInfo(1, 1))
+
+    echo = EchoTool()
+    provider = FakeProvider(script, answer("ok"))
+    conv, sink, _ = make(provider, echo)
+    result = conv.run_turn("go", CancelToken())
+    assert result.error is None and echo.calls == []
+    (tool_msg,) = [m for m in provider.requests[1].messages if m.get("role") == "tool"]
+    assert "arguments too large (9000000 characters" in tool_msg["content"] and "not run" in tool_msg["content"]

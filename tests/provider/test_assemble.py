@@ -81,7 +81,7 @@ def test_openai_parallel_tool_calls_in_fragments():
         ToolCall("call_b", "get_time", "{}"),
     )
     assert done.finish_reason == "tool_calls" and done.content == ""
-    assert ToolCallDelta(0, "get_weather", '{"loc') in events
+    assert ToolCallDelta(0, "get_weather", 5, '{"loc') in events
 
 
 def test_interleaved_tool_call_fragments_merge_by_index():
