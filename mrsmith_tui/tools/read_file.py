@@ -19,6 +19,7 @@ MAX_LINE_CHARS = 2000
 BINARY_PREFIX = 8192  # a NUL byte in the first this-many bytes marks a binary file
 COUNT_LIMIT = 16 * 1024 * 1024  # the lines after a page are counted when at most this much is left
 _LINE_BYTES = MAX_LINE_CHARS * 4 + 8  # a line is kept up to this many bytes; the rest is skipped
+MAX_SKIP = 4 * 1024 * 1024  # of one overlong line skipped before reading stops there
 _CHUNK = 64 * 1024
 _BUFFER = 256 * 1024
 
@@ -71,7 +72,7 @@ class ReadFileTool(BaseTool):
                 if ctx.ledger is not None:
                     ctx.ledger.record_fingerprint(path, fingerprint(fd, st))
                 with open(fd, "rb", buffering=_BUFFER, closefd=False) as f:
-                    page = _read_page(f, offset, limit, ctx)
+                    page = _read_page(f, offset, limit, ctx, st.st_size)
         except IsADirectoryError:
             return ToolResult.error(f"{shown} is a directory; use list_dir to see what is in it")
         except FileNotFoundError:
@@ -92,42 +93,65 @@ class _Page:
     lines: list[str]
     total: int | None  # lines in the file, when counted to the end
     cut_bytes: bool  # stopped at MAX_BYTES of output
+    endless: int = 0  # the line (1-based) that did not end within MAX_SKIP bytes
 
 
-def _read_line(f: Any) -> tuple[bytes, bool] | None:
-    """The next line (without its end) and whether it was longer than kept; None at the end."""
+class _Endless(Exception):
+    """A line went on for more than MAX_SKIP bytes: what follows it is not read."""
+
+    def __init__(self, kept: bytes) -> None:
+        super().__init__()
+        self.kept = kept
+
+
+def _read_line(f: Any, ctx: ToolContext) -> tuple[bytes, bool] | None:
+    """The next line (without its end) and whether it was longer than kept; None at the end.
+    Raises _Endless when an overlong line does not end within MAX_SKIP bytes."""
     line = f.readline(_LINE_BYTES)
     if not line:
         return None
     if line.endswith(b"\n") or len(line) < _LINE_BYTES:
         return line.rstrip(b"\n").removesuffix(b"\r"), False
+    skipped = 0
     while (rest := f.readline(_CHUNK)) and not rest.endswith(b"\n"):
-        pass  # the rest of an overlong line is skipped, not kept
+        skipped += len(rest)  # the rest of an overlong line is skipped, not kept
+        ctx.cancel.check()
+        if skipped > MAX_SKIP:
+            raise _Endless(line)
     return line, True
 
 
-def _read_page(f: Any, offset: int, limit: int, ctx: ToolContext) -> _Page:
+def _text_of(raw: bytes, long: bool) -> str:
+    # NULs after the binary-detection prefix are shown as U+FFFD: one stray byte does not hide the file.
+    text = raw.decode("utf-8", "ignore") if long else raw.decode("utf-8")
+    text = text.replace("\x00", "\ufffd")
+    if long or len(text) > MAX_LINE_CHARS:
+        text = text[:MAX_LINE_CHARS] + f" … [line cut at {MAX_LINE_CHARS} characters]"
+    return text
+
+
+def _read_page(f: Any, offset: int, limit: int, ctx: ToolContext, size: int) -> _Page:
     """Stream to line `offset`, keep up to `limit` lines and MAX_BYTES, then stop (counting the rest only
-    when that is cheap)."""
+    when that is cheap). `size` is the file's size when opened: a file that grows is not chased."""
     lines: list[str] = []
     n = kept = 0
     cut_bytes = False
     while True:
         if n % 4096 == 0:
             ctx.cancel.check()
-        item = _read_line(f)
+        try:
+            item = _read_line(f, ctx)
+        except _Endless as e:
+            if n + 1 >= offset:
+                lines.append(_text_of(e.kept, True))
+            return _Page(lines, None, False, endless=n + 1)
         if item is None:
             return _Page(lines, n, False)
         n += 1
         if n < offset:
             continue
         raw, long = item
-        if long:
-            text = raw.decode("utf-8", "ignore")[:MAX_LINE_CHARS] + f" … [line cut at {MAX_LINE_CHARS} characters]"
-        else:
-            text = raw.decode("utf-8")
-            if len(text) > MAX_LINE_CHARS:
-                text = text[:MAX_LINE_CHARS] + f" … [line cut at {MAX_LINE_CHARS} characters]"
+        text = _text_of(raw, long)
         kept += len(raw) + 1
         if kept > MAX_BYTES and lines:
             cut_bytes = True  # this line was read but is not shown: the next call starts at it
@@ -135,17 +159,19 @@ def _read_page(f: Any, offset: int, limit: int, ctx: ToolContext) -> _Page:
         lines.append(text)
         if len(lines) >= limit:
             break
-    return _Page(lines, _count_rest(f, n, ctx), cut_bytes)
+    return _Page(lines, _count_rest(f, n, ctx, size), cut_bytes)
 
 
-def _count_rest(f: Any, n: int, ctx: ToolContext) -> int | None:
-    """n plus the lines after the current position, or None when more than COUNT_LIMIT bytes are left."""
-    rest = os.fstat(f.fileno()).st_size - f.tell()
+def _count_rest(f: Any, n: int, ctx: ToolContext, size: int) -> int | None:
+    """n plus the lines after the current position up to `size`, or None when more than COUNT_LIMIT
+    bytes are left."""
+    rest = size - f.tell()
     if rest > COUNT_LIMIT:
         return None
     data_end = b""
-    while chunk := f.read(1024 * 1024):
+    while rest > 0 and (chunk := f.read(min(1024 * 1024, rest))):
         ctx.cancel.check()
+        rest -= len(chunk)
         n += chunk.count(b"\n")
         data_end = chunk[-1:]
     if data_end and data_end != b"\n":
@@ -157,17 +183,23 @@ def _render(shown: str, size: int, offset: int, page: _Page) -> ToolResult:
     total = page.total
     if total == 0:
         return ToolResult(content=f"{shown} is empty")
+    if not page.lines and page.endless:
+        return ToolResult.error(
+            f"line {page.endless} of {shown} does not end within {MAX_SKIP} bytes; read_file cannot read past it"
+        )
     if not page.lines:
         return ToolResult.error(f"offset {offset} is past the end of {shown} ({total} lines)")
     width = len(str(offset + len(page.lines) - 1))
     out = [f"{n:>{width}}\t{line}" for n, line in enumerate(page.lines, start=offset)]
     last = offset + len(page.lines) - 1
-    more = total is None or last < total
+    more = (total is None or last < total) and not page.endless
     notes = []
     if more or offset > 1:
         notes.append(f"lines {offset}-{last} of {total if total is not None else f'a {size}-byte file'}")
     if more:
         notes.append(f"continue with offset={last + 1}")
+    if page.endless:
+        notes.append(f"line {page.endless} does not end within {MAX_SKIP} bytes; the file is not read past it")
     if page.cut_bytes:
         notes.append(f"only the first {MAX_BYTES} bytes from line {offset} were read")
     body = "\n".join(out)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -56,3 +57,40 @@ def test_an_approved_edit_is_planned_once(ctx, root: Path, monkeypatch) -> None:
     (root / "m.py").write_text("y = 2\nz\n")
     ReadFileTool().run({"path": "m.py"}, ctx)
     assert tool.run(args, ctx).ok and (root / "m.py").read_text() == "y = 3\nz\n" and len(calls) == 3
+
+
+def test_a_line_that_never_ends_stops_the_read(ctx, root: Path) -> None:
+    with open(root / "sparse.txt", "wb") as f:
+        f.write(b"a" * 9000)
+        f.truncate(1 << 40)  # 1 TiB, sparse: NULs after a prefix with none
+    r = ReadFileTool().run({"path": "sparse.txt"}, ctx)
+    assert r.ok and r.content.startswith("1\t" + "a" * 100)
+    assert "line 1 does not end within" in r.content and "continue with" not in r.content
+    assert len(r.content) < 3000
+
+
+def test_skipping_an_overlong_line_honours_cancel(ctx, root: Path) -> None:
+    from mrsmith_tui.tools.read_file import _read_line
+
+    (root / "long.txt").write_bytes(b"b" * 500_000 + b"\n")
+    ctx.cancel.cancel()
+    with open(root / "long.txt", "rb") as f, pytest.raises(Cancelled):
+        _read_line(f, ctx)
+
+
+def test_nul_bytes_after_the_prefix_are_replaced(ctx, root: Path) -> None:
+    (root / "late.txt").write_bytes(b"x\n" * 5000 + b"a\x00b\n")
+    r = ReadFileTool().run({"path": "late.txt", "offset": 5001}, ctx)
+    assert r.ok and "a\ufffdb" in r.content and "\x00" not in r.content
+
+
+def test_counting_the_rest_stops_at_the_size_seen_at_open(ctx, root: Path) -> None:
+    from mrsmith_tui.tools.read_file import _count_rest
+
+    p = root / "grow.log"
+    p.write_bytes(b"a\nb\n")
+    with open(p, "rb") as f:
+        size = os.fstat(f.fileno()).st_size
+        with open(p, "ab") as w:
+            w.write(b"more\n" * 1000)  # a writer appends after the open
+        assert _count_rest(f, 0, ctx, size) == 2
