@@ -2,7 +2,10 @@
 
 The walk goes through directory fds (a directory swapped for a symlink is not followed),
 the matcher is linear (globmatch), directories no match can be under are not entered, and
-the walk stops at MAX_STEPS entries or MAX_SECONDS, or at once when the run is cancelled.
+the walk stops at MAX_STEPS entries or MAX_SECONDS, or at once when the run is cancelled
+(both looked at for every entry and every .gitignore line). The .gitignore rules in force
+are a stack that follows the walk, each file capped (globmatch.MAX_IGNORE_WEIGHT) and all of
+them together too (MAX_IGNORE_TOTAL): rules past a cap are not honoured, and the result says so.
 """
 
 from __future__ import annotations
@@ -10,18 +13,21 @@ from __future__ import annotations
 import os
 import stat
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterator
 
+from mrsmith_tui.cancel import Cancelled
 from mrsmith_tui.security.sensitive import SensitivePaths
+from mrsmith_tui.tools import globmatch
 from mrsmith_tui.tools.base import BaseTool, ToolContext, ToolResult
-from mrsmith_tui.tools.globmatch import Glob, GlobError, IgnoreRule, State, gitignore_rules, ignored
+from mrsmith_tui.tools.globmatch import Glob, GlobError, IgnoreFile, State, gitignore_rules, ignored
 from mrsmith_tui.tools.secret_paths import secret_listing
 
 MAX_RESULTS = 500
 MAX_STEPS = 200_000  # directory entries looked at by one glob
 MAX_SECONDS = 20.0  # and wall-clock time; either ends the walk with partial results
 _IGNORE_BYTES = 256 * 1024  # of one .gitignore
+MAX_IGNORE_TOTAL = 16384  # weight of all the .gitignore rules in force at once
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
@@ -31,39 +37,52 @@ def entries(fd: int) -> Iterator[os.DirEntry]:
         yield from it
 
 
-def _gitignore(fd: int) -> list[IgnoreRule]:
+def _gitignore(fd: int, cancelled: Any, max_weight: int) -> IgnoreFile | None:
     try:
         gfd = os.open(".gitignore", os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=fd)
     except OSError:
-        return []
+        return None
     try:
         if not stat.S_ISREG(os.fstat(gfd).st_mode):
-            return []
+            return None
         data = os.pread(gfd, _IGNORE_BYTES, 0)
     except OSError:
-        return []
+        return None
     finally:
         os.close(gfd)
-    return gitignore_rules(data.decode("utf-8", "replace").splitlines())
+    return gitignore_rules(data.decode("utf-8", "replace").splitlines(), cancelled, max_weight)
 
 
 class _Ignores:
-    """The .gitignore files met so far on the walk, each applying below its own directory."""
+    """The .gitignore files in force: those of the directories on the walk's current path."""
 
     def __init__(self) -> None:
-        self._rules: dict[str, list[IgnoreRule]] = {}
+        self._rules: dict[str, IgnoreFile] = {}  # parents before children: deeper files decide last
+        self.weight = 0
+        self.cut: list[str] = []  # .gitignore files not wholly honoured
 
-    def load(self, rel_dir: str, fd: int) -> None:
-        rules = _gitignore(fd)
-        if rules:
-            self._rules[rel_dir] = rules
+    def load(self, rel_dir: str, fd: int, cancelled: Any) -> None:
+        room = min(MAX_IGNORE_TOTAL - self.weight, globmatch.MAX_IGNORE_WEIGHT)
+        found = _gitignore(fd, cancelled, max(room, 0))
+        if found is None:
+            return
+        if found.cut and len(self.cut) < 5:
+            self.cut.append(f"{rel_dir}/.gitignore" if rel_dir else ".gitignore")
+        if found.rules:
+            self._rules[rel_dir] = found
+            self.weight += found.weight
+
+    def leave(self, rel_dir: str) -> None:
+        found = self._rules.pop(rel_dir, None)
+        if found is not None:
+            self.weight -= found.weight
 
     def ignored(self, rel: str, is_dir: bool) -> bool:
         verdict = False
-        for base, rules in self._rules.items():  # parents were loaded before children: deeper files decide last
+        for base, found in self._rules.items():
             if base and not rel.startswith(base + "/"):
                 continue
-            v = ignored(rules, rel[len(base) + 1 :] if base else rel, is_dir)
+            v = ignored(found.rules, rel[len(base) + 1 :] if base else rel, is_dir)
             if v is not None:
                 verdict = v
         return verdict
@@ -74,6 +93,7 @@ class _Walk:
     matches: list[str]
     steps: int = 0
     stopped: str = ""  # why the walk ended early ("" when it finished)
+    ignores: _Ignores = field(default_factory=_Ignores)
 
 
 def _walk(root: str, glob: Glob, ctx: ToolContext) -> _Walk:
@@ -82,7 +102,7 @@ def _walk(root: str, glob: Glob, ctx: ToolContext) -> _Walk:
     Depth first, one open fd per level (a directory's subdirectories wait as names, not fds,
     so a directory with 100,000 subdirectories cannot exhaust the descriptors)."""
     walk = _Walk([])
-    ignores = _Ignores()
+    ignores = walk.ignores
     deadline = time.monotonic() + MAX_SECONDS
     frames: list[_Frame] = [_Frame("", os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC), glob.start())]
     try:
@@ -94,6 +114,7 @@ def _walk(root: str, glob: Glob, ctx: ToolContext) -> _Walk:
                     return walk
             if not frame.subdirs:
                 os.close(frames.pop().fd)
+                ignores.leave(frame.rel)
                 continue
             name, rel, sub = frame.subdirs.pop()
             try:
@@ -118,26 +139,33 @@ class _Frame:
 def _scan(frame: _Frame, glob: Glob, ignores: _Ignores, walk: _Walk, ctx: ToolContext,
           deadline: float) -> list[tuple[str, str, State]]:
     """Match the files of one directory; its subdirectories that can hold a match."""
-    ignores.load(frame.rel, frame.fd)
+    def spent() -> bool:
+        return ctx.cancel.cancelled or time.monotonic() > deadline
+
+    try:
+        ignores.load(frame.rel, frame.fd, spent)
+    except Cancelled:
+        ctx.cancel.check()
+        walk.stopped = f"{MAX_SECONDS:g} s spent"
+        return []
     prefix = frame.rel + "/" if frame.rel else ""
     subdirs = []
     for entry in entries(frame.fd):
         walk.steps += 1
-        if walk.steps % 256 == 0:
-            ctx.cancel.check()
-            if walk.steps >= MAX_STEPS:
-                walk.stopped = f"{walk.steps} entries looked at"
-            elif time.monotonic() > deadline:
-                walk.stopped = f"{MAX_SECONDS:g} s spent"
-            if walk.stopped:
-                return []
+        ctx.cancel.check()
+        if walk.steps >= MAX_STEPS:
+            walk.stopped = f"{walk.steps} entries looked at"
+        elif time.monotonic() > deadline:
+            walk.stopped = f"{MAX_SECONDS:g} s spent"
+        if walk.stopped:
+            return []
         name = entry.name
         rel = prefix + name
-        if entry.is_dir(follow_symlinks=False):
+        if _is_dir(entry, follow=False):
             if name != ".git":
                 subdirs.append(name)
             continue
-        if entry.is_symlink() and entry.is_dir():
+        if _is_dir(entry, follow=True):
             continue  # a link to a directory is neither listed nor followed
         if glob.accepts(glob.step(frame.states, name)) and not ignores.ignored(rel, is_dir=False):
             walk.matches.append(rel)
@@ -147,6 +175,14 @@ def _scan(frame: _Frame, glob: Glob, ignores: _Ignores, walk: _Walk, ctx: ToolCo
         if glob.may_descend(sub) and not ignores.ignored(prefix + name, is_dir=True):
             out.append((name, prefix + name, sub))
     return out
+
+
+def _is_dir(entry: os.DirEntry, follow: bool) -> bool:
+    """Whether an entry is a directory; a link that loops, a name too long or a place not ours to look is not."""
+    try:
+        return entry.is_dir(follow_symlinks=follow) and (not follow or entry.is_symlink())
+    except OSError:
+        return False
 
 
 class GlobTool(BaseTool):
@@ -187,6 +223,9 @@ class GlobTool(BaseTool):
         matches, hidden = secret_listing(sorted(walk.matches), self.sensitive)
         partial = (f"\n[stopped early: {walk.stopped} (glob's budget); these results are partial; narrow the pattern]"
                    if walk.stopped else "")
+        if walk.ignores.cut:
+            partial += (f"\n[{', '.join(walk.ignores.cut)}: too many rules; only the first ones are honoured, "
+                        "so some ignored files may be listed]")
         note = (f"\n[{hidden} secret-looking path{'s' if hidden != 1 else ''} (.env, keys, .ssh/, ...) left out; "
                 "read_file asks the person for one you name]") if hidden else ""
         if not matches:

@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Callable, Iterable
+
+from mrsmith_tui.cancel import Cancelled
 
 MAX_ALTERNATIVES = 64
 MAX_PATTERN = 1000
+MAX_IGNORE_WEIGHT = 4096  # alternatives x segments of one .gitignore's rules; later lines are not honoured
 
 
 class GlobError(ValueError):
@@ -140,7 +143,11 @@ def _compile_segment(seg: str) -> _Segment:
     if not wild:
         return _Segment(literal="".join(plain))
     stars = len(pieces) > 1
-    return _Segment(pieces=tuple(re.compile("".join(p)) for p in pieces), widths=tuple(widths), stars=stars)
+    try:
+        compiled = tuple(re.compile("".join(p)) for p in pieces)
+    except re.error as e:  # `[z-a]`: a range backwards
+        raise GlobError(f"bad character class in {seg!r}: {e.msg}") from None
+    return _Segment(pieces=compiled, widths=tuple(widths), stars=stars)
 
 
 State = frozenset  # of (alternative, segment index)
@@ -154,6 +161,7 @@ class Glob:
             raise GlobError(f"the pattern is longer than {MAX_PATTERN} characters")
         self.pattern = pattern
         self.alts = tuple(tuple(_compile_segment(s) for s in alt.split("/") if s != "") for alt in expand_braces(pattern))
+        self.weight = sum(len(a) + 1 for a in self.alts)  # what matching one path costs, about
 
     def _closure(self, states: Iterable[tuple[int, int]]) -> State:
         out = set()
@@ -206,10 +214,26 @@ class IgnoreRule:
     dir_only: bool
 
 
-def gitignore_rules(lines: Iterable[str]) -> list[IgnoreRule]:
-    """.gitignore lines as rules matched with the linear matcher (a repository's file is untrusted input)."""
-    rules = []
+@dataclass
+class IgnoreFile:
+    rules: list[IgnoreRule]
+    weight: int = 0
+    cut: bool = False  # rules past MAX_IGNORE_WEIGHT were not honoured
+
+
+def _never() -> bool:
+    return False
+
+
+def gitignore_rules(lines: Iterable[str], cancelled: Callable[[], bool] = _never,
+                    max_weight: int = MAX_IGNORE_WEIGHT) -> IgnoreFile:
+    """.gitignore lines as rules matched with the linear matcher (a repository's file is untrusted input):
+    a line that does not compile is skipped, and lines after `max_weight` of rules are not honoured."""
+    out = IgnoreFile([])
+    rules = out.rules
     for raw in lines:
+        if cancelled():
+            raise Cancelled()
         line = raw.rstrip("\n").rstrip("\r")
         if not line.strip() or line.startswith("#"):
             continue
@@ -227,10 +251,15 @@ def gitignore_rules(lines: Iterable[str]) -> list[IgnoreRule]:
         anchored = "/" in line
         pattern = line.lstrip("/") if anchored else "**/" + line
         try:
-            rules.append(IgnoreRule(Glob(pattern), negate, dir_only))
+            glob = Glob(pattern)
         except GlobError:
-            continue  # a line too big to honour is skipped, as if absent
-    return rules
+            continue  # a line too big to honour, or broken, is skipped, as if absent
+        if out.weight + glob.weight > max_weight:
+            out.cut = True
+            break
+        out.weight += glob.weight
+        rules.append(IgnoreRule(glob, negate, dir_only))
+    return out
 
 
 def ignored(rules: list[IgnoreRule], rel: str, is_dir: bool) -> bool | None:

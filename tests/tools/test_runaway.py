@@ -94,3 +94,67 @@ def test_counting_the_rest_stops_at_the_size_seen_at_open(ctx, root: Path) -> No
         with open(p, "ab") as w:
             w.write(b"more\n" * 1000)  # a writer appends after the open
         assert _count_rest(f, 0, ctx, size) == 2
+
+
+def test_glob_checks_cancel_at_every_entry(ctx, root: Path, monkeypatch) -> None:
+    from mrsmith_tui.tools import glob_tool
+
+    real = glob_tool.entries
+    seen = []
+
+    def entries(fd):
+        for i, e in enumerate(real(fd)):
+            seen.append(e.name)
+            if i == 4:
+                ctx.cancel.cancel()
+            yield e
+
+    for i in range(50):
+        (root / f"f{i}.py").write_text("")
+    monkeypatch.setattr(glob_tool, "entries", entries)
+    with pytest.raises(Cancelled):
+        glob_tool.GlobTool().run({"pattern": "**/*.py"}, ctx)
+    assert len(seen) == 5
+
+
+def test_a_hostile_gitignore_is_capped_and_its_compilation_cancellable(ctx, root: Path) -> None:
+    from mrsmith_tui.tools.glob_tool import GlobTool
+    from mrsmith_tui.tools.globmatch import MAX_IGNORE_WEIGHT, gitignore_rules
+
+    line = "{a,b,c,d,e,f,g,h}{a,b,c,d,e,f,g,h}/**/q*w*e*r*t*y/**/z"
+    lines = [line + str(i) for i in range(4000)] + ["*.log"]
+    found = gitignore_rules(lines)
+    assert found.cut and found.weight <= MAX_IGNORE_WEIGHT and len(found.rules) < 100
+    with pytest.raises(Cancelled):
+        gitignore_rules(lines, cancelled=lambda: True)
+    (root / ".gitignore").write_text("\n".join(lines) + "\n")
+    (root / "a.py").write_text("")
+    r = GlobTool().run({"pattern": "*.py"}, ctx)
+    assert r.ok and r.content.startswith("a.py") and ".gitignore: too many rules" in r.content
+
+
+def test_ignore_rules_follow_the_walk(ctx, root: Path) -> None:
+    from mrsmith_tui.tools.glob_tool import _walk
+    from mrsmith_tui.tools.globmatch import Glob
+
+    for d in ("a", "b", "a/c"):
+        (root / d).mkdir()
+        (root / d / "x.py").write_text("")
+    (root / "a" / ".gitignore").write_text("x.py\n")
+    walk = _walk(str(root), Glob("**/*.py"), ctx)
+    assert sorted(walk.matches) == ["b/x.py"]
+    assert walk.ignores.weight == 0 and not walk.ignores._rules  # a/'s rules left with a/
+
+
+def test_backwards_ranges_and_looping_links_are_one_line_answers(ctx, root: Path) -> None:
+    from mrsmith_tui.tools.glob_tool import GlobTool
+
+    r = GlobTool().run({"pattern": "[z-a].py"}, ctx)
+    assert not r.ok and "bad character class" in r.content
+    (root / ".gitignore").write_text("[z-a]\n*.log\n")
+    (root / "a.py").write_text("")
+    (root / "b.log").write_text("")
+    os.symlink("loop", root / "loop")
+    os.symlink("x" * 250 + "/" + "y" * 250, root / "long")
+    r = GlobTool().run({"pattern": "*"}, ctx)
+    assert r.ok and r.content.splitlines()[:4] == [".gitignore", "a.py", "long", "loop"]
