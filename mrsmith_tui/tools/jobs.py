@@ -6,6 +6,13 @@ Each job runs in its own session (process group). When mrsmith exits (normally, 
 Ctrl-C, or on SIGTERM/SIGHUP) every job not started with `detach: true` gets SIGTERM on its
 whole group, then SIGKILL if it is still there shortly after. SIGKILL of mrsmith itself
 cannot be caught; nothing can clean up after that.
+
+A process can leave its group (`setsid`, `set -m`, `disown`), so on Linux mrsmith is also a
+child subreaper: whatever its commands leave behind is re-parented to mrsmith instead of
+init, and at exit every such descendant (outside a detached job's session) is killed and
+reaped. An orphan stays a zombie child of mrsmith until then, which also keeps its pid and
+group id from being reused: a job is marked ended only when its leader has been reaped and
+its group is empty, and an ended job is never signalled.
 """
 
 from __future__ import annotations
@@ -31,6 +38,7 @@ class Job:
     detach: bool
     proc: subprocess.Popen = field(repr=False)
     started: float = field(default_factory=time.time)
+    ended: bool = False  # leader reaped and group empty: its ids may belong to someone else now
 
     @property
     def exit_code(self) -> int | None:
@@ -70,6 +78,7 @@ class JobRegistry:
 
         def reap() -> None:  # no zombie, and the frontend hears the end
             proc.wait()
+            job.ended = not _group_alive(proc.pid)
             if on_exit is not None:
                 try:
                     on_exit(job)
@@ -91,7 +100,7 @@ class JobRegistry:
             foreground = list(self._foreground)
         for pgid in foreground:
             _signal_group(pgid, signal.SIGKILL)
-        targets = [j for j in self.list() if not j.detach]
+        targets = [j for j in self.list() if not j.detach and not j.ended]
         signalled = [j for j in targets if _signal_group(j.pid, signal.SIGTERM)]
         end = time.monotonic() + grace
         while signalled and time.monotonic() < end and any(_group_alive(j.pid) for j in signalled):
@@ -102,7 +111,71 @@ class JobRegistry:
         end = time.monotonic() + grace
         while time.monotonic() < end and any(_group_alive(g) for g in groups):
             time.sleep(0.01)  # their reapers collect them; gone means gone before mrsmith exits
+        if _subreaper:
+            kill_orphans({j.pid for j in self.list() if j.detach})
         return signalled
+
+
+_subreaper = False
+_PR_SET_CHILD_SUBREAPER = 36
+
+
+def become_subreaper() -> bool:
+    """Have orphaned descendants re-parented to this process (Linux); whether it worked."""
+    global _subreaper
+    if not os.path.isdir("/proc/self"):
+        return False
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        _subreaper = libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        _subreaper = False
+    return _subreaper
+
+
+def _children() -> list[tuple[int, int]]:
+    """(pid, session id) of this process's children, zombies included."""
+    me, out = os.getpid(), []
+    try:
+        names = os.listdir("/proc")
+    except OSError:
+        return out
+    for name in names:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        fields = stat[stat.rfind(b")") + 2 :].split()  # the name in parentheses may hold spaces
+        if len(fields) > 3 and int(fields[1]) == me:
+            out.append((int(name), int(fields[3])))
+    return out
+
+
+def kill_orphans(keep_sessions: set[int], rounds: int = 50) -> int:
+    """SIGKILL and reap every child outside `keep_sessions` until none is left (a killed process's own
+    orphans come to us next); how many were killed."""
+    killed = 0
+    for _ in range(rounds):
+        targets = [pid for pid, sid in _children() if sid not in keep_sessions]
+        if not targets:
+            break
+        for pid in targets:
+            try:
+                os.kill(pid, signal.SIGKILL)
+                killed += 1
+            except (ProcessLookupError, PermissionError):
+                pass
+        for pid in targets:
+            try:
+                os.waitpid(pid, 0)
+            except ChildProcessError:
+                pass  # reaped by its job's thread
+    return killed
 
 
 def _signal_group(pgid: int, sig: int) -> bool:
@@ -131,6 +204,7 @@ def stop_jobs_at_exit(registry: JobRegistry = JOBS) -> None:
     if _installed:
         return
     _installed = True
+    become_subreaper()
     atexit.register(registry.stop_all)
     for sig in (signal.SIGTERM, signal.SIGHUP):
         previous = signal.getsignal(sig)

@@ -145,17 +145,20 @@ class ShellTool(BaseTool):
         kept = {"stdout": HeadTail(MAX_OUTPUT), "stderr": HeadTail(MAX_OUTPUT)}
         live = LiveThrottle(ctx.output)
         lock = threading.Lock()
+        finished = threading.Event()  # the call has its result: a process still holding the pipe is not heard
 
         def pump(stream, key: str) -> None:
             decoder = codecs.getincrementaldecoder("utf-8")("replace")
             for raw in iter(lambda: stream.read1(65536), b""):
                 text = decoder.decode(raw)
                 with lock:
+                    if finished.is_set():
+                        continue  # drained, so the holder does not block on a full pipe, and dropped
                     kept[key].add(text)
-                live.feed(text)
+                    live.feed(text)
             tail = decoder.decode(b"", final=True)
-            if tail:
-                with lock:
+            with lock:
+                if tail and not finished.is_set():
                     kept[key].add(tail)
             stream.close()
 
@@ -182,6 +185,8 @@ class ShellTool(BaseTool):
             _kill_group(proc)  # children left behind (`sleep 100 &`) would hold the pipes open
             for r in readers:
                 r.join(timeout=1.0)
+            with lock:
+                finished.set()
         live.close()
         cancelled = ctx.cancel.cancelled
         with lock:
