@@ -21,10 +21,14 @@ import atexit
 import os
 import signal
 import subprocess
+import tempfile
 import threading
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable
+
+from mrsmith_tui.security.private_files import owned_private_dir
 
 GRACE_SECONDS = 1.0  # between SIGTERM and SIGKILL at exit
 
@@ -192,6 +196,19 @@ def _group_alive(pgid: int) -> bool:
         return True
     except (ProcessLookupError, PermissionError):
         return False
+
+
+def job_log_dir() -> str:
+    """A directory for job logs only we can use: $XDG_RUNTIME_DIR/mrsmith or <tmp>/mrsmith-<uid>, when it
+    is a real directory (not a link) owned by us (made 0700 if it was not); else a fresh private one."""
+    uid = os.getuid()
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    use_runtime = bool(runtime) and os.path.isabs(runtime) and os.path.isdir(runtime)
+    folder = Path(runtime, "mrsmith") if use_runtime else Path(tempfile.gettempdir(), f"mrsmith-{uid}")
+    try:
+        return str(owned_private_dir(folder))  # in a shared /tmp someone else may have made it first
+    except (OSError, NotImplementedError):
+        return tempfile.mkdtemp(prefix=f"mrsmith-{uid}-")
 
 
 JOBS = JobRegistry()

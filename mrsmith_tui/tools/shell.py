@@ -14,10 +14,10 @@ from typing import Any, Iterable
 
 from mrsmith_tui import msgs
 from mrsmith_tui.security.environment import child_environment
-from mrsmith_tui.security.private_files import owned_private_dir
 from mrsmith_tui.security.sensitive import SensitivePaths
 from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
-from mrsmith_tui.tools.jobs import JOBS, Job
+from mrsmith_tui.tools import joblog
+from mrsmith_tui.tools.jobs import JOBS, Job, job_log_dir
 from mrsmith_tui.tools.output_limit import HeadTail, LiveThrottle
 from mrsmith_tui.tools.shell_classify import classify
 
@@ -107,20 +107,27 @@ class ShellTool(BaseTool):
         return self._foreground(command, timeout_ms / 1000, ctx)
 
     def _background(self, command: str, ctx: ToolContext, *, detach: bool = False) -> ToolResult:
-        try:  # in a shared /tmp someone else may have made the folder first: it must be ours and 0700
-            log_dir = owned_private_dir(Path(tempfile.gettempdir()) / f"mrsmith-{os.getuid()}")
-            fd, log_path = tempfile.mkstemp(prefix="bg-", suffix=".log", dir=log_dir)
+        try:
+            fd, log_path = tempfile.mkstemp(prefix="bg-", suffix=".log", dir=job_log_dir())
         except OSError as e:
-            return ToolResult.error(f"cannot make the background job's log: {e}")
+            return ToolResult.error(f"cannot create a log file for the job: {e.strerror or e}")
+        # A detached job outlives mrsmith, so it writes its log itself; any other writes into a pipe
+        # that mrsmith copies to the log with a bound (joblog).
+        read_fd, out_fd = (None, fd) if detach else os.pipe()
         try:
             proc = subprocess.Popen(
-                ["bash", "-c", command], cwd=ctx.root, stdin=subprocess.DEVNULL, stdout=fd, stderr=subprocess.STDOUT,
-                start_new_session=True, env=child_environment(self.env_passthrough),
+                ["bash", "-c", command], cwd=ctx.root, stdin=subprocess.DEVNULL, stdout=out_fd,
+                stderr=subprocess.STDOUT, start_new_session=True, env=child_environment(self.env_passthrough),
             )
         except OSError as e:
+            if read_fd is not None:
+                os.close(read_fd)
+                os.close(fd)
             return ToolResult.error(f"cannot start bash: {e}")
         finally:
-            os.close(fd)
+            os.close(out_fd)
+        if read_fd is not None:
+            joblog.pump(read_fd, fd, f"mrsmith-log-{proc.pid}")
         emit = ctx.emit
 
         def ended(job: Job) -> None:
@@ -128,7 +135,8 @@ class ShellTool(BaseTool):
 
         job = JOBS.add(proc, command, log_path, detach, on_exit=ended)
         emit(msgs.JobStarted(job_id=job.job_id, pid=job.pid, command=command, log=log_path, detach=detach))
-        lifetime = "it keeps running after mrsmith exits (detach)" if detach else "it is stopped when mrsmith exits"
+        lifetime = ("it keeps running after mrsmith exits (detach)" if detach else
+                    f"it is stopped when mrsmith exits; the log keeps the first {joblog.HEAD_BYTES >> 20} MiB and the latest output")
         return ToolResult(
             content=f"Started in the background: pid {proc.pid}; stdout and stderr go to {log_path}. "
             f"Read it with shell `tail -n 50 {log_path}`; stop it with `kill {proc.pid}`; {lifetime}."

@@ -69,7 +69,9 @@ def test_a_finished_call_emits_no_more_output(ctx, root: Path, monkeypatch) -> N
     monkeypatch.setattr(shell.threading, "Thread", Recorded)
     out: list[str] = []
     ctx.output = out.append
-    r = ShellTool().run({"command": "echo early; setsid sh -c 'read x < go; echo late' 2>/dev/null &"}, ctx)
+    # bash waits until the holder has left its group (the group is killed when bash ends)
+    command = "echo early; setsid sh -c 'echo > left; read x < go; echo late' 2>/dev/null & until [ -s left ]; do :; done"
+    r = ShellTool().run({"command": command}, ctx)
     assert "early" in r.content
     with open(fifo, "w") as f:  # opens once the holder is listening
         f.write("x\n")
@@ -77,3 +79,54 @@ def test_a_finished_call_emits_no_more_output(ctx, root: Path, monkeypatch) -> N
         t.join(30)  # the readers end when the holder closes the pipe
     assert not any(t.is_alive() for t in started)
     assert "late" not in "".join(out) and "early" in "".join(out)
+
+
+def test_the_bounded_log_keeps_the_head_and_the_latest(tmp_path: Path) -> None:
+    from mrsmith_tui.tools.joblog import BoundedLog
+
+    path = tmp_path / "log"
+    fd = os.open(path, os.O_RDWR | os.O_CREAT)
+    log = BoundedLog(fd, head=1000, tail=500)
+    data = b"".join(b"%08d\n" % i for i in range(100_000))
+    for i in range(0, len(data), 777):
+        log.write(data[i : i + 777])
+    os.close(fd)
+    kept = path.read_bytes()
+    assert kept.startswith(data[:1000]) and kept.endswith(data[-500:])
+    assert len(kept) <= 1000 + 100 + 2 * 500 and b"log cut:" in kept
+
+
+def test_a_background_flood_leaves_a_small_log(ctx) -> None:
+    ended = threading.Event()
+    ctx.emit = lambda m: ended.set() if isinstance(m, msgs.JobEnded) else None
+    r = ShellTool().run({"command": "head -c 40000000 /dev/zero", "background": True}, ctx)
+    assert ended.wait(60)
+    job = jobs.JOBS.list()[-1]
+    for t in threading.enumerate():
+        if t.name == f"mrsmith-log-{job.pid}":
+            t.join(60)  # the copy ends with the pipe
+    from mrsmith_tui.tools.joblog import HEAD_BYTES, TAIL_BYTES
+
+    assert job.log in r.content and os.path.getsize(job.log) <= HEAD_BYTES + 2 * TAIL_BYTES + 200
+    os.unlink(job.log)
+
+
+def test_the_job_log_directory_must_be_ours(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    mine = tmp_path / "mrsmith"
+    mine.mkdir(mode=0o777)
+    os.chmod(mine, 0o777)
+    assert jobs.job_log_dir() == str(mine) and (mine.stat().st_mode & 0o777) == 0o700
+    mine.rmdir()
+    (tmp_path / "elsewhere").mkdir()
+    mine.symlink_to(tmp_path / "elsewhere")
+    fresh = jobs.job_log_dir()
+    assert fresh != str(mine) and not os.path.islink(fresh) and (os.stat(fresh).st_mode & 0o777) == 0o700
+    os.rmdir(fresh)
+    if os.getuid() == 0:
+        mine.unlink()
+        mine.mkdir(mode=0o700)
+        os.chown(mine, 4242, -1)
+        other = jobs.job_log_dir()
+        assert other != str(mine)
+        os.rmdir(other)
