@@ -34,6 +34,22 @@ class Unsafe(SandboxError):
     """The path cannot be opened safely (it changed while being opened, or is not a plain file)."""
 
 
+_ROOT_IDS: dict[str, tuple[int, int]] = {}  # root as configured -> (st_dev, st_ino) when first opened
+
+
+def open_root(root: Path) -> int:
+    """An fd of the working directory, which must be the directory it was when first opened: a root moved
+    away and replaced (by a link elsewhere, or another directory) is refused, not followed."""
+    fd = os.open(os.path.realpath(root), os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    st = os.fstat(fd)
+    known = _ROOT_IDS.setdefault(str(root), (st.st_dev, st.st_ino))
+    if known != (st.st_dev, st.st_ino):
+        os.close(fd)
+        raise Unsafe(f"the working directory {root} was moved or replaced since mrsmith started; "
+                     "restart mrsmith in the directory you mean")
+    return fd
+
+
 def _parts(root: Path, path: Path) -> tuple[str, tuple[str, ...]]:
     real_root = os.path.realpath(root)
     try:
@@ -86,9 +102,9 @@ def _open_dir_at(dir_fd: int, name: str, parts: tuple[str, ...], create: bool) -
         raise _changed(parts) from None
 
 
-def _walk(real_root: str, parts: tuple[str, ...], *, create: bool = False) -> int:
+def _walk(root: Path, real_root: str, parts: tuple[str, ...], *, create: bool = False) -> int:
     """An fd of the directory `parts` beneath the root (the caller closes it)."""
-    fd = os.open(real_root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+    fd = open_root(root)
     try:
         for i, name in enumerate(parts):
             if name in ("", ".", ".."):
@@ -108,7 +124,7 @@ def _walk(real_root: str, parts: tuple[str, ...], *, create: bool = False) -> in
 def open_dir(root: Path, path: Path) -> Iterator[int]:
     """The directory `path` (inside `root`) as an fd. FileNotFoundError / NotADirectoryError as usual."""
     real_root, parts = _parts(root, path)
-    fd = _walk(real_root, parts)
+    fd = _walk(root, real_root, parts)
     try:
         yield fd
     finally:
@@ -121,7 +137,7 @@ def parent_dir(root: Path, path: Path, *, create: bool = False) -> Iterator[tupl
     real_root, parts = _parts(root, path)
     if not parts:
         raise IsADirectoryError(f"{real_root} is the working directory")
-    fd = _walk(real_root, parts[:-1], create=create)
+    fd = _walk(root, real_root, parts[:-1], create=create)
     try:
         yield fd, parts[-1]
     finally:
@@ -169,7 +185,7 @@ def count_links_inside(root: Path, dev: int, ino: int, want: int, cancelled: Cal
             pass  # unreadable: links in it are not found, so the file is refused
 
     try:
-        enter(os.open(os.path.realpath(root), os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC))
+        enter(open_root(root))
         while frames and found < want and seen < LINK_SCAN_LIMIT:
             if cancelled is not None and cancelled():
                 break
@@ -218,7 +234,7 @@ def open_file(root: Path, path: Path, cancelled: Callable[[], bool] | None = Non
     real_root, parts = _parts(root, path)
     if not parts:
         raise IsADirectoryError(real_root)
-    dfd = _walk(real_root, parts[:-1])
+    dfd = _walk(root, real_root, parts[:-1])
     try:
         fd, st = _open_regular_at(dfd, parts[-1], parts)
         try:

@@ -18,7 +18,8 @@ from typing import Any, Iterator
 
 from mrsmith_tui.cancel import Cancelled
 from mrsmith_tui.security.sensitive import SensitivePaths
-from mrsmith_tui.tools import globmatch
+from mrsmith_tui.tools import dirfd, globmatch
+from mrsmith_tui.tools.sandbox import SandboxError
 from mrsmith_tui.tools.base import BaseTool, ToolContext, ToolResult
 from mrsmith_tui.tools.globmatch import Glob, GlobError, IgnoreFile, State, gitignore_rules, ignored
 from mrsmith_tui.tools.secret_paths import secret_listing
@@ -96,7 +97,7 @@ class _Walk:
     ignores: _Ignores = field(default_factory=_Ignores)
 
 
-def _walk(root: str, glob: Glob, ctx: ToolContext) -> _Walk:
+def _walk(root: Any, glob: Glob, ctx: ToolContext) -> _Walk:
     """Every non-directory beneath `root` whose path the glob accepts, through directory fds.
 
     Depth first, one open fd per level (a directory's subdirectories wait as names, not fds,
@@ -104,7 +105,7 @@ def _walk(root: str, glob: Glob, ctx: ToolContext) -> _Walk:
     walk = _Walk([])
     ignores = walk.ignores
     deadline = time.monotonic() + MAX_SECONDS
-    frames: list[_Frame] = [_Frame("", os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC), glob.start())]
+    frames: list[_Frame] = [_Frame("", dirfd.open_root(root), glob.start())]
     try:
         while frames:
             frame = frames[-1]
@@ -219,7 +220,10 @@ class GlobTool(BaseTool):
             glob = Glob(pattern)
         except GlobError as e:
             return ToolResult.error(f"pattern {pattern!r}: {e}")
-        walk = _walk(os.path.realpath(ctx.root), glob, ctx)
+        try:
+            walk = _walk(ctx.root, glob, ctx)
+        except SandboxError as e:
+            return ToolResult.error(str(e))
         matches, hidden = secret_listing(sorted(walk.matches), self.sensitive)
         partial = (f"\n[stopped early: {walk.stopped} (glob's budget); these results are partial; narrow the pattern]"
                    if walk.stopped else "")

@@ -158,3 +158,20 @@ def test_backwards_ranges_and_looping_links_are_one_line_answers(ctx, root: Path
     os.symlink("x" * 250 + "/" + "y" * 250, root / "long")
     r = GlobTool().run({"pattern": "*"}, ctx)
     assert r.ok and r.content.splitlines()[:4] == [".gitignore", "a.py", "long", "loop"]
+
+
+def test_a_root_moved_and_replaced_by_a_link_is_refused(ctx, root: Path, tmp_path: Path) -> None:
+    from mrsmith_tui.tools.glob_tool import GlobTool
+    from mrsmith_tui.tools.write_file import WriteFileTool
+
+    (root / "a.txt").write_text("inside\n")
+    assert ReadFileTool().run({"path": "a.txt"}, ctx).ok
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "a.txt").write_text("outside\n")
+    root.rename(tmp_path / "root.old")
+    root.symlink_to(outside)
+    for r in (ReadFileTool().run({"path": "a.txt"}, ctx), GlobTool().run({"pattern": "*"}, ctx),
+              WriteFileTool().run({"path": "b.txt", "content": "x"}, ctx)):
+        assert not r.ok and "was moved or replaced" in r.content and "outside\n" not in r.content
+    assert not (outside / "b.txt").exists()
