@@ -78,7 +78,8 @@ def _still_inside(fd: int, real_root: str, parts: tuple[str, ...]) -> None:
         raise Unsafe(f"{_shown(parts)} is no longer inside the working directory {real_root}")
 
 
-def _open_dir_at(dir_fd: int, name: str, parts: tuple[str, ...], create: bool) -> int:
+def _open_dir_at(dir_fd: int, name: str, parts: tuple[str, ...], create: bool,
+                 made: list[tuple[int, str]] | None = None) -> int:
     try:
         return os.open(name, _DIR_FLAGS, dir_fd=dir_fd)
     except FileNotFoundError:
@@ -94,6 +95,8 @@ def _open_dir_at(dir_fd: int, name: str, parts: tuple[str, ...], create: bool) -
         raise
     try:
         os.mkdir(name, 0o777, dir_fd=dir_fd)
+        if made is not None:
+            made.append((os.dup(dir_fd), name))
     except FileExistsError:
         pass  # made meanwhile: opened below like any other
     try:
@@ -102,14 +105,16 @@ def _open_dir_at(dir_fd: int, name: str, parts: tuple[str, ...], create: bool) -
         raise _changed(parts) from None
 
 
-def _walk(root: Path, real_root: str, parts: tuple[str, ...], *, create: bool = False) -> int:
-    """An fd of the directory `parts` beneath the root (the caller closes it)."""
+def _walk(root: Path, real_root: str, parts: tuple[str, ...], *, create: bool = False,
+          made: list[tuple[int, str]] | None = None) -> int:
+    """An fd of the directory `parts` beneath the root (the caller closes it). Directories made on
+    the way are added to `made` as (fd of their parent, name)."""
     fd = open_root(root)
     try:
         for i, name in enumerate(parts):
             if name in ("", ".", ".."):
                 raise _changed(parts)
-            nxt = _open_dir_at(fd, name, parts[: i + 1], create)
+            nxt = _open_dir_at(fd, name, parts[: i + 1], create, made)
             os.close(fd)
             fd = nxt
         if parts:
@@ -137,11 +142,23 @@ def parent_dir(root: Path, path: Path, *, create: bool = False) -> Iterator[tupl
     real_root, parts = _parts(root, path)
     if not parts:
         raise IsADirectoryError(f"{real_root} is the working directory")
-    fd = _walk(root, real_root, parts[:-1], create=create)
+    made: list[tuple[int, str]] = []
     try:
-        yield fd, parts[-1]
+        fd = _walk(root, real_root, parts[:-1], create=create, made=made)
+        try:
+            yield fd, parts[-1]
+        finally:
+            os.close(fd)
+    except BaseException:
+        for pfd, name in reversed(made):  # a failed write leaves no directories it made behind
+            try:
+                os.rmdir(name, dir_fd=pfd)
+            except OSError:
+                pass
+        raise
     finally:
-        os.close(fd)
+        for pfd, _ in made:
+            os.close(pfd)
 
 
 def _check_links(root: Path, st: os.stat_result, shown: str, cancelled: Callable[[], bool] | None = None) -> None:
@@ -274,8 +291,10 @@ def write_atomic(root: Path, path: Path, chunks: bytes) -> os.stat_result:
     """Write `chunks` to a temp file in the target's directory (through its fd), then rename it over.
 
     Never a half-written file; the rename replaces whatever name is there (a symlink swapped in
-    is replaced, not followed). The mode of an existing file is kept; a new file gets 0666 less
-    the umask. Returns the fstat of the written file.
+    is replaced, not followed). The mode of an existing file is kept, less setuid/setgid; a
+    read-only file (no write bit) is refused; a new file gets 0666 less the umask; directories
+    made for it are removed again if the write fails. Another hard link inside the root keeps
+    the old content (the name written gets a new file). Returns the fstat of the written file.
     """
     real_root, parts = _parts(root, path)
     with parent_dir(root, path, create=True) as (dfd, name):
@@ -290,8 +309,11 @@ def write_atomic(root: Path, path: Path, chunks: bytes) -> os.stat_result:
                 raise _changed(parts)  # a resolved path has none: it was swapped in
             if not stat.S_ISREG(old.st_mode):
                 raise Unsafe(f"{_shown(parts)} is not a regular file")
+            if not stat.S_IMODE(old.st_mode) & 0o222:
+                raise Unsafe(f"{_shown(parts)} is read-only (mode {stat.S_IMODE(old.st_mode):04o}); "
+                             "make it writable first (chmod u+w) if it is meant to change")
             _check_links(root, old, _shown(parts))
-        tmp = f".{name[:200]}.{secrets.token_hex(4)}.tmp"
+        tmp = f".mrsmith-{secrets.token_hex(6)}.tmp"  # short: a 255-byte name still fits
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666, dir_fd=dfd)
         try:
             try:
@@ -299,7 +321,7 @@ def write_atomic(root: Path, path: Path, chunks: bytes) -> os.stat_result:
                 while view:
                     view = view[os.write(fd, view):]
                 if old is not None:
-                    os.fchmod(fd, stat.S_IMODE(old.st_mode))
+                    os.fchmod(fd, stat.S_IMODE(old.st_mode) & ~(stat.S_ISUID | stat.S_ISGID))  # as any rewrite does
                 os.fsync(fd)
                 st = os.fstat(fd)
             finally:

@@ -175,3 +175,36 @@ def test_a_root_moved_and_replaced_by_a_link_is_refused(ctx, root: Path, tmp_pat
               WriteFileTool().run({"path": "b.txt", "content": "x"}, ctx)):
         assert not r.ok and "was moved or replaced" in r.content and "outside\n" not in r.content
     assert not (outside / "b.txt").exists()
+
+
+def test_writes_refuse_read_only_files_and_drop_setuid(ctx, root: Path) -> None:
+    from mrsmith_tui.tools.write_file import WriteFileTool
+
+    ro = root / "ro.txt"
+    ro.write_text("keep\n")
+    ro.chmod(0o444)
+    ReadFileTool().run({"path": "ro.txt"}, ctx)
+    r = WriteFileTool().run({"path": "ro.txt", "content": "new\n"}, ctx)
+    assert not r.ok and "is read-only (mode 0444)" in r.content and ro.read_text() == "keep\n"
+    su = root / "su.sh"
+    su.write_text("echo\n")
+    su.chmod(0o6755)
+    ReadFileTool().run({"path": "su.sh"}, ctx)
+    assert WriteFileTool().run({"path": "su.sh", "content": "echo 2\n"}, ctx).ok
+    assert (su.stat().st_mode & 0o7777) == 0o755
+
+
+def test_long_names_are_written_and_failed_writes_leave_no_directories(ctx, root: Path, monkeypatch) -> None:
+    from mrsmith_tui.tools import dirfd
+    from mrsmith_tui.tools.write_file import WriteFileTool
+
+    name = "n" * 250 + ".txt"
+    assert WriteFileTool().run({"path": name, "content": "x\n"}, ctx).ok and (root / name).read_text() == "x\n"
+
+    def broken(*a, **k):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(dirfd.os, "fsync", broken)
+    r = WriteFileTool().run({"path": "a/b/c/new.txt", "content": "x\n"}, ctx)
+    assert not r.ok and "No space left" in r.content
+    assert not (root / "a").exists() and sorted(p.name for p in root.iterdir()) == [name]
