@@ -3,8 +3,10 @@
 `python -m bench --only bounds` prints: a 1 GB file read (first page and a page in the
 middle), 100 MB of shell output through the real headless CLI (peak RSS and stderr size),
 the pathological glob `"*"*22+"x"` and `**/*.txt` over 10,000 files, 1,000 tool calls in one
-model answer through the real CLI (how many ran), and the containment race (escapes in
-100,000 operations; `--race-ops` changes that).
+model answer through the real CLI (how many ran), the containment race (escapes in
+100,000 operations; `--race-ops` changes that), and the runaway cases of the #12 review
+(`_REVIEW`: edit on a million matching lines, the indentation-blind match, a hostile
+.gitignore, one long SSE line, a background job flooding its log).
 """
 
 from __future__ import annotations
@@ -68,6 +70,56 @@ from pathlib import Path
 from tools.race import run_race
 r = run_race(Path(sys.argv[1]), int(sys.argv[2]))
 print(json.dumps({"escapes": r.escapes, "ops": r.ops, "swaps": r.swaps, "refused": r.refused, "details": r.details[:3]}))
+"""
+
+
+_REVIEW = f"""
+import json, os, sys, threading, time
+from pathlib import Path
+from mrsmith_tui import msgs
+from mrsmith_tui.cancel import CancelToken
+from mrsmith_tui.tools.base import ToolContext
+from mrsmith_tui.tools.ledger import FileLedger
+from mrsmith_tui.tools.read_file import ReadFileTool
+from mrsmith_tui.tools.edit import EditTool
+from mrsmith_tui.tools.glob_tool import GlobTool
+from mrsmith_tui.tools.shell import ShellTool
+from mrsmith_tui.provider.sse import SSEParser
+root = Path(sys.argv[1])
+ended = threading.Event()
+ctx = ToolContext(root=root, cancel=CancelToken(), approver=None, ledger=FileLedger(),
+                  emit=lambda m: ended.set() if isinstance(m, msgs.JobEnded) else None)
+out = {{}}
+(root / "f.txt").write_text("a\\n" * 1_000_000)
+ReadFileTool().run({{"path": "f.txt"}}, ctx)
+t = time.perf_counter(); r = EditTool().run({{"path": "f.txt", "old": "a", "new": "b"}}, ctx)
+out["edit_exact"], out["edit_chars"] = time.perf_counter() - t, len(r.content)
+(root / "g.txt").write_text("a\\n" * 200_000)
+ReadFileTool().run({{"path": "g.txt"}}, ctx)
+t = time.perf_counter(); EditTool().run({{"path": "g.txt", "old": "x\\n" + " a\\n" * 198 + "x", "new": "b"}}, ctx)
+out["edit_loose"] = time.perf_counter() - t
+(root / "gi").mkdir()
+line = "{{a,b,c,d,e,f,g,h}}{{a,b,c,d,e,f,g,h}}/**/q*w*e*r*t*y/**/z"
+(root / "gi" / ".gitignore").write_text("\\n".join(line + str(i) for i in range(256 * 1024 // (len(line) + 1))))
+for i in range(300):
+    (root / "gi" / f"f{{i}}.py").write_text("x")
+t = time.perf_counter(); GlobTool().run({{"pattern": "gi/**/*.py"}}, ctx); out["glob_gitignore"] = time.perf_counter() - t
+p = SSEParser(); chunk = b"x" * 1024
+t = time.perf_counter(); p.feed(b"data: ")
+for _ in range(8 * 1024):
+    p.feed(chunk)
+p.feed(b"\\n\\n"); out["sse_8mb_line"] = time.perf_counter() - t
+ShellTool().run({{"command": "head -c 200000000 /dev/zero", "background": True}}, ctx)
+ended.wait(120)
+for th in threading.enumerate():
+    if th.name.startswith("mrsmith-log-"):
+        th.join(120)
+log = [p for p in Path(os.environ.get("XDG_RUNTIME_DIR") or "/tmp").glob("mrsmith*/bg-*.log")]
+newest = max(log, key=lambda p: p.stat().st_mtime)
+out["bg_log_mb"] = newest.stat().st_size / 2**20
+newest.unlink()
+out["peak"] = {_PEAK}
+print(json.dumps(out))
 """
 
 
@@ -150,4 +202,15 @@ def measure(race_ops: int = 100_000) -> list[Figure]:
     race = _child(_RACE, str(work / "race"), str(race_ops))
     figures += [Figure(f"race: escapes in {race['ops']:,} operations", race["escapes"], "", "<= 0",
                        f"{race['swaps']:,} swaps, {race['refused']:,} refused, {time.perf_counter() - t:.0f} s")]
+
+    # the #12 review's runaway cases
+    (work / "review").mkdir()
+    v = _child(_REVIEW, str(work / "review"))
+    figures += [Figure('edit old "a" on 1,000,000 matching lines', v["edit_exact"], "s", "< 2",
+                       f"answer {v['edit_chars']} characters"),
+                Figure("edit, indentation-blind, 200k lines x 200-line old", v["edit_loose"], "s", "< 2"),
+                Figure("glob under a 256 KB brace-heavy .gitignore", v["glob_gitignore"], "s", "< 2"),
+                Figure("SSE: one 8 MB line in 1 KB chunks", v["sse_8mb_line"], "s", "< 2"),
+                Figure("background job printing 200 MB: log size", v["bg_log_mb"], "MB", "<= 11"),
+                Figure("review cases: peak RSS", v["peak"], "MB", "")]
     return figures
