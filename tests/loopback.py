@@ -29,6 +29,9 @@ class Turn:
     `data: [DONE]`. `status` != 200 sends `body` (a dict becomes JSON) instead of a stream.
     `cut_after` closes the socket after that many events without ending the stream.
     `split` re-chunks the whole byte stream into pieces of that many bytes (cuts anywhere).
+    `gate` holds the stream until the test sets it: before the response starts when `gate_at`
+    is 0, else after that many events (so a test decides when a scripted answer goes on or
+    ends, instead of racing a delay). The server sets every gate it holds when it stops.
     """
 
     events: list[dict[str, Any] | str] = field(default_factory=list)
@@ -40,6 +43,14 @@ class Turn:
     cut_after: int | None = None
     split: int | None = None
     hang: float = 0.0  # seconds to wait before sending anything
+    gate: threading.Event | None = None
+    gate_at: int = 0
+
+
+def held(turn: Turn, gate: threading.Event, at: int = 0) -> Turn:
+    """`turn` held on `gate` (see Turn.gate): before anything is sent, or after `at` events."""
+    turn.gate, turn.gate_at = gate, at
+    return turn
 
 
 def chunk(
@@ -171,6 +182,16 @@ class _Handler(BaseHTTPRequestHandler):
         turn = owner._next_turn(body, dict(self.headers))
         if turn.hang:
             time.sleep(turn.hang)
+        if turn.gate is not None:
+            owner.hold(turn.gate)
+            if turn.gate_at == 0:
+                turn.gate.wait()
+        try:
+            self._answer(turn)
+        except OSError:  # the client went away (a cancel, a stop): nothing to answer
+            self.close_connection = True
+
+    def _answer(self, turn: Turn) -> None:
         if turn.status != 200:
             payload = turn.body if turn.body is not None else {"error": {"message": f"scripted {turn.status}"}}
             data = payload.encode() if isinstance(payload, str) else json.dumps(payload).encode()
@@ -183,10 +204,7 @@ class _Handler(BaseHTTPRequestHandler):
         for k, v in turn.headers.items():
             self.send_header(k, v)
         self.end_headers()
-        try:
-            self._stream(turn)
-        except (BrokenPipeError, ConnectionResetError):
-            pass
+        self._stream(turn)
 
     def _stream(self, turn: Turn) -> None:
         if turn.cut_after is not None:
@@ -204,7 +222,9 @@ class _Handler(BaseHTTPRequestHandler):
                 if turn.delay:
                     time.sleep(turn.delay)
         else:
-            for ev in turn.events:
+            for i, ev in enumerate(turn.events):
+                if turn.gate is not None and turn.gate_at and i == turn.gate_at:
+                    turn.gate.wait()
                 one = Turn(events=[ev], done=False)
                 self._write_chunk(encode_events(one))
                 if turn.delay:
@@ -250,6 +270,7 @@ class LoopbackServer:
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
         self._lock = threading.Lock()
+        self._gates: list[threading.Event] = []
         self._server = _Server(("127.0.0.1", 0), _Handler)
         self._server.owner = self
         # A short poll interval: stop() returns in ~50 ms instead of 0.5 s (many tests stop a server).
@@ -274,11 +295,18 @@ class LoopbackServer:
                 return text_turn("(no more scripted turns)")
             return self.turns[n] if n < len(self.turns) else self.turns[-1]
 
+    def hold(self, gate: threading.Event) -> None:
+        with self._lock:
+            self._gates.append(gate)
+
     def start(self) -> LoopbackServer:
         self._thread.start()
         return self
 
     def stop(self) -> None:
+        with self._lock:
+            for gate in self._gates:  # no handler thread stays parked on a gate the test never set
+                gate.set()
         self._server.shutdown()
         self._server.server_close()
 

@@ -68,7 +68,7 @@ class PersonApprover:
 
     def approve(self, query):
         self.queries.append(query)
-        self.gate.wait(10)
+        self.gate.wait(90)  # a safety net, not a budget
         return self.decision
 
     def confirm_continue(self, rounds, agent_id=None):
@@ -166,7 +166,8 @@ def make_session(
     return session, sink
 
 
-def until(predicate: Callable[[], Any], timeout: float = 5.0, what: str = "condition") -> Any:
+def until(predicate: Callable[[], Any], timeout: float = 90.0, what: str = "condition") -> Any:
+    """Poll until `predicate` holds; the timeout is a safety net for a broken test, not a budget."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         value = predicate()

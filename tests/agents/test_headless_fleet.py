@@ -32,7 +32,7 @@ def test_headless_spawn_three_wait_and_report(tmp_path, loopback):
            "OPENAI_BASE_URL": srv.base_url, "MODEL": "test-model", "OPENAI_API_KEY": "sk-test"}
     done = subprocess.run(
         [sys.executable, "-m", "mrsmith_tui", "-p", "split the work"], cwd=tmp_path / "project", env=env,
-        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60,
+        stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=100,
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "all three reported"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import threading
 
-from loopback import Turn, chunk, text_turn, tool_turn
+from loopback import Turn, chunk, held, text_turn, tool_turn
 from mrsmith_tui import msgs
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.session.transcript import read_transcript
@@ -125,7 +125,9 @@ def test_sub_agent_as_another_agent_and_shared_budget(tmp_path, loopback):
 
 
 def test_cancelling_the_caller_stops_the_sub_agent(tmp_path, loopback):
-    slow = Turn(events=[chunk(role="assistant")] + [chunk("word ") for _ in range(200)] + [chunk(finish="stop")], delay=0.02)
+    # A few words, then the stream stays open until the test ends: only the cancel can stop it.
+    slow = held(Turn(events=[chunk(role="assistant")] + [chunk("word ") for _ in range(200)] + [chunk(finish="stop")]),
+                threading.Event(), at=5)
     router = Router({"main": [tool_turn("task", {"description": "slow", "prompt": "SUB1: write a lot"})], "SUB1": [slow]})
     srv = loopback(responder=router)
     session, sink = make_session(tmp_path, srv.base_url)
@@ -135,6 +137,6 @@ def test_cancelling_the_caller_stops_the_sub_agent(tmp_path, loopback):
     worker.start()
     until(lambda: agent_msgs(sink, "subagent-1", msgs.TextDelta), what="the sub-agent streaming")
     cancel.cancel()
-    worker.join(3)
+    worker.join(90)  # a safety net, not a budget
     assert not worker.is_alive() and out["r"].cancelled
     assert states(sink, "subagent-1") == ["stopped"]

@@ -4,9 +4,9 @@ one opened and watched, one stopped from the panel, the third's report collected
 from __future__ import annotations
 
 import json
-from functools import partial
+import threading
 
-from loopback import text_turn, tool_calls_turn, tool_turn
+from loopback import held, text_turn, tool_calls_turn, tool_turn
 from mrsmith_tui.agents.install import install
 from mrsmith_tui.config.schema import AgentConfig, Config, ProviderConfig
 from mrsmith_tui.core.session import build_session
@@ -15,16 +15,9 @@ from mrsmith_tui.tui.app import MrSmithApp
 from mrsmith_tui.tui.view.conversation import BlockView
 from mrsmith_tui.tui.view.sidebar import SidebarView
 
-from tests.tui.pilot import until as _until
+from tests.tui.pilot import until
 
 from .helpers import Router
-
-until = partial(_until, timeout=20.0)  # the real fleet over loopback: a longer wait
-
-
-def slow(turn, delay: float):
-    turn.delay = delay
-    return turn
 
 
 def state(app: MrSmithApp, agent_id: str) -> str:
@@ -32,16 +25,21 @@ def state(app: MrSmithApp, agent_id: str) -> str:
 
 
 async def test_three_agents_watched_stopped_and_collected(loopback, tmp_path):
+    # Each worker's stream is held on an Event this test sets, so which agents are still running
+    # at each step is decided here, never by how fast the machine is.
+    w1_finish, w2_never, w3_go = threading.Event(), threading.Event(), threading.Event()
+    w1 = text_turn("report 1 " + "words " * 40, reasoning="plan\nthen write", pieces=40)
+    w2 = text_turn("never finished " * 50, pieces=300)
     router = Router({
         "main": [
             tool_calls_turn([("spawn_agent", {"task": f"W{i}: part {i}", "label": f"part {i}"}) for i in (1, 2, 3)]),
-            slow(text_turn("the main answer, while they work", pieces=10), 0.05),
+            text_turn("the main answer, while they work", pieces=10),
             tool_turn("wait_agents", {"timeout_ms": 20000}),
             text_turn("collected"),
         ],
-        "W1": [slow(text_turn("report 1 " + "words " * 40, reasoning="plan\nthen write", pieces=40), 0.03)],
-        "W2": [slow(text_turn("never finished " * 50, pieces=300), 0.05)],
-        "W3": [slow(text_turn("report 3", pieces=60), 0.04)],
+        "W1": [held(w1, w1_finish, at=len(w1.events) - 2)],  # all its text, then waits before finishing
+        "W2": [held(w2, w2_never, at=5)],  # a few pieces, then stays mid-stream until stopped
+        "W3": [held(text_turn("report 3", pieces=60), w3_go)],
     })
     srv = loopback(responder=router)
     config = Config(providers=[ProviderConfig(name="loop", base_url=srv.base_url)],
@@ -60,9 +58,12 @@ async def test_three_agents_watched_stopped_and_collected(loopback, tmp_path):
         await pilot.press(*"split the work", "enter")
         await until(pilot, lambda: len(app.model.sidebar.agents) == 3)
         assert app.query_one(SidebarView).display
-        # open agent-1 from the panel and watch it stream
+        # /agents puts the cursor on the first running row: all three are running (held), so agent-1
         await pilot.press(*"/agents", "enter")
         await until(pilot, lambda: app.focused is app.query_one(SidebarView))
+        assert [state(app, f"agent-{i}") for i in (1, 2, 3)] == ["running"] * 3
+        assert app.model.sidebar.selected == "agent-1"
+        # open agent-1 from the panel and watch it stream
         await pilot.press("enter")
         await until(pilot, lambda: isinstance(app.screen, AgentScreen))
         screen = app.screen
@@ -70,13 +71,16 @@ async def test_three_agents_watched_stopped_and_collected(loopback, tmp_path):
         await until(pilot, lambda: any("report 1" in str(v.render()) for v in screen.query(BlockView)))
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, AgentScreen) and app.focused is app.query_one(SidebarView))
-        # stop agent-2 from the panel, mid-stream
+        assert app.model.sidebar.selected == "agent-1"  # the cursor stayed on the row that was opened
+        # stop agent-2 from the panel, mid-stream (its stream is held open)
         await pilot.press("down")
         assert app.model.sidebar.selected == "agent-2"
         await pilot.press("x")
         await until(pilot, lambda: state(app, "agent-2") == "stopped")
         await pilot.press("escape")
-        # the main run ends; agent-3 finishes on its own, and the next turn collects it
+        # the main run ends; agents 1 and 3 finish when let go, and the next turn collects them
+        w1_finish.set()
+        w3_go.set()
         await until(pilot, lambda: not app.model.run.running)
         await until(pilot, lambda: state(app, "agent-3") == "done" and state(app, "agent-1") == "done")
         await pilot.press(*"collect the reports", "enter")

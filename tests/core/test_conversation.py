@@ -357,16 +357,21 @@ def test_context_added_during_a_tool_round_waits_for_the_results():
     assert transcript.types().index("skill") > transcript.types().index("tool_result")
 
 
-def test_a_tools_elapsed_leaves_out_the_time_spent_waiting_for_approval():
-    import time as _time
+def test_a_tools_elapsed_leaves_out_the_time_spent_waiting_for_approval(monkeypatch):
+    import types
+
+    from mrsmith_tui.core import conversation as conversation_module
+
+    clock = [1000.0]  # the conversation's clock: only the person's reading moves it
+    monkeypatch.setattr(conversation_module, "time", types.SimpleNamespace(monotonic=lambda: clock[0]))
 
     class SlowPerson(ScriptedApprover):
         def approve(self, query):
-            _time.sleep(0.4)  # the person reads the diff
+            clock[0] += 400.0  # the person reads the diff for minutes
             return super().approve(query)
 
     write = WriteTool()
     conv, sink, transcript = make(FakeProvider(calls(("write", {})), answer("ok")), write, approver=SlowPerson())
     conv.run_turn("write it", CancelToken())
     (finished,) = sink.of(msgs.ToolCallFinished)
-    assert finished.ok and finished.elapsed < 0.2
+    assert finished.ok and finished.elapsed == 0.0

@@ -50,7 +50,7 @@ class Cli:
     def args(self, *argv: str) -> list[str]:
         return [sys.executable, "-m", "mrsmith_tui", *argv]
 
-    def run(self, *argv: str, input: str | None = None, timeout: float = 30, env: dict | None = None) -> Finished:
+    def run(self, *argv: str, input: str | None = None, timeout: float = 100, env: dict | None = None) -> Finished:
         proc = subprocess.run(
             self.args(*argv),
             input=input,

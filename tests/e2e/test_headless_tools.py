@@ -54,24 +54,22 @@ def test_an_empty_allow_spec_is_one_usage_line(cli):
 
 
 def test_sigint_stops_a_running_shell_command(cli, loopback):
-    srv = loopback([tool_turn("shell", {"command": "echo started; sleep 30; touch marker"}), text_turn("never")])
+    srv = loopback([tool_turn("shell", {"command": "echo started; sleep 600; touch marker"}), text_turn("never")])
     proc = cli.using(srv.base_url).popen("-p", "run it", "--yes")
     try:
         seen = b""
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + 90  # a safety net, not a budget
         while b"started" not in seen and time.monotonic() < deadline and proc.poll() is None:
             ready, _, _ = select.select([proc.stderr], [], [], 0.1)
             if ready:
                 seen += os.read(proc.stderr.fileno(), 4096)
         assert b"started" in seen, seen
-        sent = time.monotonic()
         proc.send_signal(signal.SIGINT)
-        code = proc.wait(timeout=5)
-        took = time.monotonic() - sent
+        code = proc.wait(timeout=90)  # a safety net: `sleep 600` would outlast a missed SIGINT anyway
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
-    assert (code, took < 2.0) == (130, True)
+    assert code == 130
     assert not (cli.cwd / "marker").exists()
     assert len(srv.requests) == 1  # the run stopped; the model was not called again

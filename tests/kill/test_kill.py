@@ -101,7 +101,7 @@ class Chains:
             time.sleep(abs(delay))
             if proc.poll() is None:
                 proc.send_signal(signal.SIGKILL)
-            proc.wait(timeout=20)
+            proc.wait(timeout=90)
             if proc.returncode == -signal.SIGKILL:
                 with self.lock:
                     self.kills += 1
@@ -110,7 +110,7 @@ class Chains:
     def _wait_for_writing(proc: subprocess.Popen, sessions: Path, existing: list[Path]) -> None:
         """Until this run has written to a transcript (or ended): the kill then lands mid-run."""
         sizes = {p: p.stat().st_size for p in existing}
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + 60
         while proc.poll() is None and time.monotonic() < deadline:
             for p in sessions.glob("*/transcript.jsonl"):
                 try:

@@ -1,9 +1,12 @@
-"""Waiting in Pilot tests: poll a model predicate (never sleep for a fixed time; see TEXTUAL-NOTES)."""
+"""Waiting in Pilot tests: poll a model predicate (never sleep for a fixed time; see TEXTUAL-NOTES).
+
+The timeout is only a safety net for a broken test, never a budget: a loaded machine may take
+many seconds for what takes milliseconds alone."""
 
 from __future__ import annotations
 
 
-async def until(pilot, predicate, timeout: float = 10.0) -> None:
+async def until(pilot, predicate, timeout: float = 90.0) -> None:
     for _ in range(int(timeout / 0.01)):
         if predicate():
             return

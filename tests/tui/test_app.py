@@ -18,6 +18,13 @@ from mrsmith_tui.tui.view.prompt import PromptArea
 from mrsmith_tui.tui.view.status import StatusBar
 from tests.tui.fakes import AT, CONFIG, Clock, approve, factory, hold_until, wait_cancel
 from tests.tui.pilot import painted, until
+from textual.command import CommandList
+
+
+def palette_highlights(app, word: str) -> bool:
+    options = app.screen.query_one(CommandList)
+    i = options.highlighted
+    return i is not None and word in str(options.get_option_at_index(i).prompt)
 
 DIFF = "--- a/a.py\n+++ b/a.py\n@@ -0,0 +1 @@\n+print(1)\n"
 
@@ -263,9 +270,8 @@ async def test_ctrl_o_opens_the_review_with_everything_and_finds(tmp_path):
         await until(pilot, lambda: isinstance(app.screen, ReviewScreen))
         assert "line 299" in app.screen.text and "needle here" in app.screen.text
         await pilot.press("slash", *"needle", "enter")
-        await pilot.pause(0.05)
         area = app.screen.query_one("#review-text")
-        assert area.selected_text.lower() == "needle"
+        await until(pilot, lambda: area.selected_text.lower() == "needle")
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, ReviewScreen) and not app.model.screen.review)
 
@@ -345,9 +351,8 @@ async def test_many_blocks_keep_a_bounded_widget_count(tmp_path):
         for i in range(LIVE_BLOCKS + 50):
             app.sink(m.Notice(text=f"n{i}", at=AT))
         await until(pilot, lambda: len(app.model.conv.blocks) == LIVE_BLOCKS + 50)
-        await pilot.pause(0.05)
-        assert len(app.query(BlockView)) == LIVE_BLOCKS
-        assert "50 earlier blocks" in str(app.query_one(".earlier").render())
+        await until(pilot, lambda: len(app.query(BlockView)) == LIVE_BLOCKS and app.query(".earlier")
+                    and "50 earlier blocks" in str(app.query_one(".earlier").render()))
 
 
 async def test_sidebar_shows_tasks_and_agents(tmp_path):
@@ -357,9 +362,8 @@ async def test_sidebar_shows_tasks_and_agents(tmp_path):
         app.sink(m.TasksChanged(todos=(m.Todo("write tests", "in_progress", "high"),), at=AT))
         app.sink(m.AgentSpawned(agent_id="agent-1", label="docs", task="write the docs", at=AT))
         await until(pilot, lambda: app.query_one("#sidebar").display)
-        await pilot.pause(0.02)
-        text = str(app.query_one("#sidebar").render())
-        assert "write tests" in text and "agent-1" in text
+        await until(pilot, lambda: "write tests" in str(app.query_one("#sidebar").render())
+                    and "agent-1" in str(app.query_one("#sidebar").render()))
         await pilot.press("ctrl+b")
         await until(pilot, lambda: not app.query_one("#sidebar").display)
 
@@ -369,8 +373,7 @@ async def test_idle_app_runs_no_timers(tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await send(pilot, "hi")
         await until(pilot, lambda: not app.model.run.running)
-        await pilot.pause(0.05)
-        assert app._spinner is None
+        await until(pilot, lambda: app._spinner is None)
 
 
 async def test_ctrl_p_palette_offers_the_slash_commands_and_runs_one(tmp_path):
@@ -381,7 +384,7 @@ async def test_ctrl_p_palette_offers_the_slash_commands_and_runs_one(tmp_path):
         await pilot.press("ctrl+p")
         await until(pilot, lambda: isinstance(app.screen, CommandPalette))
         await pilot.press(*"/tasks")
-        await pilot.pause(0.3)
+        await until(pilot, lambda: palette_highlights(app, "/tasks"))  # the search has answered
         await pilot.press("enter")
         await until(pilot, lambda: not isinstance(app.screen, CommandPalette))
         await until(pilot, lambda: app.model.conv.blocks and "no tasks yet" in app.model.conv.blocks[-1].text)
