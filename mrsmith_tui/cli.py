@@ -3,7 +3,9 @@
 Loads the config (file < environment < flags), builds the approver and the session, and
 hands them to the headless frontend (`-p`, or a prompt piped on stdin) or the full-screen
 UI. Every failure the person can fix is one line on stderr and exit 2; a failed run is
-exit 1; Ctrl-C is exit 130. MRSMITH_DEBUG=1 shows tracebacks of unexpected errors.
+exit 1; a run stopped by the tool-round cap is exit 3; Ctrl-C is exit 130. A reader of stdout
+that goes away (`mrsmith --list | head -1`) ends the program quietly. MRSMITH_DEBUG=1 shows
+tracebacks of unexpected errors.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from mrsmith_tui.config.schema import Config, allow_spec_problem
 # Start-up time to the first frame counts every import made before the UI starts: what only
 # the headless run, the session commands or the session itself need is imported where used.
 
-EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130  # the same codes as mrsmith_tui.headless
+EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130  # the same codes as mrsmith_tui.headless (+ 3: max_rounds)
 
 # A -f file larger than this is refused rather than sent to the model whole.
 MAX_ATTACHMENT_BYTES = 1024 * 1024
@@ -54,10 +56,18 @@ def _non_negative_int(text: str) -> int:
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="mrsmith",
+        usage="mrsmith [options]  |  mrsmith view ID  |  mrsmith export ID [PATH]",
         description="A terminal coding agent for any OpenAI-compatible endpoint. "
-        "Without -p (and with a terminal on stdin) it starts the full-screen UI.",
-        epilog="Examples: mrsmith -p 'explain src/'   ·   echo 'hi' | mrsmith   ·   cat log | mrsmith -p 'why?'   ·   "
-        "MODEL=qwen3 OPENAI_BASE_URL=http://localhost:11434/v1 mrsmith -p hi",
+        "Without -p and with a terminal on stdin it starts the full-screen UI; without a terminal on stdin "
+        "the prompt is read from stdin.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="session commands (no endpoint needed):\n"
+        "  mrsmith view ID            show a recorded session read-only (ID: a prefix, a folder or a transcript)\n"
+        "  mrsmith export ID [PATH]   write a session as Markdown (default ./mrsmith-<id>.md)\n\n"
+        "exit codes: 0 done, 1 the run failed, 2 usage or config error, 3 stopped at maxToolRounds "
+        "(continue with -c), 130 interrupted\n\n"
+        "examples:\n  mrsmith -p 'explain src/'\n  echo 'hi' | mrsmith\n  cat log | mrsmith -p 'why?'\n"
+        "  MODEL=qwen3 OPENAI_BASE_URL=http://localhost:11434/v1 mrsmith -p hi",
     )
     p.add_argument("--version", action="version", version=f"mrsmith {__version__}")
 
@@ -88,6 +98,8 @@ def build_parser() -> argparse.ArgumentParser:
     ses = p.add_argument_group("sessions")
     ses.add_argument("-c", "--continue", dest="continue_", action="store_true", help="continue the newest session in this folder")
     ses.add_argument("--resume", metavar="ID", help="resume a session by id (a prefix is enough)")
+    ses.add_argument("--other-folder", action="store_true",
+                     help="with -c/--resume: go on with a session started in another folder (it works in that folder)")
     ses.add_argument("--list", action="store_true", help="list the sessions of this folder")
     ses.add_argument("--all", action="store_true", help="with --list: sessions of every folder")
     return p
@@ -102,6 +114,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if argv and argv[0] in SESSION_COMMANDS:
             return _session_command(argv)
         return _main(build_parser().parse_args(argv))
+    except BrokenPipeError:  # `mrsmith --list | head -1`: the reader has what it wanted
+        _quiet_stdout()
+        return 0
     except KeyboardInterrupt:
         print("mrsmith: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -125,6 +140,16 @@ def _shown(text: str) -> str:
     return clean(PROCESS.redact(text))
 
 
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's flush at exit does not complain again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def _usage_errors() -> tuple[type[Exception], ...]:
     """Mistakes the person can fix (exit 2); the session modules are imported only on failure."""
     from mrsmith_tui.session.export import ExportError
@@ -137,7 +162,7 @@ def _main(args: argparse.Namespace) -> int:
     _check_session_flags(args)
     if args.list:
         return _list_sessions(args, _load(args))
-    headless = args.prompt is not None or _stdin_is_piped()
+    headless = args.prompt is not None or not _stdin_is_terminal()
     if not headless and (args.json or args.files):
         raise UsageError(f"{'--json' if args.json else '-f'} needs a headless run: give -p PROMPT or pipe a prompt on stdin")
     config = _load(args)
@@ -280,6 +305,13 @@ def _take_keys(config: Config) -> Config:
 # --------------------------------------------------------------------------- input
 
 
+def _stdin_is_terminal() -> bool:
+    try:
+        return sys.stdin is not None and os.isatty(sys.stdin.fileno())
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
 def _stdin_is_piped() -> bool:
     """stdin is a pipe or a file (not a terminal, not an inherited socket that never closes)."""
     try:
@@ -295,10 +327,12 @@ def _read_stdin() -> str:
 
 def _prompt_and_attachments(args: argparse.Namespace) -> tuple[str, list[tuple[str, str]]]:
     attachments: list[tuple[str, str]] = []
-    piped = _read_stdin() if _stdin_is_piped() else ""
-    if args.prompt is None:
-        prompt = piped.strip()
+    if args.prompt is None:  # no terminal on stdin: stdin is the prompt, whatever it is (/dev/null too)
+        prompt = _read_stdin().strip() if not _stdin_is_terminal() else ""
+        if not prompt:
+            raise UsageError("no prompt (stdin was empty; give -p PROMPT or pipe a prompt in)")
     else:
+        piped = _read_stdin() if _stdin_is_piped() else ""
         prompt = args.prompt.strip()
         if piped.strip():
             attachments.append(("stdin", piped))
@@ -359,14 +393,15 @@ def _install_agents(session: Any, args: argparse.Namespace) -> None:
 
 
 def _run_headless(args: argparse.Namespace, config: Config) -> int:
-    from mrsmith_tui.headless import HeadlessPrinter, permissions_in_force, run_headless, wants_color
+    from mrsmith_tui.headless import HeadlessApprover, HeadlessPrinter, permissions_in_force, run_headless, wants_color
     from mrsmith_tui.tools.approval import PolicyApprover
 
     prompt, attachments = _prompt_and_attachments(args)
     resolve_agent(config, args.agent)  # a missing agent is a config error before anything starts
     config = _take_keys(config)
     printer = HeadlessPrinter(sys.stdout, sys.stderr, json_lines=args.json, color=wants_color(sys.stderr, os.environ))
-    session = _build_session(args, config, sink=printer, approver=PolicyApprover(yes=args.yes))
+    approver = HeadlessApprover(PolicyApprover(yes=args.yes), printer)  # says how to allow what it refuses
+    session = _build_session(args, config, sink=printer, approver=approver)
     printer(permissions_in_force(session.gate, approve_all=args.yes))
     try:
         return run_headless(session, prompt, printer=printer, attachments=attachments)

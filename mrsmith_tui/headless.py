@@ -24,7 +24,10 @@ from mrsmith_tui.core.outbound import OutboundFilter
 from mrsmith_tui.security.redact import PROCESS, Redactor, map_strings
 from mrsmith_tui.security.terminal_text import clean, json_safe
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_MAX_ROUNDS, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+
+# After a run stopped by the tool-round cap (exit 3): how to go on from where it stopped.
+CONTINUE_HINT = "stopped at maxToolRounds; continue where it stopped with: mrsmith -c -p continue"
 
 _DIM, _RED, _YELLOW, _CYAN, _MAGENTA = "2", "31", "33", "36", "35"
 
@@ -174,6 +177,8 @@ def fold(state: FoldState, m: msgs.Msg, *, color: bool = False) -> tuple[FoldSta
             error(m.error)
         elif m.cancelled:
             lines([("interrupted", _YELLOW)])
+        elif m.reason == "max_rounds":
+            lines([(CONTINUE_HINT, _YELLOW)])
     elif isinstance(m, msgs.FromAgent):
         lines(_agent_lines(m.agent_id, m.msg))
     else:
@@ -319,7 +324,31 @@ def run_headless(
     if result.error:
         printer.error_line(result.error)
         return EXIT_FAILED
+    if getattr(result, "reason", "") == "max_rounds":
+        return EXIT_MAX_ROUNDS
     return EXIT_OK
+
+
+class HeadlessApprover:
+    """The headless policy (`--yes`, `--allow SPEC`), saying on stderr how to allow what it refused."""
+
+    def __init__(self, policy: Any, sink: Callable[[msgs.Msg], None]) -> None:
+        self.policy, self.sink = policy, sink
+
+    def approve(self, query: Any) -> str:
+        decision = self.policy.approve(query)
+        if decision == "no":
+            spec = query.spec if " " not in query.spec else f"'{query.spec}'"
+            self.sink(msgs.Warning(
+                text=f"refused {query.spec}: nobody can approve it in a headless run; "
+                     f"allow it with --yes or --allow {spec}", code="headless-refused"))
+        return decision
+
+    def confirm_continue(self, rounds: int, agent_id: str | None = None) -> bool:
+        return self.policy.confirm_continue(rounds, agent_id)
+
+    def ask(self, questions: Any, agent_id: str | None = None) -> Any:
+        return self.policy.ask(questions, agent_id)
 
 
 def _since(t: float) -> float:

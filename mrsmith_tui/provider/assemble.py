@@ -20,6 +20,7 @@ MAX_ANSWER_CHARS ends the stream with a ProviderError.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -32,9 +33,14 @@ from mrsmith_tui.provider.base import (
     ReasoningDelta,
     StreamDone,
     StreamEvent,
+    StreamNotice,
     ToolCall,
     ToolCallDelta,
 )
+
+# Malformed chunks in a row before the stream counts as broken (one alone is skipped, as other
+# clients do: a proxy's keep-alive junk or a half-written line must not lose the whole answer).
+MAX_BAD_CHUNKS = 5
 
 _THINK_OPEN = "<think>"
 _THINK_CLOSE = "</think>"
@@ -166,6 +172,32 @@ def error_text(error: Any) -> str:
     return one_line(str(error))
 
 
+_CONTEXT_PHRASES = ("context_length_exceeded", "exceed_context_size", "maximum context length",
+                    "exceeds the available context", "context length exceeded", "context window",
+                    "too many tokens", "prompt is too long", "reduce the length")
+_LIMIT_PATTERNS = (r"maximum context length is (\d+)", r"n_ctx[\"'=: ]+(\d+)", r"context (?:size|length|window) (?:of |is )?(\d+)")
+
+
+def context_exceeded(error: Any) -> tuple[bool, int]:
+    """(True, the context size when the server named it) for the known "does not fit" errors:
+    OpenAI `code: context_length_exceeded`, llama.cpp `type: exceed_context_size_error` (with
+    `n_ctx`), vLLM's `This model's maximum context length is N tokens` (as `object: error`)."""
+    if isinstance(error, dict) and isinstance(error.get("error"), dict):
+        inner = error["error"]
+        found, limit = context_exceeded(inner)
+        return (found, limit or _as_int(error.get("n_ctx")))
+    text = json.dumps(error) if not isinstance(error, str) else error
+    lowered = text.lower()
+    if not any(p in lowered for p in _CONTEXT_PHRASES):
+        return False, 0
+    limit = _as_int(error.get("n_ctx")) if isinstance(error, dict) else 0
+    for pattern in _LIMIT_PATTERNS:
+        m = re.search(pattern, lowered)
+        if m and not limit:
+            limit = int(m.group(1))
+    return True, limit
+
+
 def one_line(text: str, limit: int = 300) -> str:
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -186,6 +218,8 @@ class StreamAssembler:
         self._finish_reason: str | None = None
         self._usage: UsageInfo | None = None
         self._think = _ThinkSplitter()
+        self.skipped_chunks = 0  # malformed chunks skipped in this stream
+        self._bad_in_a_row = 0
 
     @property
     def content(self) -> str:
@@ -196,7 +230,8 @@ class StreamAssembler:
         return "".join(self._reasoning)
 
     def feed_data(self, data: str, event: str = "message") -> list[StreamEvent]:
-        """One SSE event's data. Raises ProviderError on an error event or a malformed chunk."""
+        """One SSE event's data. A malformed chunk is skipped (a StreamNotice says so); raises
+        ProviderError on an error object or after MAX_BAD_CHUNKS malformed chunks in a row."""
         if data.strip() == "[DONE]":
             self.saw_done = True
             return []
@@ -205,14 +240,27 @@ class StreamAssembler:
         except ValueError:
             chunk = None
         if not isinstance(chunk, dict):
-            raise self._error(f"provider '{self.provider_name}' sent a malformed chunk: {one_line(data, 80)}")
+            self.skipped_chunks += 1
+            self._bad_in_a_row += 1
+            if self._bad_in_a_row >= MAX_BAD_CHUNKS:
+                raise self._error(f"provider '{self.provider_name}' sent {self._bad_in_a_row} malformed chunks in a row "
+                                  f"(the last: {one_line(data, 80)})")
+            return [StreamNotice("skipped_chunk", f"skipped a malformed chunk from provider '{self.provider_name}': "
+                                                  f"{one_line(data, 80)}")]
+        self._bad_in_a_row = 0
         if event == "error" and "error" not in chunk:
             chunk = {"error": chunk}
         return self.feed(chunk)
 
     def feed(self, chunk: dict[str, Any]) -> list[StreamEvent]:
-        if chunk.get("error"):
-            raise self._error(f"provider '{self.provider_name}' sent an error: {error_text(chunk['error'])}")
+        # Mid-stream error objects: OpenAI/llama.cpp {"error": {...}}, vLLM {"object": "error", "message": ...},
+        # Anthropic-style {"type": "error", "error": {...}}.
+        if chunk.get("error") or chunk.get("object") == "error" or chunk.get("type") == "error":
+            payload = chunk.get("error") or chunk
+            exceeded, limit = context_exceeded(chunk)
+            error = self._error(f"provider '{self.provider_name}' sent an error: {error_text(payload)}")
+            error.context_exceeded, error.context_limit = exceeded, limit
+            raise error
         usage = chunk.get("usage") or (chunk.get("x_groq") or {}).get("usage")
         if isinstance(usage, dict):
             self._usage = parse_usage(usage)
@@ -268,6 +316,9 @@ class StreamAssembler:
         reasoning = _reasoning_of(delta)
         if reasoning:
             self._record(ReasoningDelta(reasoning), out)
+        refusal = delta.get("refusal")  # OpenAI: the model declined; its words are the answer
+        if isinstance(refusal, str) and refusal:
+            self._record(ContentDelta(refusal), out)
         content = delta.get("content")
         if isinstance(content, list):  # Mistral: typed content parts
             for part in content:

@@ -64,7 +64,19 @@ class StreamDone:
     usage: UsageInfo  # real, or estimated (usage.estimated) when the provider sent none
 
 
-StreamEvent = ContentDelta | ReasoningDelta | ToolCallDelta | StreamDone
+@dataclass(frozen=True)
+class StreamNotice:
+    """Something the person should hear about while the answer goes on.
+
+    kind "retry": a failed try will be repeated (text: "retrying in 2 s (429 from host)");
+    kind "skipped_chunk": a malformed chunk was skipped (text names the provider and the chunk).
+    """
+
+    kind: str
+    text: str
+
+
+StreamEvent = ContentDelta | ReasoningDelta | ToolCallDelta | StreamDone | StreamNotice
 
 
 class ProviderError(Exception):
@@ -81,12 +93,18 @@ class ProviderError(Exception):
         status: int | None = None,
         partial_content: str = "",
         partial_reasoning: str = "",
+        context_exceeded: bool = False,
+        context_limit: int = 0,
     ) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
         self.partial_content = partial_content
         self.partial_reasoning = partial_reasoning
+        # The request did not fit the model's context (OpenAI context_length_exceeded, llama.cpp
+        # exceed_context_size_error, vLLM "maximum context length"); context_limit when the server said it.
+        self.context_exceeded = context_exceeded
+        self.context_limit = context_limit
 
 
 class Provider(Protocol):

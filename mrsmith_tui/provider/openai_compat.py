@@ -15,14 +15,15 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 
 from mrsmith_tui import __version__
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.config.schema import ProviderConfig
-from mrsmith_tui.provider.assemble import StreamAssembler, error_text, one_line
-from mrsmith_tui.provider.base import ChatRequest, ProviderError, StreamEvent
+from mrsmith_tui.provider.assemble import StreamAssembler, context_exceeded, error_text, one_line
+from mrsmith_tui.provider.base import ChatRequest, ProviderError, StreamEvent, StreamNotice
 from mrsmith_tui.provider.sse import SSELineTooLong, SSEParser
 from mrsmith_tui.security.redact import shown_url
 
@@ -100,7 +101,13 @@ class OpenAICompatProvider:
                     return
                 if attempt == self._max_tries:
                     raise failure.error from None
-                self._wait(self._delay(attempt, failure.retry_after), cancel)
+                delay = self._delay(attempt, failure.retry_after)
+                yield StreamNotice("retry", f"retrying in {_seconds(delay)} s ({self._why(failure.error)})")
+                self._wait(delay, cancel)
+
+    def _why(self, error: ProviderError) -> str:
+        host = urlsplit(self.base_url).hostname or self.base_url
+        return f"{error.status} from {host}" if error.status else f"cannot reach {host}"
 
     def _delay(self, attempt: int, retry_after: float | None) -> float:
         if retry_after is not None:
@@ -145,7 +152,16 @@ class OpenAICompatProvider:
             raw = b""
         status = response.status_code
         detail = _error_detail(raw, response.reason_phrase or "")
-        error = ProviderError(f"provider '{self.name}' answered {status}: {detail}", status=status)
+        exceeded, limit = (False, 0)
+        if status in (400, 413, 422, 500):
+            try:
+                exceeded, limit = context_exceeded(json.loads(raw))
+            except ValueError:
+                exceeded, limit = context_exceeded(raw.decode("utf-8", errors="replace"))
+        error = ProviderError(f"provider '{self.name}' answered {status}: {detail}", status=status,
+                              context_exceeded=exceeded, context_limit=limit)
+        if exceeded:
+            return error  # trying the same request again cannot help
         if status in RETRYABLE_STATUS:
             return _RetryableFailure(error, _retry_after(response.headers.get("retry-after")))
         return error
@@ -265,6 +281,10 @@ def _error_detail(raw: bytes, reason_phrase: str) -> str:
     if text.startswith("<"):  # an HTML error page from a proxy
         return reason_phrase or "(an HTML error page)"
     return one_line(text)
+
+
+def _seconds(delay: float) -> str:
+    return f"{delay:.0f}" if delay >= 1 else f"{delay:.1f}"
 
 
 def _retry_after(value: str | None) -> float | None:

@@ -188,11 +188,23 @@ def test_stream_cut_midway_keeps_the_partial_answer(cli, loopback):
     assert "PARTIAL-ANSWER" in json.dumps(records)
 
 
-def test_malformed_chunk_is_one_line_and_exit_1(cli, loopback):
-    srv = loopback([Turn(events=[chunk(role="assistant", content=""), chunk("ok so far"), "data: {not json\n\n"])])
+def test_a_malformed_chunk_is_skipped_with_one_warning_and_counted(cli, loopback):
+    bad = "data: {not json\n\n"
+    srv = loopback([Turn(events=[chunk(role="assistant", content=""), chunk("ok so far"), bad, chunk(" and on"), bad,
+                                 chunk(" done", finish="stop")])] * 2)
+    done = cli.using(srv.base_url).run("-p", "hi")
+    assert done.code == 0 and done.out == "ok so far and on done\n"
+    assert done.err_lines == ["warning: skipped a malformed chunk from provider 'openai': {not json"]
+    assert_transcript_intact(done)
+    events = [json.loads(line) for line in cli.run("-p", "hi", "--json").out.splitlines()]
+    assert events[-1]["type"] == "RunEnded" and events[-1]["skipped_chunks"] == 2 and events[-1]["error"] is None
+
+
+def test_malformed_chunks_in_a_row_are_one_line_and_exit_1(cli, loopback):
+    srv = loopback([Turn(events=[chunk(role="assistant", content=""), chunk("ok so far")] + ["data: {not json\n\n"] * 5)])
     done = cli.using(srv.base_url).run("-p", "hi")
     assert done.code == 1
-    assert "malformed" in only_error_line(done)
+    assert "5 malformed chunks in a row" in done.err_lines[-1] and done.err_lines[-1].startswith("error: ")
     assert_transcript_intact(done)
 
 

@@ -28,6 +28,7 @@ def fake_tui(monkeypatch):
     module.run_tui = run_tui
     monkeypatch.setitem(sys.modules, "mrsmith_tui.tui.app", module)
     monkeypatch.setattr(cli, "_stdin_is_piped", lambda: False)
+    monkeypatch.setattr(cli, "_stdin_is_terminal", lambda: True)
     return calls
 
 

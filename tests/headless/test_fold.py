@@ -128,7 +128,8 @@ def test_json_lines_go_to_stdout_and_the_error_line_to_stderr():
         printer(m)
     lines = [json.loads(line) for line in out.getvalue().splitlines()]
     assert [x["type"] for x in lines][:3] == ["RunStarted", "ReasoningDelta", "ReasoningDelta"]
-    assert lines[-1] == {"type": "RunEnded", "at": lines[-1]["at"], "run_id": "1", "cancelled": False, "error": "cut"}
+    assert lines[-1] == {"type": "RunEnded", "at": lines[-1]["at"], "run_id": "1", "cancelled": False, "error": "cut",
+                         "reason": "", "skipped_chunks": 0}
     assert err.getvalue() == "error: cut\n"
 
 

@@ -11,11 +11,12 @@ import json
 import pytest
 
 from mrsmith_tui.msgs import UsageInfo
-from mrsmith_tui.provider.assemble import StreamAssembler
+from mrsmith_tui.provider.assemble import MAX_BAD_CHUNKS, StreamAssembler, context_exceeded
 from mrsmith_tui.provider.base import (
     ChatRequest,
     ContentDelta,
     ProviderError,
+    StreamNotice,
     ReasoningDelta,
     StreamDone,
     ToolCall,
@@ -335,13 +336,53 @@ def test_null_content_null_delta_and_odd_finish_reason():
     assert done.content == "ok" and done.finish_reason == "content_filter"
 
 
-def test_malformed_chunk_names_it():
+def test_a_malformed_chunk_is_skipped_with_a_notice_and_five_in_a_row_fail():
     asm = StreamAssembler("x")
     asm.feed_data(json.dumps(choice({"content": "so far"})))
+    (notice,) = asm.feed_data("{not json" + "y" * 200)
+    assert isinstance(notice, StreamNotice) and notice.kind == "skipped_chunk"
+    assert notice.text.startswith("skipped a malformed chunk from provider 'x': {not json") and len(notice.text) < 160
+    asm.feed_data(json.dumps(choice({"content": " and on"})))  # a good chunk resets the count
+    for _ in range(MAX_BAD_CHUNKS - 1):
+        asm.feed_data("garbage")
     with pytest.raises(ProviderError) as err:
-        asm.feed_data("{not json" + "y" * 200)
-    assert err.value.message.startswith("provider 'x' sent a malformed chunk: {not json")
-    assert len(err.value.message) < 140 and err.value.partial_content == "so far"
+        asm.feed_data("garbage")
+    assert err.value.message == f"provider 'x' sent {MAX_BAD_CHUNKS} malformed chunks in a row (the last: garbage)"
+    assert err.value.partial_content == "so far and on" and asm.skipped_chunks == MAX_BAD_CHUNKS + 1
+
+
+def test_a_refusal_is_the_answer():
+    _, done = assemble([choice({"role": "assistant", "content": None, "refusal": "I can't help with that."}),
+                        choice({"refusal": " Sorry."}, "stop")])
+    assert done.content == "I can't help with that. Sorry." and done.finish_reason == "stop"
+
+
+@pytest.mark.parametrize("chunk, message", [
+    ({"object": "error", "message": "CUDA out of memory", "type": "InternalServerError", "code": 500},
+     "provider 'x' sent an error: CUDA out of memory"),
+    ({"error": {"message": "upstream timed out", "type": "server_error"}}, "provider 'x' sent an error: upstream timed out"),
+    ({"type": "error", "error": {"type": "overloaded_error", "message": "Overloaded"}}, "provider 'x' sent an error: Overloaded"),
+])
+def test_mid_stream_error_objects_end_the_stream(chunk, message):
+    asm = StreamAssembler("x")
+    asm.feed_data(json.dumps(choice({"content": "par"})))
+    with pytest.raises(ProviderError) as err:
+        asm.feed_data(json.dumps(chunk))
+    assert err.value.message == message and err.value.partial_content == "par"
+
+
+@pytest.mark.parametrize("payload, limit", [
+    ({"error": {"message": "This model's maximum context length is 8192 tokens. However, your messages resulted in "
+                           "9000 tokens.", "type": "invalid_request_error", "code": "context_length_exceeded"}}, 8192),
+    ({"error": {"code": 400, "message": "the request exceeds the available context size, try increasing it",
+                "type": "exceed_context_size_error", "n_prompt_tokens": 5000, "n_ctx": 4096}}, 4096),
+    ({"object": "error", "message": "This model's maximum context length is 4096 tokens. However, you requested 5000 "
+                                    "tokens (4000 in the messages, 1000 in the completion).", "type": "BadRequestError",
+      "param": None, "code": 400}, 4096),
+])
+def test_context_length_exceeded_in_every_known_shape(payload, limit):
+    assert context_exceeded(payload) == (True, limit)
+    assert context_exceeded({"error": {"message": "invalid api key"}}) == (False, 0)
 
 
 def test_done_sentinel_is_noted():

@@ -11,7 +11,7 @@ from loopback import Turn, chunk, held, text_turn, tool_turn, usage_chunk
 
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.config.schema import ProviderConfig
-from mrsmith_tui.provider.base import ChatRequest, ContentDelta, ProviderError, ReasoningDelta, StreamDone
+from mrsmith_tui.provider.base import ChatRequest, ContentDelta, ProviderError, ReasoningDelta, StreamDone, StreamNotice
 from mrsmith_tui.provider.openai_compat import OpenAICompatProvider, list_models, make_provider
 
 REQUEST = ChatRequest(model="test-model", messages=[{"role": "user", "content": "hi"}])
@@ -153,10 +153,37 @@ def test_cut_mid_way_keeps_partial_text(loopback):
     assert not any(isinstance(e, StreamDone) for e in seen) and len(srv.requests) == 1
 
 
-def test_malformed_chunk(loopback):
-    srv = loopback([Turn(events=[chunk("ok "), "data: {oops\n\n"])])
-    with pytest.raises(ProviderError, match=r"^provider 'x' sent a malformed chunk: \{oops$"):
+def test_a_malformed_chunk_is_skipped_and_the_answer_goes_on(loopback):
+    srv = loopback([Turn(events=[chunk("ok "), "data: {oops\n\n", chunk("then more", finish="stop")])])
+    events = collect(provider(srv))
+    notices = [e for e in events if isinstance(e, StreamNotice)]
+    assert [n.text for n in notices] == ["skipped a malformed chunk from provider 'x': {oops"]
+    assert events[-1].content == "ok then more"
+
+
+def test_retries_say_when_and_why(loopback):
+    srv = loopback([Turn(status=429, body={"error": {"message": "slow down"}}, headers={"Retry-After": "2"}),
+                    Turn(status=503), text_turn("finally")])
+    events = collect(provider(srv, sleep=Sleeps()))
+    notices = [e.text for e in events if isinstance(e, StreamNotice)]
+    assert notices[0] == "retrying in 2 s (429 from 127.0.0.1)"
+    assert notices[1].startswith("retrying in ") and notices[1].endswith(" s (503 from 127.0.0.1)")
+
+
+def test_context_length_exceeded_is_not_retried_and_says_so(loopback):
+    body = {"error": {"code": 400, "message": "the request exceeds the available context size, try increasing it",
+                      "type": "exceed_context_size_error", "n_prompt_tokens": 5000, "n_ctx": 4096}}
+    srv = loopback([Turn(status=400, body=body)])
+    with pytest.raises(ProviderError) as err:
         collect(provider(srv))
+    assert err.value.context_exceeded and err.value.context_limit == 4096 and len(srv.requests) == 1
+
+
+def test_a_vllm_error_object_mid_stream_ends_the_stream(loopback):
+    srv = loopback([Turn(events=[chunk("so far"), {"object": "error", "message": "engine died", "type": "InternalError"}])])
+    with pytest.raises(ProviderError) as err:
+        collect(provider(srv))
+    assert err.value.message == "provider 'x' sent an error: engine died" and err.value.partial_content == "so far"
 
 
 def test_error_event_mid_stream(loopback):
@@ -208,7 +235,7 @@ def test_cancel_during_backoff_stops_retrying(loopback):
     cancel = CancelToken()
     p = OpenAICompatProvider(name="x", base_url=srv.base_url, api_key=None)  # default sleep waits on the token
     cancel_once_asked(srv, cancel)
-    assert collect(p, cancel=cancel) == []
+    assert [e for e in collect(p, cancel=cancel) if not isinstance(e, StreamNotice)] == []
     assert len(srv.requests) == 1
 
 
