@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import socket
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -165,7 +166,10 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
     def do_GET(self) -> None:  # noqa: N802
-        if self.path.rstrip("/").endswith("/models"):
+        extra = self.server.owner.get_routes.get(self.path)
+        if extra is not None:
+            self._plain(200, json.dumps(extra).encode(), "application/json")
+        elif self.path.rstrip("/").endswith("/models"):
             body = json.dumps({"object": "list", "data": [{"id": m, "object": "model"} for m in self.server.owner.models]}).encode()
             self._plain(200, body, "application/json")
         else:
@@ -254,6 +258,11 @@ class _Server(ThreadingHTTPServer):
     daemon_threads = True
     owner: LoopbackServer
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        if isinstance(sys.exc_info()[1], OSError):  # a client that went away (a cancel, a closed session)
+            return
+        super().handle_error(request, client_address)
+
 
 class LoopbackServer:
     def __init__(
@@ -262,8 +271,11 @@ class LoopbackServer:
         *,
         models: list[str] | None = None,
         responder: Callable[[dict[str, Any], int], Turn] | None = None,
+        get_routes: dict[str, Any] | None = None,
     ) -> None:
-        """`responder(body, n)` may build each turn from the request instead of a script."""
+        """`responder(body, n)` may build each turn from the request instead of a script;
+        `get_routes` maps a GET path ("/props") to the JSON it answers (else 404, or the model list)."""
+        self.get_routes = dict(get_routes or {})
         self.turns = list(turns or [])
         self.models = models or ["test-model"]
         self.responder = responder

@@ -20,6 +20,7 @@ from mrsmith_tui.core.argcheck import check_arguments, parse_arguments
 from mrsmith_tui.core.budget import ToolCallBudget
 from mrsmith_tui.core.context import TokenEstimator, build_messages
 from mrsmith_tui.core.ids import IdSource
+from mrsmith_tui.core.small_context import compact_specs, is_small
 from mrsmith_tui.core.stream import BlockStream
 from mrsmith_tui.core.usage import UsageLedger
 from mrsmith_tui.provider.base import (
@@ -218,7 +219,7 @@ class Conversation:
 
     def _request(self, offer_tools: bool, extra: str | None, trim_to: int = 0) -> ChatRequest:
         """`trim_to`: after a "does not fit" answer, keep only the newest history within that many tokens."""
-        specs = self.tools.specs() if offer_tools else []
+        specs = self.tool_specs() if offer_tools else []
         window = int(self.context_window_ratio * self.agent.max_context_tokens)
         if trim_to:
             window = min(window, trim_to)
@@ -241,6 +242,18 @@ class Conversation:
             reasoning_effort=effort or None,
             include_usage=self.include_usage,
         )
+
+    def tool_specs(self) -> list[dict[str, Any]]:
+        """What is offered: every tool, or on a small context only the needed ones, described briefly."""
+        if is_small(self.agent.max_context_tokens):
+            return compact_specs(self.tools, self.agent.tools)
+        return self.tools.specs()
+
+    def prompt_overhead(self) -> tuple[int, int, int]:
+        """(system prompt tokens, tool schema tokens, tools offered): what every request costs up front."""
+        specs = self.tool_specs()
+        system = self.estimator.count([{"role": "system", "content": self.system_prompt}])
+        return system, self.estimator.count(specs) if specs else 0, len(specs)
 
     def _call_model(self, run_id: str, cancel: CancelToken, *, offer_tools: bool, extra: str | None = None) -> _Answer:
         self._flush_context()

@@ -13,6 +13,7 @@ so a transcript always holds one continuous conversation.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from pathlib import Path
@@ -28,6 +29,7 @@ from mrsmith_tui.core.compact import maybe_auto_compact
 from mrsmith_tui.core.conversation import Conversation, RunResult
 from mrsmith_tui.core.ids import IdSource
 from mrsmith_tui.core.prompt import build_system_prompt
+from mrsmith_tui.core.small_context import is_small
 from mrsmith_tui.core.usage import UsageLedger
 from mrsmith_tui.provider.base import Provider
 from mrsmith_tui.session import records
@@ -114,6 +116,8 @@ class AgentSession:
         self.transcript = self._open_transcript()
         self.conversation = self._new_conversation()
         self._announce()
+        self._context_probe: threading.Thread | None = None
+        self._probe_context()
 
     # ------------------------------------------------------------------ composition
 
@@ -170,7 +174,47 @@ class AgentSession:
         )
 
     def system_prompt(self) -> str:
-        return build_system_prompt(self.agent, self.cwd, self._sections)
+        return build_system_prompt(self.agent, self.cwd, self._sections, compact=is_small(self.agent.max_context_tokens))
+
+    # ------------------------------------------------------------------ the context size
+
+    def _probe_context(self) -> None:
+        """The context size: the server's when it tells (asked in a thread; the first run waits for
+        the answer), else the config's maxContextTokens, else the default. /usage names the source."""
+        agent = self.agent
+        configured = "max_context_tokens" in agent.model_fields_set
+        self.ledger.context_source = "config (maxContextTokens)" if configured else "default (set maxContextTokens)"
+        self.ledger.prompt_overhead = lambda: self.conversation.prompt_overhead()
+        base_url = getattr(self.provider, "base_url", None)
+        if not isinstance(base_url, str) or os.environ.get("MRSMITH_NO_CONTEXT_PROBE"):
+            return
+        api_key = api_key_for(self.config, agent.provider)
+
+        def probe() -> None:
+            from mrsmith_tui.provider.context_probe import probe_context_size
+
+            try:
+                tokens, source = probe_context_size(base_url, agent.model, api_key)
+            except Exception:  # noqa: BLE001 - a server that cannot tell leaves the configured size
+                return
+            if tokens and self.agent is agent and not self._closed:
+                self._set_context(tokens, f"the server ({source})")
+
+        self._context_probe = threading.Thread(target=probe, name="mrsmith-context-probe", daemon=True)
+        self._context_probe.start()
+
+    def _set_context(self, tokens: int, source: str) -> None:
+        self.agent = self.agent.model_copy(update={"max_context_tokens": tokens})
+        self.conversation.agent = self.agent
+        self.ledger.max_context_tokens = tokens
+        self.ledger.context_source = source
+        self.sink(msgs.UsageReported(usage=msgs.UsageInfo(), context_tokens=self.ledger.context_tokens,
+                                     context_limit=tokens))
+
+    def wait_for_context_size(self) -> None:
+        probe = self._context_probe
+        if probe is not None and probe is not threading.current_thread():
+            probe.join()
 
     # ------------------------------------------------------------------ the run
 
@@ -180,6 +224,7 @@ class AgentSession:
             self.sink(msgs.Error(text="a run is already in progress"))
             return RunResult(final_text="", error="a run is already in progress")
         try:
+            self.wait_for_context_size()
             maybe_auto_compact(self, cancel)  # autoCompact: at 90 % of the context, before the next turn
             return self.conversation.run_turn(prompt, cancel, attachments=attachments)
         finally:
@@ -224,6 +269,7 @@ class AgentSession:
         self.ledger.max_context_tokens = agent.max_context_tokens
         self.tools = self._select_tools()
         self.conversation = self._new_conversation()
+        self._probe_context()
         if self.transcript is not None:
             self.transcript.append(
                 {"type": "agent_switch", "agent": agent.name, "model": agent.model, "provider": agent.provider}

@@ -33,6 +33,8 @@ class UsageLedger:
         self.total = UsageInfo()
         self.subagent_total = UsageInfo()
         self.context_tokens = 0
+        self.context_source = ""  # where max_context_tokens came from, for /usage
+        self.prompt_overhead: Callable[[], tuple[int, int, int]] | None = None  # (system, schemas, tools) tokens
         self._armed = {code: True for _, code in _THRESHOLDS}
         self._lock = threading.Lock()
 

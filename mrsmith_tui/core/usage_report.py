@@ -37,7 +37,14 @@ def usage_report(ledger: Any) -> str:
     lines.append(f"  {'total':<12} {_tokens(total)} · {whole:,} tokens · {_kind(total)}")
     limit = ledger.max_context_tokens
     pct = f" ({ledger.context_percent:.0f}%)" if limit else ""
-    lines.append(f"Context      {ledger.context_tokens:,} of {limit:,} tokens{pct}")
+    source = getattr(ledger, "context_source", "")
+    lines.append(f"Context      {ledger.context_tokens:,} of {limit:,} tokens{pct}" + (f" · size from {source}" if source else ""))
+    overhead = getattr(ledger, "prompt_overhead", None)
+    if callable(overhead):
+        system, schemas, tools = overhead()
+        share = f" ({100 * (system + schemas) / limit:.0f}% of the context)" if limit else ""
+        lines.append(f"Prompt       {system + schemas:,} tokens before any message{share}: system prompt {system:,} "
+                     f"+ {tools} tool schemas {schemas:,}")
     lines.append(f"Cache hits   {ledger.cache_hit_percent:.0f}% of prompt tokens")
     limit_calls = ledger.tool_calls_limit
     budget = f"{ledger.tool_calls_used} of {limit_calls}" if limit_calls is not None else f"{ledger.tool_calls_used} (no limit)"
