@@ -95,9 +95,10 @@ def _cli_child() -> None:
     work = home / "project"
     work.mkdir()
     os.chdir(work)
-    from mrsmith_tui.cli import main
+    from mrsmith_tui import cli
 
-    sys.exit(main([]))
+    cli._stdin_is_terminal = lambda: True  # headless Textual stands in for the terminal a person has
+    sys.exit(cli.main([]))
 
 
 def _naive_child() -> None:

@@ -61,6 +61,11 @@ class AgentBook:
             self._counters[prefix] = n
             return f"{prefix}-{n}"
 
+    def skip_past(self, prefix: str, n: int) -> None:
+        """New ids with `prefix` start after n (ids recorded by a resumed session)."""
+        with self.changed:
+            self._counters[prefix] = max(self._counters.get(prefix, 0), n)
+
     def add(self, record: AgentRecord) -> None:
         with self.changed:
             self._records[record.agent_id] = record

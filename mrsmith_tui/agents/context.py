@@ -95,7 +95,9 @@ class ContextFactory:
         header.update(agent_id=record.agent_id, parent_id=record.parent_id, background=record.background, label=record.label)
         return TranscriptWriter(Path(main).parent / f"{record.agent_id}.jsonl", sink=self.book.sink, secrets=s.secrets(), header=header)
 
-    def build(self, record: AgentRecord, agent: AgentConfig, *, exclude: Iterable[str], note: str = "") -> Conversation:
+    def build(self, record: AgentRecord, agent: AgentConfig, *, exclude: Iterable[str], note: str = "",
+              history: list[dict[str, Any]] | None = None, append_to: Path | None = None) -> Conversation:
+        """`history` and `append_to`: a recorded agent (its transcript goes on, with no second header)."""
         s = self.session
         sink = self.book.agent_sink(record)
         holder: list[Conversation] = []
@@ -113,8 +115,10 @@ class ContextFactory:
         sections = [self.catalog.system_section(), note]
         ledger = _AgentUsageLedger(sink, s.ledger, max_context_tokens=agent.max_context_tokens, budget=s.budget)
         conversation = Conversation(
-            agent, self.provider_for(agent), tools, ctx, s.gate, sink, self.transcript_for(record, agent), s.budget,
-            ledger=ledger, ids=s.ids, history=[], system_prompt=lambda: build_system_prompt(agent, s.cwd, sections),
+            agent, self.provider_for(agent), tools, ctx, s.gate, sink,
+            TranscriptWriter(append_to, sink=self.book.sink, secrets=s.secrets()) if append_to is not None
+            else self.transcript_for(record, agent), s.budget,
+            ledger=ledger, ids=s.ids, history=history if history is not None else [], system_prompt=lambda: build_system_prompt(agent, s.cwd, sections),
             context_builder=agent.context_builder or s.config.context_builder,
             context_window_ratio=s.config.context_window_ratio, include_usage=s.config.include_usage,
         )

@@ -56,6 +56,7 @@ def install(
         session.add_system_section(catalog.system_section())
 
     book = AgentBook(session.sink)
+    _skip_recorded_ids(book, session)
     session.gate.approver = WaitingApprover(session.gate.approver, book)
     factory = ContextFactory(session, book, catalog, make_skill_tool=SkillTool, provider_factory=provider_factory)
     runner = SubagentRunner(session, book, factory)
@@ -75,6 +76,17 @@ def install(
     session.on_close(fleet.stop_all)
     session.on_switch(fresh_context)
     session.on_switch(lambda: _drop_skill_bodies(session))
+
+
+def _skip_recorded_ids(book: AgentBook, session: Any) -> None:
+    """A resumed session's new agents get ids after its recorded ones (subagent-3 stays the old one's)."""
+    main = session.transcript_path
+    if main is None:
+        return
+    for path in main.parent.glob("*.jsonl"):
+        prefix, _, n = path.stem.rpartition("-")
+        if prefix in ("agent", "subagent") and n.isdigit():
+            book.skip_past(prefix, int(n))
 
 
 def _drop_skill_bodies(session: Any) -> None:

@@ -8,6 +8,7 @@ so cancelling the caller stops it. `task_id` resumes an earlier sub-agent's cont
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from mrsmith_tui.agents.book import AgentBook, AgentRecord
@@ -71,7 +72,7 @@ class SubagentRunner:
         return self._finish(record, result)
 
     def _resumable(self, task_id: str, agent: str | None) -> tuple[AgentRecord | None, str | None]:
-        record = self.book.get(task_id)
+        record = self.book.get(task_id) or self._recorded(task_id)
         if record is None or record.background:
             known = ", ".join(r.agent_id for r in self.book.records(background=False)) or "none yet"
             return None, f"no sub-agent {task_id!r} to resume (the sub-agents of this session: {known})"
@@ -82,6 +83,35 @@ class SubagentRunner:
                 return None, f"{task_id} is still working on an earlier task"
             record.busy = True
         return record, None
+
+    def _recorded(self, task_id: str) -> AgentRecord | None:
+        """A sub-agent of a resumed session (`-c`): rebuilt from its `subagent-<n>.jsonl`, which it goes on writing."""
+        from mrsmith_tui.session.resume import rebuild_history
+        from mrsmith_tui.session.transcript import read_transcript
+
+        main = self.session.transcript_path
+        if main is None or not re.fullmatch(r"subagent-\d+", task_id):
+            return None
+        path = main.parent / f"{task_id}.jsonl"
+        try:
+            records, _ = read_transcript(path)
+        except OSError:
+            return None
+        header = records[0] if records and records[0].get("type") == "header" else {}
+        if not header or header.get("background"):
+            return None
+        try:
+            config = resolve_agent(self.session.config, header.get("agent"))
+        except ConfigError:
+            config = self.session.agent
+        record = AgentRecord(
+            agent_id=task_id, label=str(header.get("label") or "sub-agent"), task="", background=False,
+            agent_name=config.name, parent_id=header.get("parent_id"), state="done", busy=False,
+        )
+        record.conversation = self.factory.build(record, config, exclude=SUBAGENT_EXCLUDED, note=SUBAGENT_NOTE,
+                                                 history=rebuild_history(records), append_to=path)
+        self.book.add(record)
+        return record
 
     def _finish(self, record: AgentRecord, result: Any) -> ToolResult:
         resume = f"[task_id: {record.agent_id}; pass it as task_id to continue this sub-agent's conversation]"

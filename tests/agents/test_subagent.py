@@ -140,3 +140,45 @@ def test_cancelling_the_caller_stops_the_sub_agent(tmp_path, loopback):
     worker.join(90)  # a safety net, not a budget
     assert not worker.is_alive() and out["r"].cancelled
     assert states(sink, "subagent-1") == ["stopped"]
+
+
+def test_a_task_id_survives_a_resume_of_the_session(tmp_path, loopback):
+    from mrsmith_tui.agents.install import install
+    from mrsmith_tui.core.resume import resume_session
+
+    from .helpers import PersonApprover, make_config
+
+    router = Router(
+        {
+            "main": [
+                tool_turn("task", {"description": "look", "prompt": "SUB1: remember the word kiwi"}),
+                text_turn("first done"),
+                tool_turn("task", {"description": "again", "prompt": "what was the word?", "task_id": "subagent-1"}),
+                text_turn("second done"),
+                tool_turn("task", {"description": "new", "prompt": "SUB1: a new one"}),
+                text_turn("third done"),
+            ],
+            "SUB1": [text_turn("ok, remembered"), text_turn("it was kiwi")],
+        }
+    )
+    srv = loopback(responder=router)
+    session, _ = make_session(tmp_path, srv.base_url)
+    assert session.run("one", CancelToken()).final_text == "first done"
+    folder = session.transcript_path.parent
+    session.close()
+
+    sink = msgs.ListSink()
+    again = resume_session(config=make_config(tmp_path, srv.base_url), cwd=tmp_path / "work", sink=sink,
+                           approver=PersonApprover(), target=str(folder))
+    install(again)
+    assert again.run("two", CancelToken()).final_text == "second done"
+    resumed = router.requests("sub", "SUB1")[-1]
+    texts = [m["content"] for m in resumed["messages"] if m["role"] in ("user", "assistant")]
+    assert texts == ["SUB1: remember the word kiwi", "ok, remembered", "what was the word?"]
+    assert last_tool_result(router.requests("main")[-1]).startswith("it was kiwi")
+    records, _ = read_transcript(folder / "subagent-1.jsonl")
+    assert [r["type"] for r in records].count("header") == 1
+    assert [r["text"] for r in records if r["type"] == "user"] == ["SUB1: remember the word kiwi", "what was the word?"]
+    assert again.run("three", CancelToken()).final_text == "third done"
+    assert (folder / "subagent-2.jsonl").is_file()  # a new sub-agent never takes a recorded id
+    again.close()
