@@ -193,6 +193,8 @@ def _check_session_flags(args: argparse.Namespace) -> None:
         if problem:
             raise UsageError(f"--allow: {problem}")
     args.allow = [spec.strip() for spec in args.allow]
+    if args.other_folder and not (args.continue_ or args.resume):
+        raise UsageError("--other-folder goes with -c or --resume ID")
 
 
 def _list_sessions(args: argparse.Namespace, config: Config) -> int:
@@ -373,6 +375,7 @@ def _build_session(args: argparse.Namespace, config: Config, *, sink: Any, appro
         session = resume_session(
             config=config, cwd=Path.cwd(), sink=sink, approver=approver, target=session_id or args.resume,
             agent_name=None if session_id else args.agent, persist=not args.no_session, replay=replay,
+            other_folder=args.other_folder and session_id is None,
         )
     else:
         from mrsmith_tui.core.session import build_session
@@ -416,6 +419,8 @@ def _run_tui(args: argparse.Namespace, config: Config) -> int:
         config = _first_run(args, config)
     resolve_agent(config, args.agent)
     config = _take_keys(config)
+    if (args.continue_ or args.resume) and not args.other_folder:
+        args.other_folder = _ask_other_folder(config, args)
 
     def make_session(sink: Any, approver: Any) -> Any:  # built once, after the first frame
         return _build_session(args, config, sink=sink, approver=approver, replay=True)
@@ -425,6 +430,23 @@ def _run_tui(args: argparse.Namespace, config: Config) -> int:
 
     return run_tui(make_session, config=config, theme=args.theme or config.theme, resume=resume,
                    sessions_root=sessions_dir(config))
+
+
+def _ask_other_folder(config: Config, args: argparse.Namespace) -> bool:
+    """Before the UI starts: a session of another folder is resumed only when the person says so."""
+    from mrsmith_tui.core.resume import OtherFolder, check_folder, load_records, locate_transcript
+
+    path = locate_transcript(config, args.resume, Path.cwd())
+    records, _ = load_records(path)
+    try:
+        check_folder(path, records, Path.cwd(), other_folder=False)
+        return False
+    except OtherFolder as e:
+        answer = input(f"This session belongs to {e.folder}, not this folder ({Path.cwd()}).\n"
+                       f"Go on with it, working in {e.folder}? [y/N] ")
+        if answer.strip().lower() not in ("y", "yes"):
+            raise UsageError("not resumed (the session belongs to another folder)") from None
+        return True
 
 
 def _first_run(args: argparse.Namespace, config: Config) -> Config:

@@ -19,7 +19,7 @@ from mrsmith_tui.config.schema import Config, ProviderConfig
 from mrsmith_tui.core.session import AgentSession, build_session
 from mrsmith_tui.provider.base import Provider
 from mrsmith_tui.session.resume import Rebuilt, rebuild, replay_msgs
-from mrsmith_tui.session.store import load_records, transcript_of
+from mrsmith_tui.session.store import SessionNotFound, load_records, transcript_of
 from mrsmith_tui.tools.base import Approver
 
 __all__ = ["resume_session", "locate_transcript", "load_records"]
@@ -29,6 +29,40 @@ def locate_transcript(config: Config, target: str | Path | None, cwd: Path) -> P
     """The transcript of `target`: a transcript path, a session id (prefix), or None for the newest
     session started in `cwd`. Raises SessionNotFound."""
     return transcript_of(sessions_dir(config), target, cwd)
+
+
+class OtherFolder(SessionNotFound):
+    """The session was started in another folder and the caller did not say to go on there."""
+
+    def __init__(self, message: str, folder: Path) -> None:
+        super().__init__(message)
+        self.folder = folder
+
+
+def session_folder(records: list[dict[str, Any]]) -> Path | None:
+    cwd = records[0].get("cwd") if records and records[0].get("type") == "header" else None
+    return Path(cwd) if isinstance(cwd, str) and cwd else None
+
+
+def check_folder(path: Path, records: list[dict[str, Any]], cwd: Path, *, other_folder: bool) -> Path:
+    """The folder the resumed session works in: its own. Raises OtherFolder when that is not `cwd`
+    and `other_folder` was not given (headless: --other-folder; the TUI asks first)."""
+    folder = session_folder(records)
+    if folder is None:
+        return cwd
+    try:
+        same = folder.resolve() == Path(cwd).resolve()
+    except OSError:
+        same = False
+    if same:
+        return cwd
+    session_id = str(records[0].get("id") or path.parent.name)
+    if not folder.is_dir():
+        raise SessionNotFound(f"session {session_id} belongs to {folder}, which no longer exists")
+    if not other_folder:
+        raise OtherFolder(f"session {session_id} belongs to {folder}, not this folder ({Path(cwd).resolve()}); "
+                          f"run mrsmith there, or add --other-folder to go on with it (it works in {folder})", folder)
+    return folder
 
 
 def _choose_agent(config: Config, asked: str | None, state: Rebuilt, sink: Callable[[msgs.Msg], None]) -> str | None:
@@ -53,12 +87,17 @@ def resume_session(
     persist: bool = True,
     provider_factory: Callable[[ProviderConfig], Provider] | None = None,
     replay: bool = False,
+    other_folder: bool = False,
 ) -> AgentSession:
     """An AgentSession on the recorded session `target` (id prefix, transcript path, or None for the
     newest in `cwd`). `replay=True` posts the recorded session's Msgs to the sink first (the TUI
     draws it; headless leaves it out). Raises SessionNotFound or ConfigError."""
     path = locate_transcript(config, target, cwd)
     records, warnings = load_records(path)
+    work = check_folder(path, records, cwd, other_folder=other_folder)
+    if work != cwd:
+        sink(msgs.Notice(text=f"this session belongs to {work}: working there"))
+        cwd = work
     state = rebuild(records)
     session_id = str(state.header.get("id") or path.parent.name)
     name = _choose_agent(config, agent_name, state, sink)

@@ -108,3 +108,21 @@ def test_a_context_overflow_that_still_does_not_fit_is_one_line(cli, loopback):
     done = cli.using(srv.base_url).run("-p", "hi")
     assert done.code == 1 and len(srv.requests) == 2
     assert done.err_lines[-1].startswith("error: the request does not fit the model's context (8,192 tokens)")
+
+
+def test_resuming_a_session_of_another_folder_says_whose_it_is_and_needs_the_flag(cli, loopback, tmp_path):
+    srv = loopback([text_turn("one"), text_turn("two")])
+    assert cli.using(srv.base_url).run("-p", "first").code == 0
+    (session_id,) = [p.name for p in cli.sessions.iterdir()]
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    cli.cwd, project = elsewhere, cli.cwd
+    done = cli.run("--resume", session_id[:13], "-p", "go on")
+    assert done.code == 2 and len(srv.requests) == 1
+    assert done.err_lines == [f"mrsmith: error: session {session_id} belongs to {project}, not this folder ({elsewhere}); "
+                              f"run mrsmith there, or add --other-folder to go on with it (it works in {project})"]
+    done = cli.run("--resume", session_id[:13], "--other-folder", "-p", "go on")
+    assert (done.code, done.out) == (0, "two\n")
+    assert f"this session belongs to {project}: working there" in done.err_lines
+    assert f"Working directory: {project}" in srv.requests[1]["messages"][0]["content"]
+    assert cli.run("--other-folder", "-p", "x").code == 2
