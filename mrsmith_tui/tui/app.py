@@ -742,7 +742,14 @@ class MrSmithApp(App[int]):
         self.ui(ui.Note, text="\n".join(lines))
 
     def _cmd_agent(self, arg: str) -> None:
-        self.session.switch_agent(arg)
+        """`/agent NAME` starts a new session on that agent; `/agent NAME --keep` keeps the conversation."""
+        words = arg.split()
+        keep = "--keep" in words
+        name = " ".join(w for w in words if w != "--keep")
+        self.session.switch_agent(name)  # an unknown name raises before anything changes
+        if not keep:
+            self.session.reset()
+            self.ui(ui.Cleared)
         self.ui(ui.AgentSwitched, **agent_fields(self.session.agent))
 
     def _cmd_skills(self, arg: str) -> None:

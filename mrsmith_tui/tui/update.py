@@ -32,7 +32,7 @@ COMMANDS: dict[str, str] = {
     "/reset": "start a fresh conversation",
     "/usage": "tokens, cache and cost of this session",
     "/agents": "[ID | stop ID]  the agents; focus the panel, open one, or stop one",
-    "/agent": "<name>  switch to another agent",
+    "/agent": "<name> [--keep]  a new session on another agent (--keep: go on with this conversation)",
     "/skills": "[name]  list skills, or load one",
     "/tasks": "the task list",
     "/jobs": "background shell jobs (stopped when mrsmith exits unless detached)",

@@ -320,11 +320,15 @@ async def test_commands_reach_the_session(tmp_path):
     async with app.run_test(size=(100, 30)) as pilot:
         await send(pilot, "/agent fast")  # typed once; the rest are submitted directly
         await until(pilot, lambda: app.model.ledger.model == "qwen3-mini")
+        assert made[0].resets == 1  # a new session on the other agent
+        app.ui(ui.Submit, text="/agent default --keep")
+        await until(pilot, lambda: app.model.ledger.model != "qwen3-mini")
+        assert made[0].resets == 1 and made[0].agent.name == "default"  # --keep: the same conversation
         app.ui(ui.Submit, text="/reasoning high")
         await until(pilot, lambda: app.model.ledger.effort == "high")
         assert made[0].effort == "high"
         app.ui(ui.Submit, text="/reset")
-        await until(pilot, lambda: made[0].resets == 1)
+        await until(pilot, lambda: made[0].resets == 2)
         app.ui(ui.Submit, text="/skills")
         await until(pilot, lambda: "skills are not available" in app.model.conv.blocks[-1].text)
         app.ui(ui.Submit, text="/theme nope")
