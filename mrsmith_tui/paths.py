@@ -1,15 +1,15 @@
-"""Where things live on disk: the repository's bundled data and the person's config folder."""
+"""Where things live on disk: the bundled data and the person's config folder."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-# The bundled themes/ and skills/ folders sit beside the package in the source tree
-# (DESIGN.md's layout); the program is installed editable from a clone (`make run`).
-REPO_ROOT = Path(__file__).resolve().parent.parent
-BUNDLED_THEMES_DIR = REPO_ROOT / "themes"
-BUNDLED_SKILLS_DIR = REPO_ROOT / "skills"
+# The bundled themes and skills are package data (mrsmith_tui/bundled/), so a wheel carries them
+# and an editable install from a clone (`make run`) finds them in the same place.
+BUNDLED_DIR = Path(__file__).resolve().parent / "bundled"
+BUNDLED_THEMES_DIR = BUNDLED_DIR / "themes"
+BUNDLED_SKILLS_DIR = BUNDLED_DIR / "skills"
 
 
 def config_dir() -> Path:

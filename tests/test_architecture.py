@@ -11,6 +11,7 @@ PKG = Path(__file__).resolve().parent.parent / "mrsmith_tui"
 BASE = {"msgs", "cancel", "paths", "__init__", "__main__"}
 ALLOWED = {
     "security": set(),
+    "bundled": set(),  # data (skills, themes); its scripts import nothing of the package
     "config": set(),
     "provider": {"config", "security"},
     "session": {"config", "security"},
