@@ -24,17 +24,20 @@ run: $(STAMP)
 test: $(TEST_STAMP)
 	$(BIN)/python -m pytest
 
-# Tests marked `real`, against MRSMITH_REAL_BASE_URL, or else ../shared/tools/real-llm.sh started here
-# on REAL_PORT (and stopped afterwards) unless something already answers there. LLAMA_ARG_REPACK=0:
-# llama.cpp's AMX kernels crash on machines that report AMX but do not let a process use it.
-REAL_PORT ?= 18080
+# Tests marked `real`: against MRSMITH_REAL_BASE_URL when set, else against a llama.cpp server that
+# scripts/real-llm.sh builds once (cached in ~/.cache/mrsmith/real-llm), starts on a free port (or
+# REAL_PORT) for this run and stops afterwards. Whatever stops it is one line.
+REAL_LLM := scripts/real-llm.sh
+REAL_PORT ?=
 test-real: $(TEST_STAMP)
-	@set -e; url="$${MRSMITH_REAL_BASE_URL:-}"; pid=""; \
-	if [ -z "$$url" ]; then url=http://127.0.0.1:$(REAL_PORT)/v1; \
-	  if ! curl -sf http://127.0.0.1:$(REAL_PORT)/health >/dev/null; then \
-	    pid=$$(LLAMA_ARG_REPACK=0 ../shared/tools/real-llm.sh $(REAL_PORT) | tail -n 1); fi; fi; \
+	@url="$${MRSMITH_REAL_BASE_URL:-}"; pid=""; \
+	if [ -z "$$url" ]; then \
+	  if [ ! -x "$(REAL_LLM)" ]; then \
+	    echo "test-real: $(REAL_LLM) is missing: restore it from the repository, or set MRSMITH_REAL_BASE_URL=http://HOST:PORT/v1"; exit 1; fi; \
+	  started=$$($(REAL_LLM) start $(REAL_PORT)) || exit 1; \
+	  pid=$${started%% *}; url=http://127.0.0.1:$${started##* }/v1; fi; \
 	trap 'if [ -n "$$pid" ]; then kill $$pid; fi' EXIT; \
-	MRSMITH_REAL_BASE_URL=$$url $(BIN)/python -m pytest -m real -p no:cacheprovider
+	MRSMITH_REAL_BASE_URL=$$url $(BIN)/python -m pytest -m real -p no:cacheprovider tests/real
 
 bench: $(TEST_STAMP)
 	$(BIN)/python -m bench

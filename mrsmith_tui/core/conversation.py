@@ -226,7 +226,8 @@ class Conversation:
         messages = build_messages(
             self.system_prompt,
             self.history,
-            builder="sliding" if trim_to else self.context_builder,  # type: ignore[arg-type]
+            # A small context cannot hold a whole session: it always keeps the newest turns that fit.
+            builder="sliding" if trim_to or is_small(self.agent.max_context_tokens) else self.context_builder,  # type: ignore[arg-type]
             thinking=self.agent.thinking,
             window_tokens=window,
             estimator=self.estimator,

@@ -1,4 +1,4 @@
-"""Against a real OpenAI-compatible server: `make test-real` (../shared/tools/real-llm.sh PORT).
+"""Against a real OpenAI-compatible server: `make test-real` (scripts/real-llm.sh starts one).
 
 Skipped unless MRSMITH_REAL_BASE_URL is set. The server is llama.cpp's llama-server with a
 tiny Gemma model: it streams text and usage and reports errors, but makes no tool calls.
