@@ -226,8 +226,7 @@ class Conversation:
         messages = build_messages(
             self.system_prompt,
             self.history,
-            # A small context cannot hold a whole session: it always keeps the newest turns that fit.
-            builder="sliding" if trim_to or is_small(self.agent.max_context_tokens) else self.context_builder,  # type: ignore[arg-type]
+            builder="sliding" if trim_to else self.context_builder,  # type: ignore[arg-type]
             thinking=self.agent.thinking,
             window_tokens=window,
             estimator=self.estimator,
@@ -271,7 +270,11 @@ class Conversation:
                                        "retrying once with the older turns left out"))
             trimmed = self._request(offer_tools, extra, trim_to=trim_to)
             try:
-                return self._stream_answer(run_id, trimmed, cancel, offer_tools)
+                answer = self._stream_answer(run_id, trimmed, cancel, offer_tools)
+                if self.context_builder != "sliding":  # it will overflow again: keep the newest turns from now on
+                    self.context_builder = "sliding"
+                    self.sink(msgs.Notice(text="from now on only the newest turns that fit are sent (contextBuilder sliding)"))
+                return answer
             except ProviderError as again:
                 if not again.context_exceeded:
                     raise

@@ -206,6 +206,8 @@ class AgentSession:
     def _set_context(self, tokens: int, source: str) -> None:
         self.agent = self.agent.model_copy(update={"max_context_tokens": tokens})
         self.conversation.agent = self.agent
+        if is_small(tokens) and self.agent.context_builder is None:
+            self.conversation.context_builder = "sliding"  # a small context cannot hold a whole session
         self.ledger.max_context_tokens = tokens
         self.ledger.context_source = source
         self.sink(msgs.UsageReported(usage=msgs.UsageInfo(), context_tokens=self.ledger.context_tokens,

@@ -32,6 +32,7 @@ def test_the_servers_context_size_wins_and_a_small_one_sends_little(loopback, tm
     session, sink = session_on(srv, tmp_path, max_context_tokens=128_000)
     session.run("hi", CancelToken())
     assert session.ledger.max_context_tokens == 4096
+    assert session.conversation.context_builder == "sliding"  # a small context keeps the newest turns
     assert any(isinstance(m, msgs.UsageReported) and m.context_limit == 4096 and m.usage.prompt_tokens == 0
                for m in sink.msgs)  # the gauge learns the size before any usage
     sent = srv.requests[0]
