@@ -27,7 +27,9 @@ need_tools() {
   local t missing=()
   for t in python3 cmake curl flock unzip; do command -v "$t" >/dev/null || missing+=("$t"); done
   command -v c++ >/dev/null || command -v g++ >/dev/null || command -v clang++ >/dev/null || missing+=("a C++ compiler")
-  ((${#missing[@]} == 0)) || die "missing ${missing[*]}; install them to build llama.cpp"
+  local list
+  printf -v list '%s, ' "${missing[@]}"
+  ((${#missing[@]} == 0)) || die "missing ${list%, }: install them to build llama.cpp"
 }
 
 compile_server() {
