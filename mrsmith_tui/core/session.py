@@ -42,6 +42,8 @@ __all__ = ["AgentSession", "RunResult", "build_session", "default_provider_facto
 
 ProviderFactory = Callable[[ProviderConfig], Provider]
 
+CONTEXT_PROBE_WAIT = 5.0  # seconds the first run waits for the server to tell its context size
+
 
 def default_provider_factory(config: Config) -> ProviderFactory:
     from mrsmith_tui.provider.openai_compat import make_provider
@@ -213,10 +215,11 @@ class AgentSession:
         self.sink(msgs.UsageReported(usage=msgs.UsageInfo(), context_tokens=self.ledger.context_tokens,
                                      context_limit=tokens))
 
-    def wait_for_context_size(self) -> None:
+    def wait_for_context_size(self, timeout: float | None = None) -> None:
+        """Until the server's answer about the context size is in (or `timeout` seconds)."""
         probe = self._context_probe
         if probe is not None and probe is not threading.current_thread():
-            probe.join()
+            probe.join(timeout)
 
     # ------------------------------------------------------------------ the run
 
@@ -226,7 +229,8 @@ class AgentSession:
             self.sink(msgs.Error(text="a run is already in progress"))
             return RunResult(final_text="", error="a run is already in progress")
         try:
-            self.wait_for_context_size()
+            # A slow or silent server does not hold the first turn up for long; its answer still counts later.
+            self.wait_for_context_size(CONTEXT_PROBE_WAIT)
             maybe_auto_compact(self, cancel)  # autoCompact: at 90 % of the context, before the next turn
             return self.conversation.run_turn(prompt, cancel, attachments=attachments)
         finally:

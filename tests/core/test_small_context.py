@@ -30,6 +30,7 @@ def session_on(srv, tmp_path, **agent_kw):
 def test_the_servers_context_size_wins_and_a_small_one_sends_little(loopback, tmp_path):
     srv = loopback([text_turn("ok")], get_routes=LLAMA_PROPS)
     session, sink = session_on(srv, tmp_path, max_context_tokens=128_000)
+    session.wait_for_context_size()  # the run waits at most a few seconds; a loaded machine may need more
     session.run("hi", CancelToken())
     assert session.ledger.max_context_tokens == 4096
     assert session.conversation.context_builder == "sliding"  # a small context keeps the newest turns
@@ -52,6 +53,7 @@ def test_the_servers_context_size_wins_and_a_small_one_sends_little(loopback, tm
 def test_without_a_word_from_the_server_the_config_or_the_default_stands(loopback, tmp_path):
     srv = loopback([text_turn("ok")])
     session, _ = session_on(srv, tmp_path, max_context_tokens=32_000)
+    session.wait_for_context_size()
     session.run("hi", CancelToken())
     assert session.ledger.max_context_tokens == 32_000
     assert "size from config (maxContextTokens)" in usage_report(session.ledger)
