@@ -375,3 +375,20 @@ def test_a_tools_elapsed_leaves_out_the_time_spent_waiting_for_approval(monkeypa
     conv.run_turn("write it", CancelToken())
     (finished,) = sink.of(msgs.ToolCallFinished)
     assert finished.ok and finished.elapsed == 0.0
+
+
+def test_stream_notices_become_a_retry_notice_and_one_warning_per_run_with_a_count():
+    from mrsmith_tui.provider.base import StreamDone, StreamNotice
+
+    def noisy(req, cancel):
+        yield StreamNotice("retry", "retrying in 2 s (429 from host)")
+        yield ContentDelta("a")
+        yield StreamNotice("skipped_chunk", "skipped a malformed chunk from provider 'fake': {x")
+        yield StreamNotice("skipped_chunk", "skipped a malformed chunk from provider 'fake': {y")
+        yield StreamDone(content="a", reasoning="", tool_calls=(), finish_reason="stop", usage=UsageInfo(1, 1))
+
+    conv, sink, _ = make(FakeProvider(noisy))
+    conv.run_turn("hi", CancelToken())
+    assert [m.text for m in sink.of(msgs.Notice)] == ["retrying in 2 s (429 from host)"]  # the TUI shows it as a line
+    assert [m.code for m in sink.of(msgs.Warning)] == ["malformed-chunk"]
+    assert sink.of(msgs.RunEnded)[0].skipped_chunks == 2
