@@ -19,7 +19,8 @@ from mrsmith_tui.tools.approval import PolicyApprover
 BASE_URL = os.environ.get("MRSMITH_REAL_BASE_URL", "")
 MODEL = os.environ.get("MRSMITH_REAL_MODEL", "gemma")
 
-pytestmark = [pytest.mark.real, pytest.mark.skipif(not BASE_URL, reason="MRSMITH_REAL_BASE_URL is not set")]
+pytestmark = [pytest.mark.real, pytest.mark.skipif(not BASE_URL, reason="MRSMITH_REAL_BASE_URL is not set"),
+              pytest.mark.timeout(1800)]  # 20 turns of a CPU model: minutes, more on a busy machine
 
 
 def test_context_size_from_the_server_and_a_20_turn_tool_session(tmp_path: Path):
