@@ -396,15 +396,14 @@ def _install_agents(session: Any, args: argparse.Namespace) -> None:
 
 
 def _run_headless(args: argparse.Namespace, config: Config) -> int:
-    from mrsmith_tui.headless import HeadlessApprover, HeadlessPrinter, permissions_in_force, run_headless, wants_color
+    from mrsmith_tui.headless import HeadlessPrinter, permissions_in_force, run_headless, wants_color
     from mrsmith_tui.tools.approval import PolicyApprover
 
     prompt, attachments = _prompt_and_attachments(args)
     resolve_agent(config, args.agent)  # a missing agent is a config error before anything starts
     config = _take_keys(config)
     printer = HeadlessPrinter(sys.stdout, sys.stderr, json_lines=args.json, color=wants_color(sys.stderr, os.environ))
-    approver = HeadlessApprover(PolicyApprover(yes=args.yes), printer)  # says how to allow what it refuses
-    session = _build_session(args, config, sink=printer, approver=approver)
+    session = _build_session(args, config, sink=printer, approver=PolicyApprover(yes=args.yes))
     printer(permissions_in_force(session.gate, approve_all=args.yes))
     try:
         return run_headless(session, prompt, printer=printer, attachments=attachments)

@@ -329,28 +329,6 @@ def run_headless(
     return EXIT_OK
 
 
-class HeadlessApprover:
-    """The headless policy (`--yes`, `--allow SPEC`), saying on stderr how to allow what it refused."""
-
-    def __init__(self, policy: Any, sink: Callable[[msgs.Msg], None]) -> None:
-        self.policy, self.sink = policy, sink
-
-    def approve(self, query: Any) -> str:
-        decision = self.policy.approve(query)
-        if decision == "no":
-            spec = query.spec if " " not in query.spec else f"'{query.spec}'"
-            self.sink(msgs.Warning(
-                text=f"refused {query.spec}: nobody can approve it in a headless run; "
-                     f"allow it with --yes or --allow {spec}", code="headless-refused"))
-        return decision
-
-    def confirm_continue(self, rounds: int, agent_id: str | None = None) -> bool:
-        return self.policy.confirm_continue(rounds, agent_id)
-
-    def ask(self, questions: Any, agent_id: str | None = None) -> Any:
-        return self.policy.ask(questions, agent_id)
-
-
 def _since(t: float) -> float:
     return time.monotonic() - t
 

@@ -85,8 +85,8 @@ def test_a_headless_refusal_names_the_flags_that_allow_it(cli, loopback):
     srv = loopback([tool_turn("write_file", {"path": "out.txt", "content": "x"}), text_turn("could not")])
     done = cli.using(srv.base_url).run("-p", "write it")
     assert done.code == 0 and not (cli.cwd / "out.txt").exists()
-    assert ("warning: refused write_file: nobody can approve it in a headless run; "
-            "allow it with --yes or --allow write_file") in done.err_lines
+    assert done.err_lines[-1] == ("  ✗ write_file refused: not approved (writes a file: write_file creates out.txt); "
+                                  "rerun with --allow 'write_file' or --yes")
 
 
 def test_a_context_overflow_is_trimmed_and_retried_once(cli, loopback):
