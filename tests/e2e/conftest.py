@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -65,8 +66,16 @@ class Cli:
 
     def popen(self, *argv: str) -> subprocess.Popen:
         return subprocess.Popen(
-            self.args(*argv), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=self.cwd, env=self.env
+            self.args(*argv), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=self.cwd, env=self.env,
+            preexec_fn=_default_signals,
         )
+
+
+def _default_signals() -> None:
+    """The child gets the signal dispositions of a terminal session even when the suite runs under
+    nohup or as a background job (which ignore SIGHUP / SIGINT): the signal tests send them."""
+    for sig in (signal.SIGHUP, signal.SIGINT):
+        signal.signal(sig, signal.SIG_DFL)
 
 
 @pytest.fixture
