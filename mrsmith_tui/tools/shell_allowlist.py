@@ -120,6 +120,7 @@ PROGRAMS: dict[str, Program] = {
         "recursive include= exclude= exclude-from= exclude-dir= files-without-match files-with-matches count "
         "initial-tab null before-context= after-context= context= color=? colour=? binary max-count=",
         operands="pattern", path_opts="f file exclude-from", pattern_opts="e f regexp file", numeric=True, dynamic_ok=True,
+        check="search_globs",
     ),
     # ripgrep: no --pre/--pre-glob/--hostname-bin (run programs), -z/--search-zip (runs decompressors),
     # -L/--follow (leaves the tree through links), --ignore-file (reads any file)
@@ -136,7 +137,7 @@ PROGRAMS: dict[str, Program] = {
         "color= colors= byte-offset crlf no-crlf binary no-binary max-filesize= one-file-system "
         "no-unicode unicode line-buffered block-buffered context-separator= field-context-separator= "
         "field-match-separator= path-separator= stop-on-nonmatch debug trace",
-        operands="pattern", path_opts="f file", pattern_opts="e f regexp file files type-list",
+        operands="pattern", path_opts="f file", pattern_opts="e f regexp file files type-list", check="search_globs",
     ),
     "sort": Program(  # no -o/--output, -T, --compress-program, --files0-from, --random-source
         "bcCdfghik:mMnrRsS:t:uVz",
@@ -160,7 +161,7 @@ PROGRAMS: dict[str, Program] = {
         "no-dereference exclude= starting-file= minimal horizon-lines= speed-large-files color=? palette= "
         "width= line-format= old-line-format= new-line-format= unchanged-line-format= old-group-format= "
         "new-group-format= unchanged-group-format= changed-group-format= ifdef=",
-        max_operands=2,
+        max_operands=2, check="diff_dirs",
     ),
     "cmp": Program("bi:ln:sv", f"{GNU} print-bytes ignore-initial= verbose bytes= quiet silent", max_operands=4),
     "od": Program("A:j:N:S::t:vw::abcdfilosx", f"{GNU} address-radix= skip-bytes= read-bytes= strings=? format= output-duplicates width=? traditional endian=", dynamic_ok=True),
@@ -224,6 +225,9 @@ PROGRAMS: dict[str, Program] = {
         operands="pattern", check="jq",
     ),
 }
+
+# grep's and rg's options that pick which files a recursive search reads (checked against secrets)
+SEARCH_GLOB_OPTS = frozenset({"--include", "-g", "--glob", "--iglob"})
 
 # Values the jq options --arg NAME VALUE and --argjson NAME JSON take two words.
 JQ_TWO_VALUES = frozenset({"arg", "argjson"})
@@ -352,9 +356,9 @@ def _git(short: str = "", long: str = "", **kw) -> Program:
 GIT: dict[str, Program] = {
     "status": _git("sbvu::zM::", "short branch show-stash porcelain=? long verbose untracked-files=? ignored=? "
                    "ignore-submodules=? null column=? no-column ahead-behind no-ahead-behind renames no-renames find-renames=?"),
-    "log": _git(_DIFF_SHORT + _LOG_SHORT, f"{_DIFF} {_LOG}", numeric=True, check="git_format"),
-    "whatchanged": _git(_DIFF_SHORT + _LOG_SHORT, f"{_DIFF} {_LOG}", numeric=True, check="git_format"),
-    "show": _git(_DIFF_SHORT + _LOG_SHORT, f"{_DIFF} {_LOG}", numeric=True, check="git_format"),
+    "log": _git(_DIFF_SHORT + _LOG_SHORT, f"{_DIFF} {_LOG}", numeric=True, check="git_log"),
+    "whatchanged": _git(_DIFF_SHORT + _LOG_SHORT, f"{_DIFF} {_LOG}", numeric=True, check="git_log"),
+    "show": _git(_DIFF_SHORT + _LOG_SHORT, f"{_DIFF} {_LOG}", numeric=True, check="git_log"),
     "diff": _git(_DIFF_SHORT + "0123", f"{_DIFF} cached staged"),
     "shortlog": _git("nsec", "numbered summary email committer format= group= all branches=? tags=? since= until= "
                      "after= before= no-merges merges first-parent author= grep=", numeric=True, check="git_format"),
@@ -397,14 +401,16 @@ GIT: dict[str, Program] = {
                 "color=? column=? no-column omit-empty", check="git_list"),
     "remote": _git("v", "verbose", operands="none", max_operands=0),
     "remote get-url": _git("", "push all", operands="none", max_operands=1),
-    "stash list": _git(_LOG_SHORT, _LOG, check="git_format"),
+    "stash list": _git(_LOG_SHORT, _LOG, check="git_log"),
     "stash show": _git(_DIFF_SHORT + "u", f"{_DIFF} include-untracked only-untracked", operands="none", max_operands=1),
     "worktree list": _git("vz", "porcelain verbose expire=", operands="none", max_operands=0),
-    "reflog": _git(_LOG_SHORT, _LOG, numeric=True, max_operands=0, check="git_format"),
-    "reflog show": _git(_LOG_SHORT, _LOG, numeric=True, max_operands=1, check="git_format"),
+    "reflog": _git(_LOG_SHORT, _LOG, numeric=True, max_operands=0, check="git_log"),
+    "reflog show": _git(_LOG_SHORT, _LOG, numeric=True, max_operands=1, check="git_log"),
     # --list only with --local: the global config can hold tokens (url.<token>@host, credentials)
-    "config": _git("lz", "get get-all get-regexp get-urlmatch list local show-origin show-scope name-only null "
-                   "type= bool int bool-or-int path expiry-date default= includes no-includes", operands="none",
+    # no --get-urlmatch (prints every http.* value for a URL: extra headers with tokens), no --includes
+    # (reads the files a repository's include.path names)
+    "config": _git("lz", "get get-all get-regexp list local show-origin show-scope name-only null "
+                   "type= bool int bool-or-int path expiry-date default= no-includes", operands="none",
                    check="git_config"),
 }
 GIT_WITH_SUB = {"stash": frozenset({"list", "show"}), "remote": frozenset({"get-url"}), "worktree": frozenset({"list"}),
@@ -418,9 +424,13 @@ GIT_CONFIG_DANGER = re.compile(
     r"^(core\.(fsmonitor|worktree|pager|sshcommand|gitproxy|askpass|editor|attributesfile|alternaterefscommand)"
     r"|diff\.external|diff\.[^\n]+\.(command|textconv)|filter\.[^\n]+|gpg\.([^\n]+\.)?program|log\.showsignature"
     r"|pager\.[^\n]+|credential\..*|uploadpack\.[^\n]+|sequence\.editor|blame\.ignorerevsfile|mailmap\.file"
+    # files read from elsewhere: an include of ~/.pypirc makes `git config --get pypi.password` print it
+    r"|include\.path|includeif\.[^\n]+\.path|core\.excludesfile"
     # a partial clone fetches missing objects while reading (`git log -p`): through these
     r"|extensions\.partialclone|remote\.[^\n]+\.(promisor|uploadpack|receivepack|vcs|proxy)|protocol\.[^\n]*allow)$"
 )
+# Keys `git config --get` may not print: they hold tokens (an extra header, a URL rewrite with a token).
+GIT_CONFIG_SECRET_KEY = re.compile(r"(?i)(extraheader|insteadof|pushinsteadof|^url\.|^credential|cookiefile|sslkey|sslcert)")
 GIT_CONFIG_OFF = frozenset({"", "false", "no", "off", "0"})
 # Hooks a read-only command can fire (looked up where core.hooksPath or the git dir puts them).
 GIT_READ_HOOKS = ("post-index-change",)
@@ -434,7 +444,11 @@ HARMLESS_DEVICES = frozenset({"/dev/null", "/dev/stdin", "/dev/stdout", "/dev/st
 # Variables an assignment, a `for` loop or `printf -v` must never set: they change what later
 # commands run or read. All assignments ask anyway; a for-loop variable may only be lower case.
 # Variables whose value looks like a credential: expanding one (`echo $OPENAI_API_KEY`) asks.
-SECRET_VARIABLE = re.compile(r"(?i)(api_?key|_key$|^key$|token|secret|passw|credential|auth|private|session|cookie)")
+# (security.environment.looks_secret is consulted too.) Connection strings and proxies carry passwords.
+SECRET_VARIABLE = re.compile(
+    r"(?i)(api_?key|_key$|^key$|key_id$|token|secret|pass(?!thru)|_pwd$|_pat$|credential|auth|private|session|cookie"
+    r"|dsn|proxy|(database|db|redis|mongo\w*|postgres\w*|pg|mysql|amqp|rabbitmq|broker|celery\w*)_?(url|uri))"
+)
 LOOP_VARIABLE = re.compile(r"^[a-z][a-z0-9_]*$")
 PROXY_VARIABLES = frozenset({"http_proxy", "https_proxy", "ftp_proxy", "all_proxy", "no_proxy"})
 

@@ -3,6 +3,7 @@ jq programs, printf formats, test operators, cd targets, git's listing and forma
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import re
 from typing import Callable
@@ -24,13 +25,79 @@ def _git_format(name: str, opts: list[Opt], operands: list[Word], ctx: Context) 
 def _git_list(name: str, opts: list[Opt], operands: list[Word], ctx: Context) -> list[Problem]:
     if operands and not given(opts, {"l", "list"}):
         return [Problem("runs", f"{name} {operands[0].text} creates or changes a {name.split()[-1]}", "x")]
+    return _git_format(name, opts, operands, ctx)  # %(signature) verifies with gpg
+
+
+def _git_log(name: str, opts: list[Opt], operands: list[Word], ctx: Context) -> list[Problem]:
+    """`git log -L 1,9:.env`: the file after the last colon is read like a path operand."""
+    for o in opts:
+        if o.name == "-L" and o.value is not None:
+            if o.value.value is None:
+                return [Problem("runs", f"{name} -L `{o.value.text}` is only known when it runs", "x")]
+            path = o.value.value.rsplit(":", 1)[-1]
+            if path.startswith(("/", "~")) or ".." in path.split("/") or ctx.sensitive.matches(re.sub(r"^(\./)+", "", path) or "."):
+                return [Problem("secret", f"{name} -L reads `{path}`, a secret or a file outside the working directory")]
+    return _git_format(name, opts, operands, ctx)
+
+
+def _search_globs(name: str, opts: list[Opt], operands: list[Word], ctx: Context) -> list[Problem]:
+    """`grep -r x --include=.env .`, `rg -g '.e*' x`: a recursive search aimed at a secret asks.
+
+    (A plain `grep -rn x .` still runs: searching the whole root is what it is for.)
+    """
+    globs = [o.value for o in opts if o.name in A.SEARCH_GLOB_OPTS and o.value is not None]
+    if not globs:
+        return []
+    if any(g.value is None for g in globs):
+        return [Problem("outside", f"{name} gets a file glob only known when it runs", name)]
+    fold = any(o.name == "--iglob" for o in opts)
+    seen = 0
+    for top, dirs, files in os.walk(ctx.root):
+        dirs[:] = [d for d in dirs if d != ".git"]
+        for entry in dirs + files:
+            seen += 1
+            if seen > 50_000:
+                return [Problem("other", f"{name}: too many files to check its file globs against", name)]
+            rel = os.path.normpath(os.path.join(os.path.relpath(top, ctx.root), entry))
+            if not ctx.sensitive.matches(rel):
+                continue
+            for g in globs:
+                pattern = (g.value or "").lstrip("!")
+                match = fnmatch.fnmatch if fold else fnmatch.fnmatchcase
+                if match(entry, pattern) or match(rel, pattern) or (fold and match(entry.lower(), pattern.lower())):
+                    return [Problem("secret", f"{name} {g.text} selects `{rel}`, which looks like a secret")]
+    return []
+
+
+def _diff_dirs(name: str, opts: list[Opt], operands: list[Word], ctx: Context) -> list[Problem]:
+    """`diff d1 d2` compares the files in both directories, following links: check each entry."""
+    for w in operands:
+        if w.value is None:
+            continue
+        for cwd in ctx.cwds:
+            full = os.path.join(cwd, w.value)
+            if not os.path.isdir(full):
+                continue
+            try:
+                entries = sorted(os.listdir(full))[:2000]
+            except OSError:
+                return [Problem("other", f"diff cannot look into `{w.text}` first", "diff")]
+            for entry in entries:
+                p = path_problem(Word(os.path.join(w.value, entry), w.text), ctx)
+                if p is not None:
+                    return [Problem(p.rule, f"diff compares the files in `{w.text}`: {p.reason}")]
     return []
 
 
 def _git_config(name: str, opts: list[Opt], operands: list[Word], ctx: Context) -> list[Problem]:
     given = {o.name.lstrip("-") for o in opts}
-    if given & {"get", "get-all", "get-urlmatch"}:
-        return [] if len(operands) <= 2 else [Problem("runs", "git config with a value sets it", "x")]
+    if given & {"get", "get-all"}:
+        if len(operands) > 2:
+            return [Problem("runs", "git config with a value sets it", "x")]
+        key = operands[0] if operands else None
+        if key is not None and (key.value is None or A.GIT_CONFIG_SECRET_KEY.search(key.value) or A.SECRET_VARIABLE.search(key.value)):
+            return [Problem("secret", f"git config --get {key.text} may print a token", "x")]
+        return []
     if given & {"list", "l", "get-regexp"}:
         if "local" in given:
             return []
@@ -286,5 +353,5 @@ def _test(name: str, args: list[Word], ctx: Context) -> list[Problem]:
 
 CHECKS: dict[str, Callable] = {
     "sed": _sed, "jq": _jq, "no_response_file": _no_response_file, "cd": _cd, "find": _find, "printf": _printf,
-    "test": _test, "git_format": _git_format, "git_list": _git_list, "git_config": _git_config,
+    "test": _test, "git_format": _git_format, "git_log": _git_log, "diff_dirs": _diff_dirs, "search_globs": _search_globs, "git_list": _git_list, "git_config": _git_config,
 }

@@ -30,6 +30,7 @@ from typing import Iterable, Sequence
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser
 
+from mrsmith_tui.security.environment import looks_secret
 from mrsmith_tui.security.sensitive import SensitivePaths
 from mrsmith_tui.tools import shell_allowlist as A
 from mrsmith_tui.tools.shell_argv import is_filter, is_lister, judge
@@ -79,6 +80,8 @@ def _classify(
         return Verdict(False, "shell:", "the command is empty", "other")
     if re.search(r"[\x00-\x08\x0b-\x1f\x7f]", text):
         return Verdict(False, f"shell:{text}", "the command holds control characters (bash and the parser may split it differently)", "other")
+    if _VARIABLE_REDIRECT.search(text):  # the parser reads `{PATH}<a` as a word and a redirection
+        return Verdict(False, f"shell:{text}", "a `{name}<…` redirection assigns a variable (`true {PATH}<a; ls` runs ./11/ls)", "runs")
     tree = _parser().parse(text.encode("utf-8"))
     if tree.root_node.has_error or _has_missing(tree.root_node):
         return Verdict(False, f"shell:{text}", "the command could not be parsed with certainty", "other")
@@ -112,6 +115,9 @@ def _classify(
         return Verdict(False, f"shell:{text}", reasons, rule)
     specs = sorted({p.spec for p in problems if p.spec})
     return Verdict(False, ", ".join(f"shell:{s}" for s in specs), reasons, rule)
+
+
+_VARIABLE_REDIRECT = re.compile(r"\{[A-Za-z_][A-Za-z0-9_]*(?:\[[^\]]*\])?\}(?:[<>]|&>)")
 
 
 def _norm(specs: Iterable[str]) -> list[str]:
@@ -348,7 +354,7 @@ def _scan(node: Node, ctx: Context, out: list[Problem]) -> None:
         out.append(Problem("runs", f"the expansion `{_text(node)[:60]}` can assign or evaluate code"))
     if kind in ("expansion", "simple_expansion"):
         name = re.match(r"^\$\{?#?([A-Za-z_][A-Za-z0-9_]*)", _text(node))
-        if name and A.SECRET_VARIABLE.search(name.group(1)):
+        if name and (A.SECRET_VARIABLE.search(name.group(1)) or looks_secret(name.group(1))):
             out.append(Problem("secret", f"`{_text(node)[:60]}` expands {name.group(1)}, which looks like a credential"))
     for c in node.named_children:
         _scan(c, ctx, out)

@@ -111,6 +111,8 @@ def _listed_problem(ctx: Context, kind: str) -> str | None:
     for name in names:
         if _ODD.search(name):
             return f"lists `{name}`, whose blanks or quotes would split it into other paths"
+        if name.startswith("-"):  # `wc -l $(git ls-files)` with a file named `--files0-from=.env`
+            return f"lists `{name}`, which the reader would take as an option"
         full = os.path.join(ctx.root, name)
         if os.path.islink(full):
             why = ctx.sensitive.reason(full, ctx.root)

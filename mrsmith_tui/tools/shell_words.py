@@ -275,6 +275,8 @@ def _glob(segs: list[Seg], cwds: Iterable[str]) -> list[str] | None:
     """
     pattern = "".join(c if not q else glob.escape(c) for c, q in segs)
     pattern = re.sub(r"\[\^", "[!", pattern)
+    if re.search(r"\[[:=.]", pattern):
+        return None  # `[[:alpha:]]`, `[[=e=]]`, `[[.e.]]`: bash's classes, which Python's glob does not know
     if os.path.isabs(pattern) or ".." in pattern.split("/"):
         return None
     found: list[str] = []

@@ -195,3 +195,37 @@ def test_a_hook_git_status_fires_asks_but_a_husky_hooks_path_alone_does_not(tmp_
     hook.write_text("#!/bin/sh\ntouch ran\n")
     hook.chmod(0o755)
     assert "post-index-change" in classify("git diff", root=root).reason
+
+
+def test_diff_of_two_directories_checks_the_files_it_would_compare(tmp_path: Path) -> None:
+    root = make_project(tmp_path / "root")
+    (tmp_path / "outside.txt").write_text("not yours\n")
+    (root / "d1").mkdir()
+    (root / "d2").mkdir()
+    (root / "d2" / "x").write_text("x\n")
+    assert classify("diff d1 d2", root=root).read_only
+    (root / "d1" / "x").symlink_to(tmp_path / "outside.txt")  # diff follows it and prints the file
+    v = classify("diff -q d1 d2", root=root)
+    assert not v.read_only and "d1" in v.reason
+    assert not classify("diff src/x.py d1", root=root).read_only
+
+
+def test_a_repository_include_path_makes_git_ask(tmp_path: Path) -> None:
+    root = make_project(tmp_path / "repo")
+    _git(root, "init", "-q")
+    (tmp_path / "pypirc").write_text("[pypi]\n\tpassword = pypi-secret\n")
+    assert classify("git config --get pypi.user", root=root).read_only
+    _git(root, "config", "include.path", str(tmp_path / "pypirc"))  # `git config --get pypi.password` prints it
+    for command in ("git config --get pypi.user", "git status", "git log"):
+        assert "include.path" in classify(command, root=root).reason
+
+
+def test_a_listed_name_that_reads_as_an_option_asks(tmp_path: Path) -> None:
+    root = make_project(tmp_path / "repo")
+    _git(root, "init", "-q")
+    _git(root, "add", "a.py")
+    assert classify("wc -l $(git ls-files)", root=root).read_only
+    (root / "--files0-from=.env").write_text("")  # wc would read .env as a list of names and print them
+    _git(root, "add", "--", "--files0-from=.env")
+    assert not classify("wc -l $(git ls-files)", root=root).read_only
+    assert not classify("git ls-files | xargs wc -l", root=root).read_only
