@@ -275,6 +275,8 @@ JQ_FORBIDDEN = re.compile(r"\$ENV\b|\$__prog_args\b|\$__loc__\b|\b(?:env|import|
 
 TEST_UNARY = frozenset("-a -b -c -d -e -f -g -h -k -p -r -s -t -u -w -x -G -L -N -O -S -n -z -o".split())
 TEST_BINARY = frozenset("= == != < > -eq -ne -lt -le -gt -ge -nt -ot -ef =~".split())
+TEST_FILE_UNARY = frozenset("-a -b -c -d -e -f -g -h -k -p -r -s -u -w -x -G -L -N -O -S".split())  # their operand is a path
+TEST_FILE_BINARY = frozenset("-nt -ot -ef".split())
 TEST_EVALUATES = frozenset({"-v", "-R"})  # bash evaluates the operand's subscript as code
 
 # --------------------------------------------------------------------------- wrappers

@@ -45,7 +45,15 @@ def judge(words: list[Word], ctx: Context, *, depth: int = 0, stdin_lister: str 
     prog = A.PROGRAMS.get(name)
     if prog is None:
         return [Problem("runs", f"{name} is not in the read-only set", spec)]
-    return check_program(name, prog, args, ctx, spec)
+    return _exact(check_program(name, prog, args, ctx, spec))
+
+
+def _exact(problems: list[Problem]) -> list[Problem]:
+    """A read-only program used in a way that asks: an "always" covers only this exact command.
+
+    (`shell:git log` from `git log --ext-diff` must not let `git log --output=x` through.)
+    """
+    return [Problem(p.rule, p.reason) for p in problems]
 
 
 def spec_of(words: list[Word], ctx: Context) -> str:
@@ -200,7 +208,7 @@ def _git(args: list[Word], ctx: Context) -> list[Problem]:
             if keys:
                 problems.append(Problem("runs", f"this repository's own {', '.join(keys)} could make git {sub} run a program or read elsewhere", None))
                 break
-    return problems
+    return _exact(problems)
 
 
 def _git_operand(w: Word, ctx: Context) -> Problem | None:

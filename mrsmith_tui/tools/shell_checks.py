@@ -341,14 +341,25 @@ def _printf(name: str, args: list[Word], ctx: Context) -> list[Problem]:
 
 
 def _test(name: str, args: list[Word], ctx: Context) -> list[Problem]:
-    for w in args:
+    for k, w in enumerate(args):
         if w.value is None:
             if not w.text.startswith('"'):
                 return [Problem("runs", f"{name} gets `{w.text}`, which could split into an operator that runs code", name)]
             continue
         if w.value in A.TEST_EVALUATES:
             return [Problem("runs", f"{name} {w.value} evaluates its operand (an array subscript can run commands)", name)]
+        if w.value in A.TEST_FILE_UNARY and k + 1 < len(args) or w.value in A.TEST_FILE_BINARY and 0 < k < len(args) - 1:
+            for operand in ([args[k - 1]] if w.value in A.TEST_FILE_BINARY else []) + [args[k + 1]]:
+                if (p := test_path_problem(operand, ctx)) is not None:
+                    return [p]
     return []
+
+
+def test_path_problem(w: Word, ctx: Context) -> Problem | None:
+    """`[ -r /etc/shadow ]` tells what exists outside the working directory (as `ls` would)."""
+    if w.value is None:
+        return None  # a variable's value: already judged by what set it
+    return path_problem(w, ctx, names_only=True)
 
 
 CHECKS: dict[str, Callable] = {

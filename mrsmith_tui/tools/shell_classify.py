@@ -34,6 +34,7 @@ from mrsmith_tui.security.environment import looks_secret
 from mrsmith_tui.security.sensitive import SensitivePaths
 from mrsmith_tui.tools import shell_allowlist as A
 from mrsmith_tui.tools.shell_argv import is_filter, is_lister, judge
+from mrsmith_tui.tools.shell_checks import test_path_problem
 from mrsmith_tui.tools.shell_context import Context, Problem, git_config_keys, path_problem
 from mrsmith_tui.tools.shell_words import Word, expand
 
@@ -377,6 +378,14 @@ def _test_command(node: Node, ctx: Context, out: list[Problem]) -> None:
             op = _text(n)
             if op in A.TEST_EVALUATES:
                 out.append(Problem("runs", f"[[ {op} … ]] evaluates its operand (an array subscript can run commands)"))
+            if (op in A.TEST_FILE_UNARY or op in A.TEST_FILE_BINARY) and n.parent is not None:
+                for operand in n.parent.named_children:
+                    plain = operand.type in _WORDS or (  # `~/.ssh` parses as an operator-less unary expression
+                        operand.type == "unary_expression" and not any(c.type == "test_operator" for c in operand.children))
+                    if plain and operand.type not in ("simple_expansion", "expansion"):
+                        for w in expand(_text(operand), ctx.cwds):
+                            if (p := test_path_problem(w, ctx)) is not None:
+                                out.append(p)
             if op in ("-eq", "-ne", "-lt", "-le", "-gt", "-ge") and n.parent is not None:
                 for operand in n.parent.named_children:
                     if operand.type == "test_operator":

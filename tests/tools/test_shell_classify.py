@@ -69,8 +69,10 @@ def test_case(verdict: str, command: str, project: Path) -> None:
         ("rm -rf build", "shell:rm"),
         ("timeout 5 rm x", "shell:rm"),
         ("npm install left-pad", "shell:npm install"),
-        ("sort -o out f", "shell:sort"),
-        ("git stash show --output=x", "shell:git stash"),
+        ("sort -o out f", "shell:sort -o out f"),  # sort is read-only: an "always" covers this use only
+        ("git stash show --output=x", "shell:git stash show --output=x"),
+        ("git log --output=x", "shell:git log --output=x"),
+        ("git stash -m list", "shell:git stash"),  # a stash push, not a read-only form
         ("echo hi > notes.txt", "shell:echo hi > notes.txt"),
         ("cat ~/.ssh/id_rsa", "shell:cat ~/.ssh/id_rsa"),
         ("FOO=1 ls", "shell:FOO=1 ls"),
@@ -229,3 +231,12 @@ def test_a_listed_name_that_reads_as_an_option_asks(tmp_path: Path) -> None:
     _git(root, "add", "--", "--files0-from=.env")
     assert not classify("wc -l $(git ls-files)", root=root).read_only
     assert not classify("git ls-files | xargs wc -l", root=root).read_only
+
+
+def test_an_always_for_one_odd_use_of_a_read_only_program_covers_no_other(project: Path) -> None:
+    from mrsmith_tui.tools.approval import Permission
+
+    granted = Permission(classify("git log --ext-diff", root=project).spec, "answer")
+    for other in ("git log --output=x", "git log --ext-diff --output=x", "git log -c core.pager=sh"):
+        assert not granted.covers(classify(other, root=project).spec), other
+    assert granted.covers(classify("git log --ext-diff", root=project).spec)
