@@ -36,7 +36,7 @@ from mrsmith_tui.tools import shell_allowlist as A
 from mrsmith_tui.tools.shell_argv import is_filter, is_lister, judge
 from mrsmith_tui.tools.shell_checks import test_path_problem
 from mrsmith_tui.tools.shell_context import Context, Problem, git_config_keys, path_problem
-from mrsmith_tui.tools.shell_words import Word, expand
+from mrsmith_tui.tools.shell_words import Word, expand, lex
 
 RULE_ORDER = ("runs", "writes", "network", "secret", "outside", "other")
 
@@ -159,6 +159,8 @@ def _count_substitutions(text: str) -> int:
     while i < n:
         c = text[i]
         if c == "\\":
+            if ticks % 2 and text[i + 1 : i + 2] == "`":
+                count += 1  # `echo \`touch y\`` inside backticks: a nested substitution
             i += 2
             continue
         if c == "'" and not in_double and not braces:
@@ -432,6 +434,24 @@ def _for(node: Node, ctx: Context, out: list[Problem]) -> None:
 MAX_LOOP_VALUES = 64
 
 
+def _heredoc_misread(node: Node, start: Node) -> bool:
+    """Bash ends a here-document at its delimiter with quotes removed (`<<E'OF'` ends at `EOF`);
+    the parser may not, and lines it takes for the body would run. True when they disagree."""
+    segs = lex(_text(start))
+    if segs is None:
+        return True
+    delimiter = "".join(c for c, _ in segs)
+    strip_tabs = any(not c.is_named and c.type == "<<-" for c in node.children)
+    ends = [c for c in node.named_children if c.type == "heredoc_end"]
+    if ends and (_text(ends[0]).lstrip("\t") if strip_tabs else _text(ends[0])) != delimiter:
+        return True
+    for body in (c for c in node.named_children if c.type == "heredoc_body"):
+        for line in _text(body).split("\n"):
+            if (line.lstrip("\t") if strip_tabs else line) == delimiter:
+                return True
+    return False
+
+
 def _redirect(node: Node, ctx: Context, out: list[Problem]) -> None:
     if node.type == "herestring_redirect":
         for c in node.named_children:
@@ -440,6 +460,9 @@ def _redirect(node: Node, ctx: Context, out: list[Problem]) -> None:
     if node.type == "heredoc_redirect":
         start = next((c for c in node.named_children if c.type == "heredoc_start"), None)
         quoted = start is not None and re.search(r"['\"\\]", _text(start))
+        if start is not None and _heredoc_misread(node, start):
+            out.append(Problem("runs", f"the here-document `{_text(start)}` ends where bash, not the parser, says"))
+            return
         for c in node.named_children:
             if c.type == "heredoc_body":
                 if not quoted and re.search(r"[$`]", _text(c)):
