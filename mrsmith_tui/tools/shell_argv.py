@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from mrsmith_tui.tools import shell_allowlist as A
-from mrsmith_tui.tools.shell_checks import CHECKS
+from mrsmith_tui.tools.shell_checks import CHECKS, secret_matching
 from mrsmith_tui.tools.shell_context import Context, Problem, path_problem
 from mrsmith_tui.tools.shell_options import given, one_word, parse_options
 from mrsmith_tui.tools.shell_words import Word
@@ -215,11 +215,33 @@ def _git_operand(w: Word, ctx: Context) -> Problem | None:
     if w.value is None:
         return Problem("runs", f"git gets `{w.text}`, only known when it runs")
     v = w.value
-    path = v.split(":", 1)[1] if ":" in v and not v.startswith(":(") else v
-    if path.startswith(("/", "~")) or ".." in path.split("/"):
-        return path_problem(Word(path, w.text), ctx)
-    if path and ctx.sensitive.matches(re.sub(r"^(\./)+", "", path) or "."):
-        return Problem("secret", f"`{w.text}`: this looks like a secret")
+    magic = ""
+    if m := re.match(r"^:\(([^)]*)\)(.*)$", v, re.S):  # pathspec magic: `:(top,icase).ENV`
+        magic, candidates = m.group(1), [m.group(2)]
+    elif m := re.match(r"^:([!^/]+):?(.*)$", v, re.S):  # short magic: `:!x`, `:/x`
+        magic, candidates = m.group(1).replace("!", "exclude,").replace("^", "exclude,").replace("/", "top,"), [m.group(2)]
+    else:  # `REV:PATH` (a revision may hold colons too: every tail is looked at)
+        candidates = [v] + [v[k + 1 :] for k, c in enumerate(v) if c == ":"]
+    if "exclude" in magic and "attr" not in magic:
+        return None  # it only leaves files out
+    if "attr" in magic:
+        return Problem("secret", f"`{w.text}` picks files by attributes, which may be secrets")
+    if "top" in magic:
+        return Problem("outside", f"`{w.text}` names paths from the repository's top, which may be above the working directory")
+    fold = "icase" in magic
+    for path in candidates:
+        if path.startswith(("/", "~")) or ".." in path.split("/"):
+            if (p := path_problem(Word(path, w.text), ctx)) is not None:
+                return p
+            continue
+        plain = re.sub(r"^(\./)+", "", path) or "."
+        if path and ctx.sensitive.matches(plain.lower() if fold else plain):
+            return Problem("secret", f"`{w.text}`: this looks like a secret")
+        if path and ("literal" not in magic and re.search(r"[*?\[]", path) or fold):
+            hit = secret_matching(plain, ctx, fold=fold, prefix=True)  # git pathspecs are globs (`*` crosses `/`)
+            if hit is not None:
+                return Problem("secret", f"`{w.text}` matches `{hit}`, which looks like a secret" if hit
+                               else f"`{w.text}`: too many files to check it against")
     return None
 
 

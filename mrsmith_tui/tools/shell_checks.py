@@ -51,22 +51,39 @@ def _search_globs(name: str, opts: list[Opt], operands: list[Word], ctx: Context
     if any(g.value is None for g in globs):
         return [Problem("outside", f"{name} gets a file glob only known when it runs", name)]
     fold = any(o.name == "--iglob" for o in opts)
+    for g in globs:
+        hit = secret_matching((g.value or "").lstrip("!"), ctx, fold=fold)
+        if hit is not None:
+            return [Problem("secret" if hit else "other", f"{name} {g.text} selects `{hit}`, which looks like a secret"
+                            if hit else f"{name}: too many files to check `{g.text}` against")]
+    return []
+
+
+def secret_matching(pattern: str, ctx: Context, *, fold: bool = False, prefix: bool = False) -> str | None:
+    """The first secret-looking file under the root the glob matches (by name or by path), "" when
+    there are too many files to look at, None when none does. `prefix`: a match of a leading
+    directory counts (git pathspecs)."""
+    if fold:
+        pattern = pattern.lower()
     seen = 0
     for top, dirs, files in os.walk(ctx.root):
         dirs[:] = [d for d in dirs if d != ".git"]
         for entry in dirs + files:
             seen += 1
             if seen > 50_000:
-                return [Problem("other", f"{name}: too many files to check its file globs against", name)]
+                return ""
             rel = os.path.normpath(os.path.join(os.path.relpath(top, ctx.root), entry))
             if not ctx.sensitive.matches(rel):
                 continue
-            for g in globs:
-                pattern = (g.value or "").lstrip("!")
-                match = fnmatch.fnmatch if fold else fnmatch.fnmatchcase
-                if match(entry, pattern) or match(rel, pattern) or (fold and match(entry.lower(), pattern.lower())):
-                    return [Problem("secret", f"{name} {g.text} selects `{rel}`, which looks like a secret")]
-    return []
+            names = [entry, rel] + ([d for d in _leading_dirs(rel)] if prefix else [])
+            if any(fnmatch.fnmatchcase(n.lower() if fold else n, pattern) for n in names):
+                return rel
+    return None
+
+
+def _leading_dirs(rel: str) -> list[str]:
+    parts = rel.split("/")
+    return ["/".join(parts[:k]) for k in range(1, len(parts))]
 
 
 def _diff_dirs(name: str, opts: list[Opt], operands: list[Word], ctx: Context) -> list[Problem]:
