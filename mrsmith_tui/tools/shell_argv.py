@@ -249,11 +249,17 @@ def _git_operand(w: Word, ctx: Context) -> Problem | None:
 # --------------------------------------------------------------------------- listers
 
 
-def is_lister(words: list[Word]) -> str | None:
-    """"git" or "tree" when this command prints only file names (tracked, or any under the root)."""
+def is_lister(words: list[Word], ctx: Context | None = None) -> str | None:
+    """"git" or "tree" when this command prints only file names (tracked, or any under the root).
+
+    A listing aimed at secrets (`find . -name .env`, `ls .env`) is no lister: its names would
+    lead a searcher (`| xargs grep ''`) straight to them.
+    """
     if not words or any(w.value is None for w in words):
         return None
     name, args = words[0].value, [w.value or "" for w in words[1:]]
+    if ctx is not None and _aims_at_secret(name or "", args, ctx):
+        return None
     if name == "git":
         _, rest, problems = parse_options(A.GIT_GLOBAL, "git", words[1:])
         if problems or not rest or rest[0].value not in A.LISTERS_GIT:
@@ -274,6 +280,19 @@ def is_lister(words: list[Word]) -> str | None:
         opts, _, problems = parse_options(A.PROGRAMS[name], name, words[1:])
         return "tree" if not problems and any(o.name in need for o in opts) else None
     return None
+
+
+_FIND_NAME_TESTS = {"-name": False, "-path": False, "-wholename": False, "-iname": True, "-ipath": True, "-iwholename": True}
+
+
+def _aims_at_secret(name: str, args: list[str], ctx: Context) -> bool:
+    if name == "find":
+        for k, a in enumerate(args[:-1]):
+            if a in _FIND_NAME_TESTS and secret_matching(args[k + 1].removeprefix("./"), ctx, fold=_FIND_NAME_TESTS[a]) is not None:
+                return True
+            if a in ("-regex", "-iregex"):
+                return True  # a regular expression over paths: not looked into
+    return any(not a.startswith("-") and ctx.sensitive.matches(re.sub(r"^(\./)+", "", a) or ".") for a in args)
 
 
 def is_filter(words: list[Word]) -> bool:

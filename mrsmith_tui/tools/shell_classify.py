@@ -267,7 +267,7 @@ def _pipeline(node: Node, ctx: Context, out: list[Problem]) -> None:
         if words is None:
             feeding = None
         else:
-            feeding = is_lister(words) or (feeding if feeding and is_filter(words) else None)
+            feeding = is_lister(words, ctx) or (feeding if feeding and is_filter(words) else None)
 
 
 def _plain_words(node: Node, ctx: Context) -> list[Word] | None:
@@ -334,12 +334,12 @@ def _argument(node: Node, ctx: Context, loop: tuple[str, Word | None] | None = N
 def _lister_kind(node: Node, ctx: Context) -> str | None:
     if node.type == "command":
         words = _plain_words(node, ctx)
-        return is_lister(words) if words is not None else None
+        return is_lister(words, ctx) if words is not None else None
     if node.type == "pipeline":
         stages = [_plain_words(c, ctx) for c in node.named_children]
         if any(s is None for s in stages) or not all(is_filter(s) for s in stages[1:]):  # type: ignore[arg-type]
             return None
-        return is_lister(stages[0])  # type: ignore[arg-type]
+        return is_lister(stages[0], ctx)  # type: ignore[arg-type]
     return None
 
 
