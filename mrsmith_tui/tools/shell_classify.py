@@ -429,6 +429,10 @@ def _for(node: Node, ctx: Context, out: list[Problem]) -> None:
                 _stmt(c, ctx, out)
     finally:
         ctx.loops = saved
+        if name is not None and name in saved:  # an inner loop leaves its last value behind
+            ctx.loops[name] = saved[name] + values
+            if not has_in or len(ctx.loops[name]) > MAX_LOOP_VALUES:
+                ctx.loops.pop(name)
 
 
 MAX_LOOP_VALUES = 64
