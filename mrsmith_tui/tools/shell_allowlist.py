@@ -306,9 +306,9 @@ WRAPPERS: dict[str, Wrapper] = {
 
 # --------------------------------------------------------------------------- git
 
-GIT_GLOBAL = Program(  # no -c/--config-env, -C, --git-dir/--work-tree, --exec-path, -p/--paginate
+GIT_GLOBAL = Program(  # no -c/--config-env, -C, --git-dir/--work-tree, --exec-path, -p/--paginate, --icase-pathspecs
     "P",
-    "no-pager no-optional-locks literal-pathspecs glob-pathspecs noglob-pathspecs icase-pathspecs "
+    "no-pager no-optional-locks literal-pathspecs glob-pathspecs noglob-pathspecs "
     "no-replace-objects no-lazy-fetch no-advice version",
     permute=False,
 )
@@ -433,6 +433,8 @@ GIT_CONFIG_DANGER = re.compile(
 )
 # Keys `git config --get` may not print: they hold tokens (an extra header, a URL rewrite with a token).
 GIT_CONFIG_SECRET_KEY = re.compile(r"(?i)(extraheader|insteadof|pushinsteadof|^url\.|^credential|cookiefile|sslkey|sslcert)")
+# Subcommands that print the repository's config values (asked when one holds a token).
+GIT_PRINTS_CONFIG = frozenset({"config", "remote", "remote get-url"})
 GIT_CONFIG_OFF = frozenset({"", "false", "no", "off", "0"})
 # Hooks a read-only command can fire (looked up where core.hooksPath or the git dir puts them).
 GIT_READ_HOOKS = ("post-index-change",)

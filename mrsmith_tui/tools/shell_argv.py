@@ -202,6 +202,11 @@ def _git(args: list[Word], ctx: Context) -> list[Problem]:
             problems.append(p)
     if table.check:
         problems += [Problem(p.rule, p.reason, p.spec and spec) for p in CHECKS[table.check](f"git {key}", opts, operands, ctx)]
+    if key in A.GIT_PRINTS_CONFIG and ctx.git_config is not None:
+        for cwd in ctx.cwds:
+            if keys := ctx.git_secrets(cwd):
+                problems.append(Problem("secret", f"git {key} would print this repository's {keys[0]}, which holds a token"))
+                break
     if not problems and ctx.git_config is not None:
         for cwd in ctx.cwds:
             keys = ctx.git_config(cwd)

@@ -37,6 +37,13 @@ class Context:
     git_config: Callable[[str], list[str]] | None = None  # cwd -> dangerous keys the repo sets
     loops: dict[str, list[Word]] = field(default_factory=dict)  # for-loop variable -> the words it takes
     _listed: dict[str, str | None] = field(default_factory=dict)
+    _git_secrets: dict[str, list[str]] = field(default_factory=dict)
+
+    def git_secrets(self, cwd: str) -> list[str]:
+        """Keys of the repository's own config that hold a token (see `git_local_secrets`)."""
+        if cwd not in self._git_secrets:
+            self._git_secrets[cwd] = git_local_secrets(cwd)
+        return self._git_secrets[cwd]
 
     def listed_problem(self, kind: str) -> str | None:
         """Why names a lister prints could lead a reader astray, or None.
@@ -166,4 +173,24 @@ def git_config_keys(cwd: str) -> list[str]:
         for name in A.GIT_READ_HOOKS:
             if os.access(d / name, os.X_OK) and f"the {name} hook" not in found:
                 found.append(f"the {name} hook")
+    return found
+
+
+_URL_USERINFO = re.compile(r"://[^/\s@]*:[^/\s@]+@|://[^/\s@:]{20,}@")  # https://user:TOKEN@host, https://TOKEN@host
+
+
+def git_local_secrets(cwd: str) -> list[str]:
+    """Keys of the repository's own config whose value is a token: an extra header (CI checkouts
+    keep `http.….extraheader = AUTHORIZATION: basic …` there), a URL with a password in it.
+    `git config --local --list`, `git remote -v` would print them."""
+    try:
+        out = subprocess.run(["git", "config", "--local", "--list"], cwd=cwd, capture_output=True, text=True,
+                             timeout=10, stdin=subprocess.DEVNULL).stdout
+    except (OSError, subprocess.SubprocessError):
+        return []
+    found = []
+    for entry in out.splitlines():
+        key, _, value = entry.partition("=")
+        if A.GIT_CONFIG_SECRET_KEY.search(key) or A.SECRET_VARIABLE.search(key.rsplit(".", 1)[-1]) or _URL_USERINFO.search(value):
+            found.append(key)
     return found

@@ -240,3 +240,20 @@ def test_an_always_for_one_odd_use_of_a_read_only_program_covers_no_other(projec
     for other in ("git log --output=x", "git log --ext-diff --output=x", "git log -c core.pager=sh"):
         assert not granted.covers(classify(other, root=project).spec), other
     assert granted.covers(classify("git log --ext-diff", root=project).spec)
+
+
+def test_git_commands_that_print_a_token_in_the_repository_config_ask(tmp_path: Path) -> None:
+    root = make_project(tmp_path / "repo")
+    _git(root, "init", "-q")
+    _git(root, "remote", "add", "origin", "https://github.com/o/r.git")
+    for command in ("git remote -v", "git config --local --list", "git remote get-url origin"):
+        assert classify(command, root=root).read_only, command
+    # what CI checkouts leave behind: a token in the URL, an extra header
+    _git(root, "remote", "set-url", "origin", "https://x-access-token:ghp_0123456789@github.com/o/r.git")
+    for command in ("git remote -v", "git config --local --list", "git remote get-url origin"):
+        v = classify(command, root=root)
+        assert not v.read_only and v.rule == "secret" and "remote.origin.url" in v.reason, command
+    _git(root, "remote", "set-url", "origin", "https://github.com/o/r.git")
+    _git(root, "config", "http.https://github.com/.extraheader", "AUTHORIZATION: basic dG9rZW4=")
+    assert "extraheader" in classify("git config --local --get-regexp .", root=root).reason
+    assert classify("git log --oneline", root=root).read_only
