@@ -8,6 +8,7 @@ checked against the working directory and the sensitive-path list.
 
 from __future__ import annotations
 
+import os
 import re
 
 from mrsmith_tui.tools import shell_allowlist as A
@@ -235,6 +236,8 @@ def _git_operand(w: Word, ctx: Context) -> Problem | None:
         return Problem("outside", f"`{w.text}` names paths from the repository's top, which may be above the working directory")
     fold = "icase" in magic
     for path in candidates:
+        # git's own reading: `src/../.e*` and `.//.e*` are `.e*`, `\e` is `e`
+        path = os.path.normpath(path.replace("\\", "")) if path else path
         if path.startswith(("/", "~")) or ".." in path.split("/"):
             if (p := path_problem(Word(path, w.text), ctx)) is not None:
                 return p
