@@ -65,6 +65,8 @@ def secret_matching(pattern: str, ctx: Context, *, fold: bool = False, prefix: b
     directory counts (git pathspecs)."""
     if fold:
         pattern = pattern.lower()
+    # rg/gitignore-style globs: `{a,b}` alternatives, `**/` for any depth, `/x` anchored at the top
+    patterns = {q for p in _brace_alternatives(pattern) for q in (p, p.replace("**/", ""), p.lstrip("/"), p.replace("**", "*"))}
     seen = 0
     for top, dirs, files in os.walk(ctx.root):
         dirs[:] = [d for d in dirs if d != ".git"]
@@ -76,9 +78,19 @@ def secret_matching(pattern: str, ctx: Context, *, fold: bool = False, prefix: b
             if not ctx.sensitive.matches(rel):
                 continue
             names = [entry, rel] + ([d for d in _leading_dirs(rel)] if prefix else [])
-            if any(fnmatch.fnmatchcase(n.lower() if fold else n, pattern) for n in names):
+            if any(fnmatch.fnmatchcase(n.lower() if fold else n, p) for n in names for p in patterns):
                 return rel
     return None
+
+
+def _brace_alternatives(pattern: str, budget: int = 64) -> list[str]:
+    m = re.search(r"\{([^{}]*,[^{}]*)\}", pattern)
+    if m is None or budget <= 0:
+        return [pattern]
+    out: list[str] = []
+    for alt in m.group(1).split(","):
+        out += _brace_alternatives(pattern[: m.start()] + alt + pattern[m.end() :], budget // 2)
+    return out
 
 
 def _leading_dirs(rel: str) -> list[str]:
