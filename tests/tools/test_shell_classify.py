@@ -108,6 +108,9 @@ def test_configured_harmless_and_dangerous(project: Path) -> None:
     assert not classify("cargo build", harmless=["cargo check"], root=project).read_only
     assert classify("make -j4 all", harmless=["make"], root=project).read_only
     assert classify("ls | pytest -q", harmless=["pytest"], root=project).read_only
+    assert not classify("timeout 5 rm x", harmless=["timeout"], root=project).read_only  # a wrapper's command is judged
+    assert not classify("xargs rm", harmless=["xargs"], root=project).read_only
+    assert classify("timeout 5 pytest", harmless=["pytest"], root=project).read_only
     # dangerous wins, over built-ins and over harmless
     assert not classify("cat a", dangerous=["cat"], root=project).read_only
     v = classify("git log", harmless=["git"], dangerous=["git log"], root=project)
