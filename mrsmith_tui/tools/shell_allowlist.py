@@ -236,6 +236,9 @@ JQ_TWO_VALUES = frozenset({"arg", "argjson"})
 PROGRAMS["egrep"] = PROGRAMS["grep"]
 PROGRAMS["fgrep"] = PROGRAMS["grep"]
 
+# Bash runs these itself (no PATH look-up) when they are the command's first word.
+SHELL_BUILTINS = frozenset({"echo", "printf", "test", "[", "cd", "pwd", "type", "true", "false", ":", "command", "time"})
+
 # Programs that only print what the environment holds: never read-only (secrets live there).
 ENV_PRINTERS = frozenset({"printenv", "env", "set", "export", "declare", "typeset", "compgen"})
 

@@ -34,10 +34,13 @@ def judge(words: list[Word], ctx: Context, *, depth: int = 0, stdin_lister: str 
         return [Problem("runs", f"{spec} is configured as dangerous", spec)]
     if depth > MAX_DEPTH:
         return [Problem("runs", f"{name} wraps too many commands", spec)]
+    configured = name in ctx.harmless or spec in ctx.harmless  # e.g. the project's own .venv/bin/pytest
+    if not configured and not (depth == 0 and name in A.SHELL_BUILTINS) and (where := _program_in_root(name, ctx)):
+        return [Problem("runs", f"`{name}` would run {where}, a program inside the working directory (PATH leads there)")]
     args = words[1:]
     if name in A.WRAPPERS:  # even a wrapper configured harmless: what it runs is judged (`timeout 5 rm x`)
         return _wrapper(name, args, ctx, depth, stdin_lister)
-    if name in ctx.harmless or spec in ctx.harmless:
+    if configured:
         return []
     if name in A.ENV_PRINTERS:
         return [Problem("secret", f"{name} prints environment variables, keys included", name)]
@@ -55,6 +58,22 @@ def _exact(problems: list[Problem]) -> list[Problem]:
     (`shell:git log` from `git log --ext-diff` must not let `git log --output=x` through.)
     """
     return [Problem(p.rule, p.reason) for p in problems]
+
+
+def _program_in_root(name: str, ctx: Context) -> str | None:
+    """Where bash's PATH look-up finds `name` when that is in the working directory: a relative or
+    empty PATH entry, or one inside the root (a cloned repository's `bin/ls` would run instead of ls)."""
+    inside = ctx.root.rstrip("/") + "/"
+    for cwd in ctx.cwds:
+        for entry in os.environ.get("PATH", "").split(":"):
+            folder = entry if os.path.isabs(entry) else os.path.join(cwd, entry)  # "" is the cwd itself
+            candidate = os.path.join(folder, name)
+            if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+                real = os.path.realpath(candidate)
+                if real.startswith(inside):
+                    return candidate
+                break
+    return None
 
 
 def spec_of(words: list[Word], ctx: Context) -> str:

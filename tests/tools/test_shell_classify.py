@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -260,3 +261,18 @@ def test_git_commands_that_print_a_token_in_the_repository_config_ask(tmp_path: 
     _git(root, "config", "http.https://github.com/.extraheader", "AUTHORIZATION: basic dG9rZW4=")
     assert "extraheader" in classify("git config --local --get-regexp .", root=root).reason
     assert classify("git log --oneline", root=root).read_only
+
+
+def test_a_program_path_finds_inside_the_root_asks(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = make_project(tmp_path / "repo")
+    (root / "bin").mkdir()
+    (root / "bin" / "ls").write_text("#!/bin/sh\ntouch pwned\n")
+    (root / "bin" / "ls").chmod(0o755)
+    assert classify("ls", root=root).read_only
+    for path in (f"{root / 'bin'}:{os.environ['PATH']}", f"bin:{os.environ['PATH']}"):
+        monkeypatch.setenv("PATH", path)
+        for command in ("ls", "timeout 5 ls", "cat a.py | xargs ls"):
+            v = classify(command, root=root)
+            assert not v.read_only and "bin/ls" in v.reason, (path, command)
+        assert classify("echo hi && cat a.py", root=root).read_only  # builtins, and cat found elsewhere
+        assert classify("ls", harmless=["ls"], root=root).read_only  # configured: the person's choice
