@@ -98,14 +98,8 @@ def locate_target(args: dict[str, Any], ctx: Any) -> tuple[Path, str, Current] |
     shown = display(ctx.root, path)
     try:
         now = current(ctx.root, path, lambda: ctx.cancel.cancelled)
-    except IsADirectoryError:
-        return f"{shown} is a directory"
-    except NotADirectoryError:
-        return f"{shown}: a part of the path is not a directory"
-    except SandboxError as e:
-        return str(e)
-    except OSError as e:
-        return f"cannot read {shown}: {e.strerror or e}"
+    except (SandboxError, OSError) as e:
+        return _access_error("read", shown, e)
     if ctx.ledger is not None and ctx.ledger.stale_fingerprint(path, now.fingerprint):
         return ctx.ledger.stale_message(shown)
     return path, shown, now
@@ -140,16 +134,20 @@ def commit_write(path: Path, after: bytes, shown: str, ctx: Any) -> str | None:
     """Write `after` atomically beneath the root and tell the ledger; the error text for the model, or None."""
     try:
         st = dirfd.write_atomic(ctx.root, path, after)
-    except IsADirectoryError:
-        return f"cannot write {shown}: it is a directory"
-    except NotADirectoryError:
-        return f"cannot write {shown}: a part of the path is not a directory"
-    except SandboxError as e:
-        return str(e)
-    except OSError as e:
-        return f"cannot write {shown}: {e.strerror or e}"
+    except (SandboxError, OSError) as e:
+        return _access_error("write", shown, e)
     if ctx.ledger is not None:
         fp = ledger_digest(after) if len(after) <= HASH_LIMIT else f"stat:{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
         ctx.ledger.record_fingerprint(path, fp)
     return None
 
+
+def _access_error(verb: str, shown: str, e: Exception) -> str:
+    """One line for the model about a read or write of `shown` that failed."""
+    if isinstance(e, SandboxError):
+        return str(e)
+    if isinstance(e, IsADirectoryError):
+        return f"cannot {verb} {shown}: it is a directory"
+    if isinstance(e, NotADirectoryError):
+        return f"cannot {verb} {shown}: a part of the path is not a directory"
+    return f"cannot {verb} {shown}: {getattr(e, 'strerror', None) or e}"
