@@ -71,9 +71,7 @@ def non_public_reason(host: str, resolver: Resolver, addresses: list[str] | None
     if addresses is None:
         addresses = resolve_host(host, resolver)
     for text in addresses:
-        ip = ipaddress.ip_address(text.split("%")[0])
-        if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
-            ip = ip.ipv4_mapped
+        ip = _embedded_ipv4(ipaddress.ip_address(text.split("%")[0]))
         if ip.is_loopback:
             return f"{host} is a loopback address ({ip})"
         if ip.is_link_local:
@@ -83,6 +81,25 @@ def non_public_reason(host: str, resolver: Resolver, addresses: list[str] | None
         if not ip.is_global or ip.is_multicast:
             return f"{host} is not a public address ({ip})"
     return None
+
+
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")
+
+
+def _embedded_ipv4(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> ipaddress.IPv4Address | ipaddress.IPv6Address:
+    """The IPv4 address an IPv6 one carries and is routed to (mapped, NAT64, 6to4, Teredo): [64:ff9b::a00:1]
+    reaches 10.0.0.1 through a NAT64 gateway, so it is checked as 10.0.0.1."""
+    if not isinstance(ip, ipaddress.IPv6Address):
+        return ip
+    if ip.ipv4_mapped is not None:
+        return ip.ipv4_mapped
+    if ip in _NAT64:
+        return ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+    if ip.sixtofour is not None:
+        return ip.sixtofour
+    if ip.teredo is not None:
+        return ip.teredo[1]
+    return ip
 
 
 def _is_ip(host: str) -> bool:

@@ -103,6 +103,11 @@ def _tool(server, allowed=("public.example",)) -> WebFetchTool:
         ("http://192.168.1.1/", "web_fetch:192.168.1.1@private"),
         ("http://[::ffff:127.0.0.1]/", "web_fetch:::ffff:127.0.0.1@private"),
         ("http://0.0.0.0/", "web_fetch:0.0.0.0@private"),
+        # IPv6 forms that carry an IPv4 address and are routed to it (NAT64, 6to4, Teredo)
+        ("http://[64:ff9b::a00:1]/", "web_fetch:64:ff9b::a00:1@private"),
+        ("http://[64:ff9b::7f00:1]/", "web_fetch:64:ff9b::7f00:1@private"),
+        ("http://[2002:a9fe:a9fe::]/", "web_fetch:2002:a9fe:a9fe::@private"),
+        ("http://[2001:0:4136:e378:8000:63bf:f5ff:fffe]/", "web_fetch:2001:0:4136:e378:8000:63bf:f5ff:fffe@private"),
     ],
 )
 def test_non_public_hosts_need_approval(server, ctx, url, spec) -> None:
