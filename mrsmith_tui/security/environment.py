@@ -36,6 +36,20 @@ _SECRET_NAME = re.compile(
 )
 # Kept from children but not redacted: AWS_REGION=us-east-1 is configuration, not a secret.
 _SCRUB_ONLY = re.compile(r"^AWS_", re.IGNORECASE)
+# A value in a well-known key format, under any name (DEPLOY_HELPER=ghp_…, NOTES=sk-proj-…).
+_SECRET_VALUE = re.compile(
+    r"\b(?:sk-[A-Za-z0-9_-]{16,}|sk_(?:live|test)_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}"
+    r"|xox[abposr]-[A-Za-z0-9-]{10,}|(?:AKIA|ASIA)[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}|glpat-[A-Za-z0-9_-]{20,}"
+    r"|hf_[A-Za-z0-9]{30,}|npm_[A-Za-z0-9]{36}|pypi-[A-Za-z0-9_-]{50,})"
+    r"|-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----"
+)
+
+
+def secret_value(value: str) -> bool:
+    """Whether a value looks like a key whatever its variable is called."""
+    return bool(_SECRET_VALUE.search(value))
+
+
 # A URL with a password in it (DATABASE_URL=postgres://app:PW@db/x), under any name.
 _URL_PASSWORD = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@]*:([^/\s@]+)@")
 
@@ -85,14 +99,15 @@ def scrub_process_environment(
     passwords = []
     for name, value in list(environ.items()):
         password = url_password(value)
-        if name in extra or looks_secret(name) or value in keys or password:
+        if name in extra or looks_secret(name) or value in keys or password or secret_value(value):
             taken[name] = environ.pop(name)
             if password:
                 passwords.append(password)
     with _lock:
         (_held if held is None else held).update(taken)
     redactor.add(*(v for k, v in taken.items()
-                   if (k in extra or v in keys or _SECRET_NAME.search(k) or url_password(v)) and worth_redacting(v, environ)),
+                   if (k in extra or v in keys or _SECRET_NAME.search(k) or url_password(v) or secret_value(v))
+                   and worth_redacting(v, environ)),
                  *passwords, min_length=MIN_REDACTED_VALUE)
     return sorted(taken)
 
@@ -105,7 +120,8 @@ def child_environment(passthrough: Iterable[str] = (), *, environ: Mapping[str, 
     env = os.environ if environ is None else environ
     # By name, and by value: a key under an innocent name (MY_URL=...?key=sk-...) stays out too.
     out = {k: v for k, v in env.items()
-           if ((not looks_secret(k) and not url_password(v)) or _passes(k, passthrough)) and PROCESS.redact(v) == v}
+           if ((not looks_secret(k) and not url_password(v) and not secret_value(v)) or _passes(k, passthrough))
+           and PROCESS.redact(v) == v}
     if passthrough:
         with _lock:
             kept = dict(_held if held is None else held)

@@ -333,3 +333,22 @@ def test_a_json_escaped_key_in_tool_arguments_is_redacted_too(cli, loopback):
     for text in (done.out, done.err, transcript.read_text(), viewed.out + viewed.err,
                  "".join(p.read_text() for p in cli.cwd.glob("mrsmith-*.md"))):
         assert KEY not in text and KEY[1:] not in text
+
+
+def test_a_key_under_an_innocent_name_is_known_by_its_format(cli, loopback):
+    """DEPLOY_HELPER=ghp_… or NOTES=sk-proj-…: the name says nothing, the value is a key all the same;
+    it stays out of the shell's environment and out of every output."""
+    srv = loopback(env_dump_turns())
+    secrets = {"DEPLOY_HELPER": "ghp_" + "Q" * 36, "NOTES": "sk-proj-" + "R" * 40, "CHAT": "xoxb-1234-5678-SLACKVALUE",
+               "CLOUD_ID": "AKIA" + "Z" * 16, "SIGNER": "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAA\n"
+                                                       "-----END OPENSSH PRIVATE KEY-----"}
+    done = cli.using(srv.base_url).run("-p", "show env", "--yes", "--json", env={**secrets, "HARMLESS_SETTING": "visible-value"})
+    assert done.code == 0, done.err
+    export_all(cli, done)
+    child = srv.requests[1]["messages"][-1]["content"].split("==PARENT==")[0]
+    assert "HARMLESS_SETTING=visible-value" in child
+    for name in secrets:
+        assert f"{name}=" not in child
+    out = everything(done, srv, cli)
+    for value in ("Q" * 36, "R" * 40, "SLACKVALUE", "Z" * 16, "b3BlbnNzaC1rZXktdjEAAAA"):
+        assert value not in out
