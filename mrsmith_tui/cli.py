@@ -402,6 +402,12 @@ def _run_headless(args: argparse.Namespace, config: Config) -> int:
     prompt, attachments = _prompt_and_attachments(args)
     resolve_agent(config, args.agent)  # a missing agent is a config error before anything starts
     config = _take_keys(config)
+    # -f FILE and piped stdin go to the model as the person gave them, but without mrsmith's own keys and
+    # the scrubbed environment values (`-f .env` holding OPENAI_API_KEY): nothing else reaches the model with them.
+    from mrsmith_tui.security.redact import PROCESS
+
+    prompt = PROCESS.redact(prompt)
+    attachments = [(name, PROCESS.redact(text)) for name, text in attachments]
     printer = HeadlessPrinter(sys.stdout, sys.stderr, json_lines=args.json, color=wants_color(sys.stderr, os.environ))
     session = _build_session(args, config, sink=printer, approver=PolicyApprover(yes=args.yes))
     printer(permissions_in_force(session.gate, approve_all=args.yes))

@@ -352,3 +352,19 @@ def test_a_key_under_an_innocent_name_is_known_by_its_format(cli, loopback):
     out = everything(done, srv, cli)
     for value in ("Q" * 36, "R" * 40, "SLACKVALUE", "Z" * 16, "b3BlbnNzaC1rZXktdjEAAAA"):
         assert value not in out
+
+
+@pytest.mark.parametrize("how", ["-f", "stdin", "prompt"])
+def test_the_key_inside_an_attachment_or_piped_text_does_not_reach_the_model(cli, loopback, how):
+    """`mrsmith -p x -f .env` where .env holds mrsmith's own key (or the same piped in): the file goes
+    to the model, the key as [redacted], like a tool result that read it."""
+    (cli.cwd / "cfg.txt").write_text(f"OPENAI_API_KEY={KEY}\nPLAIN=kept-line\nDB_PASS=dbpass-HUNTER2-zz\n")
+    srv = loopback([text_turn("ok")])
+    args = {"-f": ["-p", "look", "-f", "cfg.txt"], "stdin": ["-p", "look"], "prompt": ["-p", f"key {KEY} ok"]}[how]
+    stdin = (cli.cwd / "cfg.txt").read_text() if how == "stdin" else None
+    done = cli.using(srv.base_url).run(*args, "--api-key", KEY, "--json", input=stdin,
+                                       env={"DB_PASS": "dbpass-HUNTER2-zz"})
+    assert done.code == 0, done.err
+    sent = json.dumps(srv.requests)
+    assert ("kept-line" in sent) if how != "prompt" else ("[redacted] ok" in sent)
+    assert KEY not in sent and "dbpass-HUNTER2-zz" not in sent
