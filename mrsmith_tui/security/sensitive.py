@@ -31,7 +31,10 @@ DEFAULT_SENSITIVE_PATTERNS: tuple[str, ...] = (
     "AuthKey_*.p8",  # Apple API keys
     "*.tfstate",  # Terraform state holds every secret of the infrastructure in clear
     "*.tfstate.backup",
-    # ssh private keys by their usual names (a bare `id_*` would take in id_utils.py)
+    # ssh private keys: any id_* without an extension (id_work, id_github), and the usual names with
+    # any suffix (id_rsa.bak); id_utils.py and id_map.json are code, not keys
+    "id_*",
+    "!id_*.*",
     "id_rsa*",
     "id_dsa*",
     "id_ecdsa*",

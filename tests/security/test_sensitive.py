@@ -13,8 +13,9 @@ SECRET = [
     ".vault-token", "putty.ppk", "AuthKey_ABC123.p8", "client_secret_123.apps.googleusercontent.com.json",
     "service-account-prod.json", "kubeconfig", ".dockercfg", "infra/terraform.tfstate", "terraform.tfstate.backup",
     ".my.cnf", ".git/config", "creds/.git-credentials.bak", "config/secrets.yml", "secrets.json",
+    "id_work", ".ssh-backup/id_github", "keys/id_deploy_2024",  # private keys named by their owner
 ]
-ORDINARY = ["src/main.py", "id_utils.py", "src/id_map.ts", "README.md", "id_rsa.pub", "docs/environment.md", "key.txt", "config.json", ".gitignore", "keys.py",
+ORDINARY = ["src/main.py", "id_utils.py", "id_work.pub", "id_token.go", "src/id_map.ts", "README.md", "id_rsa.pub", "docs/environment.md", "key.txt", "config.json", ".gitignore", "keys.py",
             "credentials.py", "src/env.ts", "environment.yml", ".git/HEAD", "docs/kubeconfig.md"]
 
 
