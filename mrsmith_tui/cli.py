@@ -291,8 +291,9 @@ def _take_keys(config: Config) -> Config:
     config, and take them and every other secret-looking variable out of the environment: no
     child process mrsmith starts sees them, and every output redacts them."""
     from mrsmith_tui.config.load import IMPLICIT_PROVIDER, api_key_for, api_key_variable, run_key_command
-    from mrsmith_tui.security.environment import scrub_process_environment
+    from mrsmith_tui.security.environment import keep_process_private, scrub_process_environment
 
+    keep_process_private()
     providers = []
     for pc in config.providers:
         key = api_key_for(config, pc.name) or (run_key_command(pc) if pc.api_key_command else None)

@@ -132,3 +132,24 @@ def child_environment(passthrough: Iterable[str] = (), *, environ: Mapping[str, 
 def held_names() -> list[str]:
     with _lock:
         return sorted(_held)
+
+
+PR_SET_DUMPABLE = 4
+
+
+def keep_process_private() -> bool:
+    """Mark this process non-dumpable (Linux, as ssh-agent does): /proc/<pid>/environ, mem, maps and
+    fd/ become root's, so a child running as the same user (`cat /proc/$PPID/environ | base64`, a
+    read of the parent's memory) cannot get the keys mrsmith holds, whatever it does to the bytes.
+    Children are dumpable again after exec. True when it took effect."""
+    import ctypes
+    import ctypes.util
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        return libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False

@@ -1,5 +1,8 @@
 """The environment a child gets: secret-looking names out, passthrough back in, values redacted."""
 
+import subprocess
+import sys
+
 import pytest
 
 from mrsmith_tui.security.environment import child_environment, looks_secret, scrub_process_environment
@@ -56,3 +59,18 @@ def test_a_path_or_common_value_under_a_secret_name_is_not_redacted_everywhere(t
     assert redactor.redact(f"/usr/bin {tmp_path}") == f"/usr/bin {tmp_path}"
     assert redactor.redact("tok-1234567890") == "[redacted]"
     assert env == {"PATH": "/usr/local/bin:/usr/bin", "HOME": str(tmp_path)}
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="prctl is Linux's")
+def test_the_process_holding_the_keys_is_not_dumpable_and_its_children_are():
+    """After keep_process_private a same-user child cannot read the parent's /proc environ or memory
+    (`cat /proc/$PPID/environ | base64` got past redaction); the child itself is an ordinary process."""
+    code = ("import ctypes, subprocess, sys\n"
+            "from mrsmith_tui.security.environment import keep_process_private\n"
+            "libc = ctypes.CDLL(None)\n"
+            "assert keep_process_private()\n"
+            "child = subprocess.run([sys.executable, '-c', 'import ctypes; print(ctypes.CDLL(None).prctl(3, 0, 0, 0, 0))'],"
+            " capture_output=True, text=True).stdout.strip()\n"
+            "print(libc.prctl(3, 0, 0, 0, 0), child)\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["0", "1"]
