@@ -7,6 +7,7 @@ Textual itself does not write.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -130,3 +131,30 @@ async def test_a_recorded_session_is_replayed_as_text(tmp_path):
         assert "␛]52;c;" in answer.text
         await until(pilot, lambda: any("␛]52;c;" in f for f in frames.text))
         assert frames.foreign_controls() == set()
+
+
+async def test_a_paste_with_escapes_is_shown_not_obeyed(loopback, tmp_path):
+    """Text copied from a web page can carry hidden controls: the prompt editor draws them as
+    stand-ins, before and after sending, and the model gets the stand-ins."""
+    from textual import events
+
+    from mrsmith_tui.tui.view.prompt import PromptArea
+
+    srv = loopback([text_turn("ok")])
+    app = app_for(config_for(srv.base_url, tmp_path), tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        frames = Frames(app)
+        await until(pilot, lambda: app.session is not None)
+        paste = events.Paste("pasted \x1b]0;PWNED\x07\x1b[2J\u202eend")
+        paste.set_sender(app)
+        app._driver.send_message(paste)
+        area = app.query_one(PromptArea)
+        await until(pilot, lambda: "end" in area.text)
+        assert area.text.startswith("pasted ␛]0;PWNED␇␛[2J\\u202eend")
+        await pilot.pause()
+        assert frames.foreign_controls() == set()
+        await pilot.press("enter")
+        await until(pilot, lambda: not app.model.run.running and any(b.kind == "usage" for b in app.model.conv.blocks))
+        await pilot.pause()
+        assert frames.foreign_controls() == set()
+    assert "\\u001b" not in json.dumps(srv.requests) and "␛]0;PWNED" in json.dumps(srv.requests, ensure_ascii=False)

@@ -5,6 +5,9 @@ from __future__ import annotations
 from textual import events
 from textual.message import Message
 from textual.widgets import TextArea
+from textual.widgets.text_area import Edit, EditResult
+
+from mrsmith_tui.security.terminal_text import clean
 
 
 class PromptArea(TextArea):
@@ -32,8 +35,15 @@ class PromptArea(TextArea):
         self.completing = False  # set by the shell while slash completions are offered
         self.request_waiting = False  # set by the shell while a request waits behind the typed text
 
+    def edit(self, edit: Edit) -> EditResult:
+        # Pasted text (or a recalled draft) can carry terminal controls (a web page's hidden
+        # \x1b]0;…): the editor would draw them raw, so they go in as their visible stand-ins.
+        edit.text = clean(edit.text)
+        return super().edit(edit)
+
     def set_draft(self, text: str) -> None:
         """Replace the text (history recall, completion, clearing after send); cursor at the end."""
+        text = clean(text)
         if text == self.text:
             return
         self.load_text(text)
