@@ -203,6 +203,13 @@ class ContinueModal(RequestModal):
                 yield Static(_keys(("y", "continue"), ("n", "stop here")), classes="keys")
 
 
+class FreeAnswer(Input):
+    """The question's free-text box: pasted controls go in as stand-ins (the Input draws them raw)."""
+
+    def replace(self, text: str, start: int, end: int) -> None:
+        super().replace(clean(text), start, end)
+
+
 class QuestionModal(RequestModal):
     """Numbered options (1-9 pick, space toggles with several allowed), free text, Enter sends."""
 
@@ -218,7 +225,7 @@ class QuestionModal(RequestModal):
             with VerticalScroll(id="q-text"):
                 yield Static("", classes="title", id="q-title")
             with Vertical(classes="footer"):
-                yield Input(placeholder="or type an answer, Enter sends", id="q-free", select_on_focus=False)
+                yield FreeAnswer(placeholder="or type an answer, Enter sends", id="q-free", select_on_focus=False)
                 yield Static(_keys(("1-9", "pick"), ("space", "toggle"), ("enter", "send"), ("esc", "skip")),
                              classes="keys")
             yield SelectionList[str](id="q-options")

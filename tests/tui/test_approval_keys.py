@@ -312,3 +312,27 @@ async def test_a_long_question_keeps_its_options_in_view_and_letters_go_to_the_f
         await pilot.press("enter")
         await until(pilot, lambda: not app.model.run.running)
     assert made[0].answers == ["green"]
+
+
+async def test_a_paste_into_the_free_answer_shows_controls_as_text():
+    from tests.tui.test_escapes import Frames
+
+    made: list = []
+    clock = Clock()
+
+    def ask(session, cancel):
+        session.answers.append(session.approver.ask((m.Question("which?", options=(m.QuestionOption("red"),)),)))
+
+    app = make_app([[ask]], made, clock=clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press(*"go", "enter")
+        await until(pilot, lambda: painted(app, QuestionModal))
+        modal = app.screen
+        clock.later(10)
+        modal.query_one("#q-free").focus()
+        frames = Frames(app)
+        modal.query_one("#q-free").post_message(events.Paste("x\x1b]0;PWNED\x07\x1b[2J"))
+        await until(pilot, lambda: "PWNED" in modal.query_one("#q-free").value)
+        await pilot.pause()
+        assert modal.query_one("#q-free").value == "x␛]0;PWNED␇␛[2J"
+        assert frames.foreign_controls() == set()
