@@ -23,6 +23,7 @@ from textual.widgets import Input, SelectionList, Static
 
 from mrsmith_tui.security.redact import map_strings
 from mrsmith_tui.security.terminal_text import clean
+from mrsmith_tui.tui.view.clean_input import CleanInput
 from mrsmith_tui.tools.base import RULE_TEXT
 from mrsmith_tui.tui.model import Request
 from mrsmith_tui.tui.update import ANSWER_KEYS
@@ -203,13 +204,6 @@ class ContinueModal(RequestModal):
                 yield Static(_keys(("y", "continue"), ("n", "stop here")), classes="keys")
 
 
-class FreeAnswer(Input):
-    """The question's free-text box: pasted controls go in as stand-ins (the Input draws them raw)."""
-
-    def replace(self, text: str, start: int, end: int) -> None:
-        super().replace(clean(text), start, end)
-
-
 class QuestionModal(RequestModal):
     """Numbered options (1-9 pick, space toggles with several allowed), free text, Enter sends."""
 
@@ -225,7 +219,7 @@ class QuestionModal(RequestModal):
             with VerticalScroll(id="q-text"):
                 yield Static("", classes="title", id="q-title")
             with Vertical(classes="footer"):
-                yield FreeAnswer(placeholder="or type an answer, Enter sends", id="q-free", select_on_focus=False)
+                yield CleanInput(placeholder="or type an answer, Enter sends", id="q-free", select_on_focus=False)
                 yield Static(_keys(("1-9", "pick"), ("space", "toggle"), ("enter", "send"), ("esc", "skip")),
                              classes="keys")
             yield SelectionList[str](id="q-options")

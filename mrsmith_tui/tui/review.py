@@ -11,6 +11,7 @@ from textual.widgets import Input, Static, TextArea
 from textual.widgets.text_area import Selection
 
 from mrsmith_tui.security.terminal_text import clean
+from mrsmith_tui.tui.view.clean_input import CleanInput
 
 
 class ReviewScreen(Screen[None]):
@@ -31,7 +32,7 @@ class ReviewScreen(Screen[None]):
         area = TextArea(self.text, read_only=True, soft_wrap=True, show_line_numbers=False, id="review-text")
         area.cursor_blink = False
         yield area
-        find = Input(placeholder="find…", id="review-find")
+        find = CleanInput(placeholder="find…", id="review-find")
         find.cursor_blink = False
         find.display = False
         yield find

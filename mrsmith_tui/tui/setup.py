@@ -35,6 +35,7 @@ from mrsmith_tui.config.load import ConfigError
 from mrsmith_tui.config.write import write_config
 from mrsmith_tui.provider.openai_compat import list_models
 from mrsmith_tui.security.terminal_text import clean
+from mrsmith_tui.tui.view.clean_input import CleanInput
 
 # (base_url, api_key, timeout) -> model ids; raises on any failure (a one-line message).
 FetchModels = Callable[[str, "str | None", float], list[str]]
@@ -167,20 +168,20 @@ class SetupScreen(Screen[Path | None]):
             yield Static("Endpoint", classes="section")
             with Horizontal(classes="row"):
                 yield Label("Base URL")
-                yield Input(placeholder="https://api.openai.com/v1", id="base-url")
+                yield CleanInput(placeholder="https://api.openai.com/v1", id="base-url")
                 yield Button("Fetch models", id="fetch")
             with Horizontal(classes="row"):
                 yield Label("API key")
                 yield Input(placeholder="optional for local servers", password=True, id="api-key")
             with Horizontal(classes="row"):
                 yield Label("Name")
-                yield Input(placeholder="provider name, e.g. openai", id="name")
+                yield CleanInput(placeholder="provider name, e.g. openai", id="name")
             with Horizontal(classes="row"):
                 yield Label("Model")
                 yield Select([], prompt="fetch the list, or type a name below", id="model-list")
             with Horizontal(classes="row"):
                 yield Label("")
-                yield Input(placeholder="model name", id="model")
+                yield CleanInput(placeholder="model name", id="model")
             with Horizontal(id="actions"):
                 yield Static(Content(f"Saves {_label(self.config_path)}"), id="target")
                 yield Button("Save", variant="primary", id="save")
