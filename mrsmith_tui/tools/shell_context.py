@@ -134,12 +134,14 @@ def _listed_problem(ctx: Context, kind: str) -> str | None:
 # --------------------------------------------------------------------------- repository config
 
 
-def git_config_keys(cwd: str) -> list[str]:
+def git_config_keys(cwd: str, depth: int = 0) -> list[str]:
     """What in the repository (not your own config) could make a read-only git command run code.
 
     Its config keys (local and worktree scope with includes, and each submodule's config under
     the git dir) that name a program or another tree, and the hooks read-only commands fire:
-    `git status` writes the index and so runs a `post-index-change` hook.
+    `git status` writes the index and so runs a `post-index-change` hook. Gitlinks of the index
+    are looked into as well: an embedded repository (`sub/.git` a directory, or a `.git` file
+    pointing anywhere) has a config of its own, and `git status` runs git in there.
     """
     def run(*argv: str) -> str | None:
         try:
@@ -165,6 +167,15 @@ def git_config_keys(cwd: str) -> list[str]:
                 return ["a submodule configuration that could not be read"]
             lines += more.splitlines()
             hook_dirs.append(config.parent / "hooks")
+    stage = run("ls-files", "--stage", "-z")
+    gitlinks = [e.partition("\t")[2] for e in (stage or "").split("\0") if e.startswith("160000 ")]
+    for path in gitlinks[:50]:
+        sub = Path(cwd, path)
+        if not (sub / ".git").exists():
+            continue  # not checked out: git does not go in
+        if depth >= 3:
+            return [f"submodules nested too deep ({path})"]
+        found += [f"{path}: {key}" for key in git_config_keys(str(sub), depth + 1) if f"{path}: {key}" not in found]
     for entry in lines:
         key, _, value = entry.partition("=")
         if A.GIT_CONFIG_DANGER.match(key.lower()) and value.strip().lower() not in A.GIT_CONFIG_OFF and key not in found:

@@ -170,6 +170,23 @@ def test_a_submodule_config_that_runs_programs_asks(tmp_path: Path) -> None:
     assert "core.fsmonitor" in classify("git status", root=root).reason
 
 
+def test_an_embedded_repository_committed_as_a_gitlink_is_checked_too(tmp_path: Path) -> None:
+    # `git add sub` of a repository keeps sub/.git a directory; `git status` runs git in there
+    root = make_project(tmp_path / "super")
+    _git(root, "init", "-q")
+    sub = root / "sub"
+    sub.mkdir()
+    _git(sub, "init", "-q")
+    (sub / "s").write_text("s\n")
+    _git(sub, "add", "s")
+    _git(sub, "-c", "user.name=a", "-c", "user.email=a@b", "commit", "-qm", "s")
+    _git(root, "add", "sub")
+    assert classify("git status", root=root).read_only
+    _git(sub, "config", "core.fsmonitor", "./hook.sh")
+    v = classify("git status", root=root)
+    assert not v.read_only and "sub: core.fsmonitor" in v.reason
+
+
 @pytest.mark.parametrize("command", ["ls\rrm x", "ls\x1b[2J", "cat\x00/etc/passwd", "ls\x0bx"])
 def test_control_characters_ask(command: str, project: Path) -> None:
     assert not classify(command, root=project).read_only
