@@ -272,7 +272,8 @@ SED_S_FLAGS = frozenset("gpiImM0123456789")  # no e (runs the pattern space), no
 
 # --------------------------------------------------------------------------- jq programs
 
-JQ_FORBIDDEN = re.compile(r"\$ENV\b|\$__prog_args\b|\$__loc__\b|\b(?:env|import|include|modulemeta|get_search_list|input_filename)\b")
+# (jq 1.6 reads `$ ENV`, even `$ #…⏎ENV`, as $ENV: the bare names are forbidden)
+JQ_FORBIDDEN = re.compile(r"\bENV\b|\b__prog_args\b|\b__loc__\b|\b(?:env|import|include|modulemeta|get_search_list|input_filename)\b")
 
 # --------------------------------------------------------------------------- test / [ / [[
 
@@ -453,7 +454,7 @@ HARMLESS_DEVICES = frozenset({"/dev/null", "/dev/stdin", "/dev/stdout", "/dev/st
 # Variables whose value looks like a credential: expanding one (`echo $OPENAI_API_KEY`) asks.
 # (security.environment.looks_secret is consulted too.) Connection strings and proxies carry passwords.
 SECRET_VARIABLE = re.compile(
-    r"(?i)(api_?key|_key$|^key$|key_id$|token|secret|pass(?!thru)|_pwd$|_pat$|credential|auth|private|session|cookie"
+    r"(?i)(api_?key|_key$|^key$|key_id$|token|secret|pass(?!thru)|_pwd?$|_pat$|_sk$|webhook|credential|auth|private|session|cookie"
     r"|dsn|proxy|(database|db|redis|mongo\w*|postgres\w*|pg|mysql|amqp|rabbitmq|broker|celery\w*)_?(url|uri))"
 )
 LOOP_VARIABLE = re.compile(r"^[a-z][a-z0-9_]*$")

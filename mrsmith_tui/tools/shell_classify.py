@@ -396,14 +396,28 @@ def _test_command(node: Node, ctx: Context, out: list[Problem]) -> None:
                     if not re.match(r"^-?[0-9]+$", t) and not re.match(r"^\"?\$(?:[#?$!]|\{[#?$!]\})\"?$", t):
                         out.append(Problem("runs", f"[[ {t} {op} … ]] evaluates `{t}` as arithmetic code"))
             return
-        if n.type in ("command_substitution", "process_substitution", "arithmetic_expansion", "expansion"):
-            _scan(n, ctx, out)
+        if n.type in ("command_substitution", "process_substitution", "arithmetic_expansion", "expansion", "simple_expansion"):
+            _scan(n, ctx, out)  # `[[ $OPENAI_API_KEY == sk-a* ]]` guesses a secret one letter at a time
             return
         for c in n.children:
             visit(c)
 
     for c in node.children:
         visit(c)
+    if node.children and node.children[0].type == "[":
+        _split_operands(node, out)
+
+
+def _split_operands(node: Node, out: list[Problem]) -> None:
+    """`[ $x ]` splits an unquoted value into words: `-v a[$(…)]` (a loop variable can hold it) runs code."""
+    for c in node.named_children:
+        if c.type in ("string", "raw_string", "ansi_c_string", "word", "number", "test_operator"):
+            continue
+        expands = ("simple_expansion", "expansion", "command_substitution")
+        if c.type in expands or (c.type == "concatenation" and any(g.type in expands for g in c.children)):
+            out.append(Problem("runs", f"[ gets `{_text(c)[:60]}` unquoted, which could split into an operator that runs code"))
+        else:
+            _split_operands(c, out)
 
 
 def _for(node: Node, ctx: Context, out: list[Problem]) -> None:
