@@ -483,9 +483,10 @@ LISTER_FILTERS: dict[str, frozenset[str]] = {
 # that prints whole files, like cat, does).
 SEARCHERS = frozenset("grep egrep fgrep rg wc ls stat file du md5sum sha1sum sha224sum sha256sum sha384sum sha512sum "
                       "b2sum cksum".split())
-# These show names, sizes and types, never content: naming a secret inside the root is fine
+# These show names and sizes, never content: naming a secret inside the root is fine
 # (`ls -l .env`, `du -sh *`), as list_dir shows it; a path outside the root still asks.
-NAMES_ONLY = frozenset("ls stat du file wc tree".split())
+# Not wc or file: they read the secret (`wc -L`, `file id_rsa` says "OpenSSH private key").
+NAMES_ONLY = frozenset("ls stat du tree".split())
 
 
 # --------------------------------------------------------------------------- the README's table
