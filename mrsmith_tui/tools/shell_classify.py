@@ -35,7 +35,7 @@ from mrsmith_tui.security.sensitive import SensitivePaths
 from mrsmith_tui.tools import shell_allowlist as A
 from mrsmith_tui.tools.shell_argv import is_filter, is_lister, judge
 from mrsmith_tui.tools.shell_checks import test_path_problem
-from mrsmith_tui.tools.shell_context import Context, Problem, git_config_keys, path_problem
+from mrsmith_tui.tools.shell_context import Context, Problem, git_config_keys, git_toplevel, path_problem
 from mrsmith_tui.tools.shell_words import Word, expand, lex
 
 RULE_ORDER = ("runs", "writes", "network", "secret", "outside", "other")
@@ -94,6 +94,9 @@ def _classify(
     def git_config(cwd: str) -> list[str]:
         if cwd not in config_cache:
             config_cache[cwd] = git_config_keys(cwd)
+            top = git_toplevel(cwd)  # a dotfiles repository in $HOME: `git log -p` shows files above the root
+            if top is not None and os.path.commonpath([real_root, os.path.realpath(top)]) != real_root:
+                config_cache[cwd] = [f"work tree at {top} (above the working directory)", *config_cache[cwd]]
         return config_cache[cwd]
 
     ctx = Context(real_root, sensitive or SensitivePaths(), [real_root], frozenset(_norm(harmless)),

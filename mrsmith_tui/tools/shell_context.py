@@ -134,6 +134,16 @@ def _listed_problem(ctx: Context, kind: str) -> str | None:
 # --------------------------------------------------------------------------- repository config
 
 
+def git_toplevel(cwd: str) -> str | None:
+    """The work tree git would use from cwd (None when there is none or no git)."""
+    try:
+        out = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=cwd, capture_output=True, text=True,
+                             timeout=10, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return out.stdout.strip() or None if out.returncode == 0 else None
+
+
 def git_config_keys(cwd: str, depth: int = 0) -> list[str]:
     """What in the repository (not your own config) could make a read-only git command run code.
 

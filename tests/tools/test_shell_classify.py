@@ -170,6 +170,18 @@ def test_a_submodule_config_that_runs_programs_asks(tmp_path: Path) -> None:
     assert "core.fsmonitor" in classify("git status", root=root).reason
 
 
+def test_a_repository_above_the_root_asks(tmp_path: Path) -> None:
+    # a dotfiles repository in $HOME: `git log -p` from ~/proj would show files above the root
+    outer = tmp_path / "home"
+    outer.mkdir()
+    _git(outer, "init", "-q")
+    root = make_project(outer / "proj")
+    v = classify("git log -p", root=root)
+    assert not v.read_only and "above the working directory" in v.reason
+    assert classify("git status", root=outer).read_only
+    assert classify("ls", root=root).read_only
+
+
 def test_an_embedded_repository_committed_as_a_gitlink_is_checked_too(tmp_path: Path) -> None:
     # `git add sub` of a repository keeps sub/.git a directory; `git status` runs git in there
     root = make_project(tmp_path / "super")
