@@ -177,7 +177,9 @@ def git_config_keys(cwd: str, depth: int = 0) -> list[str]:
                 return ["a submodule configuration that could not be read"]
             lines += more.splitlines()
             hook_dirs.append(config.parent / "hooks")
-    stage = run("ls-files", "--stage", "-z")
+    # the index as is, no fsmonitor query (a repository's core.fsmonitor would run right here)
+    stage = run("-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "-c", "core.hooksPath=/dev/null",
+                "ls-files", "--stage", "-z")
     gitlinks = [e.partition("\t")[2] for e in (stage or "").split("\0") if e.startswith("160000 ")]
     for path in gitlinks[:50]:
         sub = Path(cwd, path)
