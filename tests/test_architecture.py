@@ -8,7 +8,7 @@ from pathlib import Path
 PKG = Path(__file__).resolve().parent.parent / "mrsmith_tui"
 
 # layer -> the layers it may import (besides itself and the base modules)
-BASE = {"msgs", "cancel", "paths", "__init__", "__main__"}
+BASE = {"msgs", "history", "errors", "cancel", "paths", "__init__", "__main__"}
 ALLOWED = {
     "security": set(),
     "bundled": set(),  # data (skills, themes); its scripts import nothing of the package

@@ -1,0 +1,109 @@
+"""The history a session keeps: typed and wire-neutral.
+
+The core appends these entries as a conversation goes on; a wire adapter (Chat Completions
+today, the Anthropic Messages wire next) translates them into what its server takes, in one
+place (`provider.openai_compat.wire_messages` for Chat Completions). Nothing here knows a wire:
+reasoning is a block with an optional signature (Anthropic's thinking blocks need it back;
+Chat Completions servers take it as `reasoning_content` or drop it), and a tool call keeps
+its arguments as the raw JSON text the model wrote.
+
+Entries are frozen pydantic models, so a transcript can carry them as they are and read them
+back. Marks that change (a compaction hides the entries a summary replaces) make a new entry
+with `model_copy(update=...)`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Frozen(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="ignore")
+
+
+# --------------------------------------------------------------------------- assistant blocks
+
+
+class TextBlock(_Frozen):
+    type: Literal["text"] = "text"
+    text: str
+
+
+class ReasoningBlock(_Frozen):
+    type: Literal["reasoning"] = "reasoning"
+    text: str
+    signature: str = ""  # the provider's proof of the thinking, sent back verbatim where the wire asks
+
+
+class ToolCallBlock(_Frozen):
+    type: Literal["tool_call"] = "tool_call"
+    id: str
+    name: str
+    arguments: str  # the JSON text as the model wrote it (it may not parse; the tool loop says so)
+
+
+AssistantBlock = Annotated[Union[TextBlock, ReasoningBlock, ToolCallBlock], Field(discriminator="type")]
+
+
+# --------------------------------------------------------------------------- entries
+
+
+UserKind = Literal["prompt", "context", "summary"]
+
+
+class UserEntry(_Frozen):
+    """What the person said (`prompt`), text the program put in the context for them (`context`:
+    a skill body, attachments) or the summary that stands for compacted entries (`summary`)."""
+
+    role: Literal["user"] = "user"
+    text: str
+    kind: UserKind = "prompt"
+    compacted: bool = False  # replaced by a later summary: kept, but left out of the context
+
+
+class AssistantEntry(_Frozen):
+    """One answer of the model: its blocks in the order they came."""
+
+    role: Literal["assistant"] = "assistant"
+    blocks: tuple[AssistantBlock, ...] = ()
+    partial: bool = False  # cut by a cancel or a broken stream; never has tool calls
+    compacted: bool = False
+
+    @property
+    def text(self) -> str:
+        return "".join(b.text for b in self.blocks if isinstance(b, TextBlock))
+
+    @property
+    def reasoning(self) -> str:
+        return "".join(b.text for b in self.blocks if isinstance(b, ReasoningBlock))
+
+    @property
+    def tool_calls(self) -> tuple[ToolCallBlock, ...]:
+        return tuple(b for b in self.blocks if isinstance(b, ToolCallBlock))
+
+
+class ToolResultEntry(_Frozen):
+    """What a tool call gave back to the model (exactly the text the model is sent)."""
+
+    role: Literal["tool"] = "tool"
+    call_id: str
+    name: str
+    content: str
+    compacted: bool = False
+
+
+HistoryEntry = Annotated[Union[UserEntry, AssistantEntry, ToolResultEntry], Field(discriminator="role")]
+
+
+def assistant(text: str = "", reasoning: str = "", signature: str = "",
+              tool_calls: tuple[ToolCallBlock, ...] = (), *, partial: bool = False) -> AssistantEntry:
+    """An AssistantEntry from its parts, reasoning first (the order every wire expects)."""
+    blocks: list[TextBlock | ReasoningBlock | ToolCallBlock] = []
+    if reasoning or signature:
+        blocks.append(ReasoningBlock(text=reasoning, signature=signature))
+    if text:
+        blocks.append(TextBlock(text=text))
+    blocks.extend(tool_calls)
+    return AssistantEntry(blocks=tuple(blocks), partial=partial)
