@@ -4,7 +4,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 TEST_STAMP := $(VENV)/.installed-test
 
-.PHONY: run test test-real bench clean
+.PHONY: run lint test test-real bench clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -21,7 +21,14 @@ $(TEST_STAMP): pyproject.toml | $(BIN)/python
 run: $(STAMP)
 	$(BIN)/mrsmith $(ARGS)
 
-test: $(TEST_STAMP)
+# The linters, fastest first: style and import order (ruff), types (mypy; strict from the base
+# modules up to the core, see pyproject.toml), the layer contracts of DESIGN.md (import-linter).
+lint: $(TEST_STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+	$(BIN)/lint-imports --no-logo
+
+test: lint
 	$(BIN)/python -m pytest
 
 # Tests marked `real`: against MRSMITH_REAL_BASE_URL when set, else against a llama.cpp server that
