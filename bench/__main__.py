@@ -25,10 +25,11 @@ def _no_ui_ceiling(base_url: str, workdir: Path, tokens: int) -> float | None:
     from bench.harness import TimingSink, bench_config
     from mrsmith_tui.cancel import CancelToken
     from mrsmith_tui.core.session import build_session
+    from mrsmith_tui.tools.approval import PolicyApprover
 
     timing = TimingSink()
     session = build_session(config=bench_config(base_url), agent_name="bench", cwd=workdir, sink=timing,
-                            approver=None, persist=False)
+                            approver=PolicyApprover(), persist=False)
     try:
         session.run(f"stream {tokens} tag C", CancelToken())
     finally:
@@ -41,8 +42,8 @@ def _no_ui_ceiling(base_url: str, workdir: Path, tokens: int) -> float | None:
 
 def _load_app(kind: str):
     if kind == "naive":
-        from bench.naive_app import run_tui
-        return run_tui, ""
+        from bench.naive_app import run_tui as run_naive_tui
+        return run_naive_tui, ""
     try:
         from mrsmith_tui.tui.app import run_tui
     except ImportError as e:

@@ -21,9 +21,10 @@ import re
 import statistics
 import threading
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Awaitable, Callable
+from typing import Any
 
 from textual import events
 from textual.app import App
@@ -65,7 +66,7 @@ class FrameWatch:
 
     def expect(self, needle: str) -> tuple[threading.Event, list[float]]:
         """Register before causing it; the list gets the frame time."""
-        entry = (threading.Event(), [])
+        entry: tuple[threading.Event, list[float]] = (threading.Event(), [])
         with self._lock:
             self._needles[needle] = entry
         return entry

@@ -31,6 +31,7 @@ def _spawn_and_stop(workdir: Path) -> list[Figure]:
     from mrsmith_tui.cancel import CancelToken
     from mrsmith_tui.config.schema import AgentConfig, Config, ProviderConfig
     from mrsmith_tui.core.session import build_session
+    from mrsmith_tui.tools.approval import PolicyApprover
 
     gate = threading.Event()
 
@@ -45,7 +46,7 @@ def _spawn_and_stop(workdir: Path) -> list[Figure]:
         config = Config(providers=[ProviderConfig(name="b", base_url=srv.base_url)],
                         agents=[AgentConfig(name="b", provider="b", model="m")], default_agent="b")
         session = build_session(config=config, agent_name=None, cwd=workdir, sink=msgs.ListSink(),
-                                approver=None, persist=False)
+                                approver=PolicyApprover(), persist=False)
         install(session, max_agents=4, agent_wait_ms=60_000)
         try:
             t0 = time.perf_counter()

@@ -166,7 +166,7 @@ async def run_all(app: App, watch: FrameWatch, timing: TimingSink, s: Settings, 
     r = sorted(runs, key=lambda x: x.rate or 0)[len(runs) // 2]  # the median run
     r.keys_ms = [k for x in runs for k in x.keys_ms]
     rates = ", ".join(f"{x.rate:,.0f}" if x.rate else "n/a" for x in runs)
-    med, key95 = _ms(r.keys_ms)
+    _med, key95 = _ms(r.keys_ms)
     throughput = [
         Figure(f"stream {s.stream_tokens:,} tokens (Markdown+code+reasoning)", r.rate, "tokens/s", ">= 5000",
                r.error or (f"median of {len(runs)}: {rates}; {r.seconds:.2f} s, {r.frames} frames"
@@ -208,7 +208,7 @@ async def run_all(app: App, watch: FrameWatch, timing: TimingSink, s: Settings, 
 
     c10, c5k, w10, w5k = cost(small), cost(big), wall(small), wall(big)
     keys5k = [k for x in big for k in x.keys_ms]
-    med5k, p95_5k = _ms(keys5k)
+    _med5k, p95_5k = _ms(keys5k)
     errors = "; ".join(sorted({x.error or x.note for x in small + big if x.error or x.note}))
     out["Scale (10 vs 5,000 finished blocks)"] = [
         Figure(f"fill: {s.fill_blocks:,} blocks emitted -> last one on screen", fill_seconds, "s", "",
@@ -258,7 +258,7 @@ async def many_agents(app: App, watch: FrameWatch, timing: TimingSink, s: Settin
     loop = asyncio.get_running_loop()
     backlog = await loop.run_in_executor(None, _sync_keys, app, watch, 1)
     lags = lag.stop()
-    med, key95 = _ms(keys)
+    _med, key95 = _ms(keys)
     frames = watch.frames - frames0
     return [
         Figure("all agents finished", wall if done else None, "s", "",

@@ -53,13 +53,15 @@ class ServerProcess:
     def __enter__(self) -> str:
         self.proc = subprocess.Popen([sys.executable, "-m", "bench.server"], cwd=REPO, stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdout is not None and self.proc.stdin is not None  # both PIPE
         line = self.proc.stdout.readline().strip()
         if not line.startswith("http://"):
             self.proc.kill()
             raise RuntimeError("the bench server did not start")
         return line
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
+        assert self.proc.stdin is not None
         self.proc.stdin.close()
         try:
             self.proc.wait(timeout=5)

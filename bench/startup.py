@@ -32,7 +32,7 @@ def _first_frame_exits() -> None:
             sys.stdout.flush()
             os._exit(0)
 
-    App._display = display
+    App._display = display  # type: ignore[method-assign]  # the child times its first frame
 
 
 def _headless_run() -> None:
@@ -44,7 +44,7 @@ def _headless_run() -> None:
         asyncio.run(self.run_async(headless=True, size=(120, 40)))
         return self.return_value
 
-    App.run = run
+    App.run = run  # type: ignore[method-assign]  # headless, at a fixed size
 
 
 def child(kind: str) -> None:
@@ -123,6 +123,7 @@ def time_once(kind: str, env: dict[str, str]) -> float | None:
     proc = subprocess.Popen([sys.executable, "-m", "bench.startup", kind], cwd=REPO, env=env,
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
+        assert proc.stdout is not None  # stdout=PIPE
         line = proc.stdout.readline()
         elapsed = time.perf_counter() - t0
         proc.wait(timeout=20)

@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from loopback import Turn, chunk, usage_chunk  # noqa: E402
+from loopback import Turn, chunk, usage_chunk
 
 END_MARK = "ZQXEND"  # the last word of every streamed answer: when it is on screen, the UI caught up
 

@@ -1,3 +1,4 @@
 """mrsmith_tui: a full-screen terminal coding agent for any OpenAI-compatible endpoint."""
+from __future__ import annotations
 
 __version__ = "0.1.0"

@@ -1,3 +1,5 @@
+from __future__ import annotations
+
 from mrsmith_tui.cli import main
 
 raise SystemExit(main())

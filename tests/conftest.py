@@ -7,7 +7,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from loopback import LoopbackServer  # noqa: E402
+from loopback import LoopbackServer
 
 
 @pytest.fixture

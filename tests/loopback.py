@@ -16,9 +16,10 @@ import socket
 import sys
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any, Callable
+from typing import Any
 
 
 @dataclass
@@ -165,7 +166,7 @@ class _Handler(BaseHTTPRequestHandler):
     def log_message(self, *args: Any) -> None:  # quiet
         pass
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         extra = self.server.owner.get_routes.get(self.path)
         if extra is not None:
             self._plain(200, json.dumps(extra).encode(), "application/json")
@@ -175,7 +176,7 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self._plain(404, b'{"error":{"message":"not found"}}', "application/json")
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length)
         owner = self.server.owner

@@ -17,14 +17,16 @@ import os
 import re
 import subprocess
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, TypeVar
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 from pydantic.alias_generators import to_camel
+from pydantic_core import ErrorDetails
 
 from mrsmith_tui import paths
-from mrsmith_tui.config.schema import AgentConfig, Config, LocatedError, ProviderConfig
+from mrsmith_tui.config.schema import AgentConfig, Config, Loc, LocatedError, ProviderConfig
 
 IMPLICIT_PROVIDER = "openai"
 IMPLICIT_AGENT = "default"
@@ -141,7 +143,7 @@ def apply_cli(
     config: Config,
     *,
     agent: str | None = None,
-    sessions_dir: str | os.PathLike | None = None,
+    sessions_dir: str | os.PathLike[str] | None = None,
     context_builder: str | None = None,
     context_window_ratio: float | str | None = None,
     base_url: str | None = None,
@@ -214,7 +216,10 @@ def _override_agent(config: Config, chosen: AgentConfig, *, base_url: str | None
     return config.model_copy(update={"providers": providers, "agents": agents})
 
 
-def _validated(model_cls: type, fields: dict[str, Any], source: str) -> Any:
+Model = TypeVar("Model", bound=BaseModel)
+
+
+def _validated(model_cls: type[Model], fields: dict[str, Any], source: str) -> Model:
     try:
         return model_cls.model_validate(fields)
     except ValidationError as e:
@@ -340,7 +345,7 @@ def describe_validation_error(error: ValidationError, *, with_path: bool = True)
     return message
 
 
-def _error_loc(err: dict[str, Any]) -> tuple:
+def _error_loc(err: ErrorDetails) -> Loc:
     ctx_error = (err.get("ctx") or {}).get("error")
     if isinstance(ctx_error, LocatedError):
         return tuple(err["loc"]) + tuple(ctx_error.loc)
@@ -350,7 +355,7 @@ def _error_loc(err: dict[str, Any]) -> tuple:
     return tuple(to_camel(p) if isinstance(p, str) else p for p in loc)
 
 
-def format_loc(loc: tuple) -> str:
+def format_loc(loc: Loc) -> str:
     out = ""
     for part in loc:
         if isinstance(part, int):

@@ -8,7 +8,6 @@ reference tool's config works unchanged). Loading, precedence and error messages
 from __future__ import annotations
 
 import re
-
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
@@ -127,16 +126,19 @@ class Config(_Model):
         raise KeyError(name)
 
 
+Loc = tuple[str | int, ...]  # where in the config a value is: ("agents", 1, "maxToolRounds")
+
+
 class LocatedError(ValueError):
     """A validation error that knows its field path (raised from model validators)."""
 
-    def __init__(self, loc: tuple, message: str) -> None:
+    def __init__(self, loc: Loc, message: str) -> None:
         super().__init__(message)
         self.loc = loc
         self.message = message
 
 
-def _located(loc: tuple, message: str) -> LocatedError:
+def _located(loc: Loc, message: str) -> LocatedError:
     return LocatedError(loc, message)
 
 

@@ -18,8 +18,8 @@ from __future__ import annotations
 import os
 import re
 import threading
+from collections.abc import Iterable, Mapping, MutableMapping
 from fnmatch import fnmatchcase
-from typing import Iterable, Mapping, MutableMapping
 
 from mrsmith_tui.security.redact import PROCESS, Redactor
 
@@ -150,6 +150,7 @@ def keep_process_private() -> bool:
         return False
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        return libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) == 0
+        result: int = libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+        return result == 0
     except (OSError, AttributeError):
         return False

@@ -16,7 +16,8 @@ import dataclasses
 import json
 import re
 import threading
-from typing import Any, Callable, Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 from urllib.parse import quote
 
 REDACTED = "[redacted]"

@@ -9,9 +9,9 @@ working directory is always sensitive: the tools do not know what it is.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import PurePosixPath
-from typing import Iterable
 
 import pathspec
 

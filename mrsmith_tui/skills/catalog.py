@@ -11,10 +11,11 @@ loaded is not loaded twice.
 
 from __future__ import annotations
 
+import builtins
 import threading
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
 
 from mrsmith_tui.config.schema import Config
 from mrsmith_tui.paths import BUNDLED_SKILLS_DIR, config_dir
@@ -81,7 +82,7 @@ class SkillCatalog:
     def list(self) -> list[Skill]:
         return sorted(self._skills.values(), key=lambda s: s.name)
 
-    def names(self) -> list[str]:
+    def names(self) -> builtins.list[str]:  # `list` is the method above
         return sorted(self._skills)
 
     def get(self, name: str) -> Skill | None:
@@ -91,7 +92,7 @@ class SkillCatalog:
         with self._lock:
             return name in self._loaded
 
-    def loaded(self) -> list[str]:
+    def loaded(self) -> builtins.list[str]:
         with self._lock:
             return sorted(self._loaded)
 

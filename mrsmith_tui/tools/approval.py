@@ -11,11 +11,21 @@ from __future__ import annotations
 
 import shlex
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable, Literal
+from typing import Any, Literal
 
 from mrsmith_tui.msgs import Question
-from mrsmith_tui.tools.base import PRIVATE_SUFFIX, RULE_TEXT, ApprovalNeed, ApprovalQuery, Approver, Decision, Tool, ToolContext
+from mrsmith_tui.tools.base import (
+    PRIVATE_SUFFIX,
+    RULE_TEXT,
+    ApprovalNeed,
+    ApprovalQuery,
+    Approver,
+    Decision,
+    Tool,
+    ToolContext,
+)
 
 Origin = Literal["answer", "--allow", "config"]
 ORIGIN_TEXT: dict[str, str] = {

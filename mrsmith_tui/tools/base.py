@@ -11,12 +11,14 @@ with its `--yes` / `--allow` policy, tests with a script.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.msgs import Msg, Question
+from mrsmith_tui.tools.ledger import FileLedger
 
 Decision = Literal["yes", "no", "always"]
 
@@ -97,7 +99,7 @@ class ToolContext:
     approver: Approver
     emit: Callable[[Msg], None] = _no_msg  # post a Msg (e.g. TasksChanged)
     output: Callable[[str], None] = _no_output  # live output of the running call
-    ledger: Any = None  # tools.ledger.FileLedger, shared by every agent of a session
+    ledger: FileLedger | None = None  # shared by every agent of a session
     agent_id: str | None = None
     # Session services the agent tools need (skills catalogue, sub-agent runner, fleet).
     services: dict[str, Any] = field(default_factory=dict)

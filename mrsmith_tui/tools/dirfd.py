@@ -19,9 +19,9 @@ from __future__ import annotations
 import os
 import secrets
 import stat
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
 
 from mrsmith_tui.tools.sandbox import SandboxError
 
@@ -296,7 +296,7 @@ def write_atomic(root: Path, path: Path, chunks: bytes) -> os.stat_result:
     made for it are removed again if the write fails. Another hard link inside the root keeps
     the old content (the name written gets a new file). Returns the fstat of the written file.
     """
-    real_root, parts = _parts(root, path)
+    _real_root, parts = _parts(root, path)
     with parent_dir(root, path, create=True) as (dfd, name):
         try:
             old = os.stat(name, dir_fd=dfd, follow_symlinks=False)

@@ -9,7 +9,14 @@ from typing import Any
 from mrsmith_tui.security.sensitive import SensitivePaths
 from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
 from mrsmith_tui.tools.edit_match import EditError, apply_edit
-from mrsmith_tui.tools.fileio import MAX_HELD_BYTES, WritePlan, commit_write, diff_for_model, locate_target, unified_diff
+from mrsmith_tui.tools.fileio import (
+    MAX_HELD_BYTES,
+    WritePlan,
+    commit_write,
+    diff_for_model,
+    locate_target,
+    unified_diff,
+)
 from mrsmith_tui.tools.secret_paths import changed_since_approval, is_secret, secret_diff_summary, secret_need
 
 

@@ -14,7 +14,7 @@ million-line file answers at once. `cancelled` is polled between steps.
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import Callable
+from collections.abc import Callable
 
 from mrsmith_tui.cancel import Cancelled
 

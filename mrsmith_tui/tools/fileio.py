@@ -11,11 +11,13 @@ from __future__ import annotations
 import difflib
 import hashlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from mrsmith_tui.tools import dirfd
+from mrsmith_tui.tools.base import ToolContext
 from mrsmith_tui.tools.sandbox import SandboxError, display, resolve
 
 MAX_DIFF_CHARS = 20_000  # of a diff told back to the model (the screen gets it whole)
@@ -71,7 +73,7 @@ def read_all(fd: int, limit: int) -> bytes:
     return b"".join(parts)
 
 
-def current(root: Path, path: Path, cancelled: Any = None) -> Current:
+def current(root: Path, path: Path, cancelled: Callable[[], bool] | None = None) -> Current:
     """The file at `path` now (FileNotFoundError never escapes: absent is Current(exists=False))."""
     try:
         with dirfd.open_file(root, path, cancelled) as (fd, st):
@@ -88,7 +90,7 @@ def ledger_digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def locate_target(args: dict[str, Any], ctx: Any) -> tuple[Path, str, Current] | str:
+def locate_target(args: dict[str, Any], ctx: ToolContext) -> tuple[Path, str, Current] | str:
     """(path, shown, what is there now) of the file a writing tool names, or why it cannot be written:
     outside the root, a directory, not a regular file, linked in from outside, or changed since last read."""
     try:
@@ -130,7 +132,7 @@ def unified_diff(shown: str, before: str, after: str) -> str:
     return diff[:cut] + f"[diff cut: {len(diff) - cut} more characters not shown]\n"
 
 
-def commit_write(path: Path, after: bytes, shown: str, ctx: Any) -> str | None:
+def commit_write(path: Path, after: bytes, shown: str, ctx: ToolContext) -> str | None:
     """Write `after` atomically beneath the root and tell the ledger; the error text for the model, or None."""
     try:
         st = dirfd.write_atomic(ctx.root, path, after)

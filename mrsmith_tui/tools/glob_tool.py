@@ -13,15 +13,17 @@ from __future__ import annotations
 import os
 import stat
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from pathlib import Path
+from typing import Any
 
 from mrsmith_tui.cancel import Cancelled
 from mrsmith_tui.security.sensitive import SensitivePaths
 from mrsmith_tui.tools import dirfd, globmatch
-from mrsmith_tui.tools.sandbox import SandboxError
 from mrsmith_tui.tools.base import BaseTool, ToolContext, ToolResult
 from mrsmith_tui.tools.globmatch import Glob, GlobError, IgnoreFile, State, gitignore_rules, ignored
+from mrsmith_tui.tools.sandbox import SandboxError
 from mrsmith_tui.tools.secret_paths import secret_listing
 
 MAX_RESULTS = 500
@@ -32,13 +34,13 @@ MAX_IGNORE_TOTAL = 16384  # weight of all the .gitignore rules in force at once
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
-def entries(fd: int) -> Iterator[os.DirEntry]:
+def entries(fd: int) -> Iterator[os.DirEntry[str]]:
     """The entries of an open directory (a seam: tests give an endless directory)."""
     with os.scandir(fd) as it:
         yield from it
 
 
-def _gitignore(fd: int, cancelled: Any, max_weight: int) -> IgnoreFile | None:
+def _gitignore(fd: int, cancelled: Callable[[], bool], max_weight: int) -> IgnoreFile | None:
     try:
         gfd = os.open(".gitignore", os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, dir_fd=fd)
     except OSError:
@@ -62,7 +64,7 @@ class _Ignores:
         self.weight = 0
         self.cut: list[str] = []  # .gitignore files not wholly honoured
 
-    def load(self, rel_dir: str, fd: int, cancelled: Any) -> None:
+    def load(self, rel_dir: str, fd: int, cancelled: Callable[[], bool]) -> None:
         room = min(MAX_IGNORE_TOTAL - self.weight, globmatch.MAX_IGNORE_WEIGHT)
         found = _gitignore(fd, cancelled, max(room, 0))
         if found is None:
@@ -97,7 +99,7 @@ class _Walk:
     ignores: _Ignores = field(default_factory=_Ignores)
 
 
-def _walk(root: Any, glob: Glob, ctx: ToolContext) -> _Walk:
+def _walk(root: Path, glob: Glob, ctx: ToolContext) -> _Walk:
     """Every non-directory beneath `root` whose path the glob accepts, through directory fds.
 
     Depth first, one open fd per level (a directory's subdirectories wait as names, not fds,
@@ -178,7 +180,7 @@ def _scan(frame: _Frame, glob: Glob, ignores: _Ignores, walk: _Walk, ctx: ToolCo
     return out
 
 
-def _is_dir(entry: os.DirEntry, follow: bool) -> bool:
+def _is_dir(entry: os.DirEntry[str], follow: bool) -> bool:
     """Whether an entry is a directory; a link that loops, a name too long or a place not ours to look is not."""
     try:
         return entry.is_dir(follow_symlinks=follow) and (not follow or entry.is_symlink())

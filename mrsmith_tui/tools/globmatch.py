@@ -11,8 +11,8 @@ exact for this language. `{a,b}` alternatives are expanded first (at most MAX_AL
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
 from mrsmith_tui.cancel import Cancelled
 
@@ -98,7 +98,7 @@ class _Segment:
         if end < w_first or (w_first and not first.match(name)) or (w_last and not last.match(name, end)):
             return False
         pos = w_first
-        for rx, w in zip(self.pieces[1:-1], self.widths[1:-1]):
+        for rx, w in zip(self.pieces[1:-1], self.widths[1:-1], strict=True):
             m = rx.search(name, pos, end)
             if m is None:
                 return False
@@ -150,7 +150,7 @@ def _compile_segment(seg: str) -> _Segment:
     return _Segment(pieces=compiled, widths=tuple(widths), stars=stars)
 
 
-State = frozenset  # of (alternative, segment index)
+State = frozenset[tuple[int, int]]  # of (alternative, segment index)
 
 
 class Glob:
@@ -164,7 +164,7 @@ class Glob:
         self.weight = sum(len(a) + 1 for a in self.alts)  # what matching one path costs, about
 
     def _closure(self, states: Iterable[tuple[int, int]]) -> State:
-        out = set()
+        out: set[tuple[int, int]] = set()
         todo = list(states)
         while todo:
             a, i = todo.pop()
@@ -180,7 +180,7 @@ class Glob:
         return self._closure((a, 0) for a in range(len(self.alts)))
 
     def step(self, states: State, name: str) -> State:
-        nxt = []
+        nxt: list[tuple[int, int]] = []
         for a, i in states:
             segs = self.alts[a]
             if i < len(segs):

@@ -18,15 +18,17 @@ its group is empty, and an ended job is never signalled.
 from __future__ import annotations
 
 import atexit
+import builtins
 import os
 import signal
 import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from mrsmith_tui.security.private_files import owned_private_dir
 
@@ -40,7 +42,7 @@ class Job:
     command: str
     log: str
     detach: bool
-    proc: subprocess.Popen = field(repr=False)
+    proc: subprocess.Popen[bytes] = field(repr=False)
     started: float = field(default_factory=time.time)
     ended: bool = False  # leader reaped and group empty: its ids may belong to someone else now
 
@@ -73,7 +75,7 @@ class JobRegistry:
 
         return untrack
 
-    def add(self, proc: subprocess.Popen, command: str, log: str, detach: bool,
+    def add(self, proc: subprocess.Popen[bytes], command: str, log: str, detach: bool,
             on_exit: Callable[[Job], None] | None = None) -> Job:
         with self._lock:
             self._n += 1
@@ -86,7 +88,7 @@ class JobRegistry:
             if on_exit is not None:
                 try:
                     on_exit(job)
-                except Exception:  # noqa: BLE001 - a closed frontend must not matter
+                except Exception:  # a closed frontend must not matter
                     pass
 
         threading.Thread(target=reap, name=f"mrsmith-{job.job_id}", daemon=True).start()
@@ -96,7 +98,7 @@ class JobRegistry:
         with self._lock:
             return list(self._jobs)
 
-    def stop_all(self, grace: float = GRACE_SECONDS) -> list[Job]:
+    def stop_all(self, grace: float = GRACE_SECONDS) -> builtins.list[Job]:  # `list` is the method above
         """SIGTERM, then SIGKILL, to the process group of every job not detached; the jobs signalled.
 
         A foreground command still running (mrsmith was killed mid-call) gets SIGKILL at once, as on cancel."""
@@ -141,7 +143,8 @@ def become_subreaper() -> bool:
 
 def _children() -> list[tuple[int, int]]:
     """(pid, session id) of this process's children, zombies included."""
-    me, out = os.getpid(), []
+    me = os.getpid()
+    out: list[tuple[int, int]] = []
     try:
         names = os.listdir("/proc")
     except OSError:
@@ -202,7 +205,7 @@ def job_log_dir() -> str:
     """A directory for job logs only we can use: $XDG_RUNTIME_DIR/mrsmith or <tmp>/mrsmith-<uid>, when it
     is a real directory (not a link) owned by us (made 0700 if it was not); else a fresh private one."""
     uid = os.getuid()
-    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    runtime = os.environ.get("XDG_RUNTIME_DIR") or ""
     use_runtime = bool(runtime) and os.path.isabs(runtime) and os.path.isdir(runtime)
     folder = Path(runtime, "mrsmith") if use_runtime else Path(tempfile.gettempdir(), f"mrsmith-{uid}")
     try:

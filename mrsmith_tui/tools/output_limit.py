@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import deque
-from typing import Callable
+from collections.abc import Callable
 
 SCREEN_BYTES = 4096  # per second to the live view
 SCREEN_LINES = 50

@@ -49,7 +49,8 @@ class QuestionTool(BaseTool):
     def summary(self, args: dict[str, Any]) -> str:
         qs = args.get("questions")
         if isinstance(qs, list) and qs and isinstance(qs[0], dict) and isinstance(qs[0].get("question"), str):
-            return qs[0]["question"].splitlines()[0][:200]
+            question: str = qs[0]["question"]
+            return question.splitlines()[0][:200]
         return ""
 
     def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, BinaryIO
 
 from mrsmith_tui.security.sensitive import SensitivePaths
 from mrsmith_tui.tools import dirfd
@@ -104,7 +104,7 @@ class _Endless(Exception):
         self.kept = kept
 
 
-def _read_line(f: Any, ctx: ToolContext) -> tuple[bytes, bool] | None:
+def _read_line(f: BinaryIO, ctx: ToolContext) -> tuple[bytes, bool] | None:
     """The next line (without its end) and whether it was longer than kept; None at the end.
     Raises _Endless when an overlong line does not end within MAX_SKIP bytes."""
     line = f.readline(_LINE_BYTES)
@@ -130,7 +130,7 @@ def _text_of(raw: bytes, long: bool) -> str:
     return text
 
 
-def _read_page(f: Any, offset: int, limit: int, ctx: ToolContext, size: int) -> _Page:
+def _read_page(f: BinaryIO, offset: int, limit: int, ctx: ToolContext, size: int) -> _Page:
     """Stream to line `offset`, keep up to `limit` lines and MAX_BYTES, then stop (counting the rest only
     when that is cheap). `size` is the file's size when opened: a file that grows is not chased."""
     lines: list[str] = []
@@ -162,7 +162,7 @@ def _read_page(f: Any, offset: int, limit: int, ctx: ToolContext, size: int) -> 
     return _Page(lines, _count_rest(f, n, ctx, size), cut_bytes)
 
 
-def _count_rest(f: Any, n: int, ctx: ToolContext, size: int) -> int | None:
+def _count_rest(f: BinaryIO, n: int, ctx: ToolContext, size: int) -> int | None:
     """n plus the lines after the current position up to `size`, or None when more than COUNT_LIMIT
     bytes are left."""
     rest = size - f.tell()

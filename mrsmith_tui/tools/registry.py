@@ -7,7 +7,8 @@ not restrict itself: every registered tool is offered.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 from mrsmith_tui.tools.base import Tool, openai_spec
 
@@ -42,13 +43,13 @@ class ToolRegistry:
         ]
         return ToolRegistry(chosen)
 
-    def specs(self) -> list[dict]:
+    def specs(self) -> list[dict[str, Any]]:
         return [openai_spec(t) for t in self._tools.values()]
 
     def __contains__(self, name: object) -> bool:
         return name in self._tools
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Tool]:
         return iter(self._tools.values())
 
     def __len__(self) -> int:

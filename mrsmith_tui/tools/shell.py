@@ -3,20 +3,21 @@
 from __future__ import annotations
 
 import codecs
+import io
 import os
 import signal
 import subprocess
 import tempfile
 import threading
 import time
-from pathlib import Path
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from mrsmith_tui import msgs
 from mrsmith_tui.security.environment import child_environment
 from mrsmith_tui.security.sensitive import SensitivePaths
-from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
 from mrsmith_tui.tools import joblog
+from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
 from mrsmith_tui.tools.jobs import JOBS, Job, job_log_dir
 from mrsmith_tui.tools.output_limit import HeadTail, LiveThrottle
 from mrsmith_tui.tools.shell_classify import classify
@@ -35,7 +36,7 @@ def cap_output(text: str, limit: int = MAX_OUTPUT) -> str:
     return f"{head}\n[... {cut} characters cut from the middle of {len(text)} ...]\n{tail}"
 
 
-def _kill_group(proc: subprocess.Popen) -> None:
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
     try:
         os.killpg(proc.pid, signal.SIGKILL)  # the process group: children and grandchildren too
     except (ProcessLookupError, PermissionError):
@@ -155,7 +156,7 @@ class ShellTool(BaseTool):
         lock = threading.Lock()
         finished = threading.Event()  # the call has its result: a process still holding the pipe is not heard
 
-        def pump(stream, key: str) -> None:
+        def pump(stream: io.BufferedReader, key: str) -> None:  # a pipe of Popen's, bytes and buffered
             decoder = codecs.getincrementaldecoder("utf-8")("replace")
             for raw in iter(lambda: stream.read1(65536), b""):
                 text = decoder.decode(raw)

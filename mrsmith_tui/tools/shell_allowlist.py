@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -246,17 +247,17 @@ ENV_PRINTERS = frozenset({"printenv", "env", "set", "export", "declare", "typese
 
 # primary -> what its value is: None (no value), "any", "path" (a file it reads), "date"
 FIND_PRIMARIES: dict[str, str | None] = {
-    **{p: None for p in (
+    **dict.fromkeys((
         "-print -print0 -ls -prune -quit -true -false -empty -readable -writable -executable -nouser -nogroup "
         "-depth -d -xdev -mount -noleaf -daystart -ignore_readdir_race -noignore_readdir_race -not -a -and -o "
-        "-or ! ( ) ,".split()
-    )},
-    **{p: "any" for p in (
+        "-or ! ( ) ,"
+    ).split()),
+    **dict.fromkeys((
         "-name -iname -path -ipath -wholename -iwholename -regex -iregex -lname -ilname -type -xtype -size "
         "-mtime -mmin -atime -amin -ctime -cmin -used -perm -user -group -uid -gid -links -inum -maxdepth "
-        "-mindepth -regextype -fstype -printf".split()
-    )},
-    **{p: "path" for p in "-newer -anewer -cnewer -samefile".split()},
+        "-mindepth -regextype -fstype -printf"
+    ).split(), "any"),
+    **dict.fromkeys("-newer -anewer -cnewer -samefile".split(), "path"),
 }
 FIND_NEWER_XY = re.compile(r"^-newer[aBcm][aBcmt]$")  # -newermt DATE; -newerXY FILE otherwise
 FIND_LEADING = frozenset({"-P", "-H"})  # no -L: it follows links out of the tree
@@ -355,7 +356,7 @@ _GREP_LONG = (
 )
 
 
-def _git(short: str = "", long: str = "", **kw) -> Program:
+def _git(short: str = "", long: str = "", **kw: Any) -> Program:
     return Program(short, long, **kw)
 
 

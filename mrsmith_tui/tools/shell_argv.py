@@ -12,7 +12,7 @@ import os
 import re
 
 from mrsmith_tui.tools import shell_allowlist as A
-from mrsmith_tui.tools.shell_checks import CHECKS, secret_matching
+from mrsmith_tui.tools.shell_checks import CHECKS, RAW_CHECKS, secret_matching
 from mrsmith_tui.tools.shell_context import Context, Problem, path_problem
 from mrsmith_tui.tools.shell_options import given, one_word, parse_options
 from mrsmith_tui.tools.shell_words import Word
@@ -99,9 +99,10 @@ SUBCOMMAND_TOOLS = frozenset(
 def check_program(name: str, prog: A.Program, args: list[Word], ctx: Context, spec: str) -> list[Problem]:
     if prog.check == "anything":
         return []
+    raw = RAW_CHECKS.get(prog.check)
+    if raw is not None:
+        return raw(name, args, ctx)
     special = CHECKS.get(prog.check)
-    if prog.check in ("find", "printf", "test"):
-        return special(name, args, ctx)  # type: ignore[misc]
     opts, operands, problems = parse_options(prog, name, args)
     # a dynamic value for a value-taking option could also split into several words
     for o in opts:
@@ -153,11 +154,11 @@ def _wrapper(name: str, args: list[Word], ctx: Context, depth: int, stdin_lister
     if any(o.name.lstrip("-") in wrap.lookup_opts for o in opts):
         return []  # `command -v x`: looks x up, runs nothing
     if name == "env":
-        sets = [w for w in rest if w.value is not None and "=" in w.value and not w.value.startswith("=")]
+        sets = [w.value for w in rest if w.value is not None and "=" in w.value and not w.value.startswith("=")]
         while rest and rest[0].value is not None and "=" in rest[0].value:
             rest = rest[1:]
         if sets:
-            return [Problem("runs", f"env sets {sets[0].value.split('=')[0]} for the command it runs")]
+            return [Problem("runs", f"env sets {sets[0].split('=')[0]} for the command it runs")]
         if rest and rest[0].value is None:
             return [Problem("runs", f"env runs `{rest[0].text}`, only known when it runs")]
     if len(rest) < wrap.leading:
@@ -180,7 +181,7 @@ def _wrapper(name: str, args: list[Word], ctx: Context, depth: int, stdin_lister
 
 
 def _git(args: list[Word], ctx: Context) -> list[Problem]:
-    gopts, rest, problems = parse_options(A.GIT_GLOBAL, "git", args)
+    _gopts, rest, problems = parse_options(A.GIT_GLOBAL, "git", args)
     if problems:
         # only this exact command: an "always" for `git -c …` must not cover every git
         return [Problem("runs", p.reason.replace("git option", "git global option")) for p in problems]
@@ -211,9 +212,8 @@ def _git(args: list[Word], ctx: Context) -> list[Problem]:
     if table.max_operands is not None and len(operands) > table.max_operands:
         problems.append(Problem("runs", f"git {key} with `{operands[table.max_operands].text}` changes the repository", spec))
     for o in opts:
-        if o.name.lstrip("-") in table.path_set and o.value is not None:
-            if (p := path_problem(o.value, ctx)) is not None:
-                problems.append(p)
+        if o.name.lstrip("-") in table.path_set and o.value is not None and (p := path_problem(o.value, ctx)) is not None:
+            problems.append(p)
     pattern_first = table.operands == "pattern" and not given(opts, table.pattern_set)
     for k, w in enumerate(operands):
         if pattern_first and k == 0:
@@ -264,7 +264,7 @@ def _git_operand(w: Word, ctx: Context) -> Problem | None:
         plain = re.sub(r"^(\./)+", "", path) or "."
         if path and ctx.sensitive.matches(plain.lower() if fold else plain):
             return Problem("secret", f"`{w.text}`: this looks like a secret")
-        if path and ("literal" not in magic and re.search(r"[*?\[]", path) or fold):
+        if path and (("literal" not in magic and re.search(r"[*?\[]", path)) or fold):
             hit = secret_matching(plain, ctx, fold=fold, prefix=True)  # git pathspecs are globs (`*` crosses `/`)
             if hit is not None:
                 return Problem("secret", f"`{w.text}` matches `{hit}`, which looks like a secret" if hit

@@ -6,7 +6,7 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from mrsmith_tui.tools import shell_allowlist as A
 from mrsmith_tui.tools.shell_context import Context, Problem, path_problem
@@ -16,9 +16,9 @@ from mrsmith_tui.tools.shell_words import Word
 
 def _git_format(name: str, opts: list[Opt], operands: list[Word], ctx: Context) -> list[Problem]:
     for o in opts:
-        if o.name in ("--format", "--pretty") and o.value is not None and o.value.value is not None:
-            if A.GIT_FORMAT_RUNS.search(o.value.value):
-                return [Problem("runs", f"{name} {o.name}={o.value.value} verifies signatures (runs gpg)", "x")]
+        value = o.value.value if o.value is not None else None
+        if o.name in ("--format", "--pretty") and value is not None and A.GIT_FORMAT_RUNS.search(value):
+            return [Problem("runs", f"{name} {o.name}={value} verifies signatures (runs gpg)", "x")]
     return []
 
 
@@ -77,7 +77,7 @@ def secret_matching(pattern: str, ctx: Context, *, fold: bool = False, prefix: b
             rel = os.path.normpath(os.path.join(os.path.relpath(top, ctx.root), entry))
             if not ctx.sensitive.matches(rel):
                 continue
-            names = [entry, rel] + ([d for d in _leading_dirs(rel)] if prefix else [])
+            names = [entry, rel] + (list(_leading_dirs(rel)) if prefix else [])
             if any(fnmatch.fnmatchcase(n.lower() if fold else n, p) for n in names for p in patterns):
                 return rel
     return None
@@ -377,7 +377,7 @@ def _test(name: str, args: list[Word], ctx: Context) -> list[Problem]:
             continue
         if w.value in A.TEST_EVALUATES:
             return [Problem("runs", f"{name} {w.value} evaluates its operand (an array subscript can run commands)", name)]
-        if w.value in A.TEST_FILE_UNARY and k + 1 < len(args) or w.value in A.TEST_FILE_BINARY and 0 < k < len(args) - 1:
+        if (w.value in A.TEST_FILE_UNARY and k + 1 < len(args)) or (w.value in A.TEST_FILE_BINARY and 0 < k < len(args) - 1):
             for operand in ([args[k - 1]] if w.value in A.TEST_FILE_BINARY else []) + [args[k + 1]]:
                 if (p := test_path_problem(operand, ctx)) is not None:
                     return [p]
@@ -391,7 +391,12 @@ def test_path_problem(w: Word, ctx: Context) -> Problem | None:
     return path_problem(w, ctx, names_only=True)
 
 
-CHECKS: dict[str, Callable] = {
-    "sed": _sed, "jq": _jq, "no_response_file": _no_response_file, "cd": _cd, "find": _find, "printf": _printf,
-    "test": _test, "git_format": _git_format, "git_log": _git_log, "diff_dirs": _diff_dirs, "search_globs": _search_globs, "git_list": _git_list, "git_config": _git_config,
+# A check reads the options and operands parse_options found ...
+CHECKS: dict[str, Callable[[str, list[Opt], list[Word], Context], list[Problem]]] = {
+    "sed": _sed, "jq": _jq, "no_response_file": _no_response_file, "cd": _cd,
+    "git_format": _git_format, "git_log": _git_log, "diff_dirs": _diff_dirs, "search_globs": _search_globs, "git_list": _git_list, "git_config": _git_config,
+}
+# ... or, for a program with a grammar of its own, the raw words.
+RAW_CHECKS: dict[str, Callable[[str, list[Word], Context], list[Problem]]] = {
+    "find": _find, "printf": _printf, "test": _test,
 }

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Sequence
 
 import tree_sitter_bash
 from tree_sitter import Language, Node, Parser
@@ -33,12 +33,13 @@ from tree_sitter import Language, Node, Parser
 from mrsmith_tui.security.environment import looks_secret
 from mrsmith_tui.security.sensitive import SensitivePaths
 from mrsmith_tui.tools import shell_allowlist as A
+from mrsmith_tui.tools.base import Rule
 from mrsmith_tui.tools.shell_argv import is_filter, is_lister, judge
 from mrsmith_tui.tools.shell_checks import test_path_problem
 from mrsmith_tui.tools.shell_context import Context, Problem, git_config_keys, git_toplevel, path_problem
 from mrsmith_tui.tools.shell_words import Word, expand, lex
 
-RULE_ORDER = ("runs", "writes", "network", "secret", "outside", "other")
+RULE_ORDER: tuple[Rule, ...] = ("runs", "writes", "network", "secret", "outside", "other")
 
 
 @dataclass(frozen=True)
@@ -46,7 +47,7 @@ class Verdict:
     read_only: bool
     spec: str = ""  # "shell:..." when approval is needed
     reason: str = ""
-    rule: str = "other"
+    rule: Rule = "other"
 
 
 @lru_cache(maxsize=1)
@@ -223,7 +224,7 @@ def _walk(node: Node, ctx: Context) -> list[Problem]:
 
 
 def _text(node: Node) -> str:
-    return node.text.decode("utf-8", "replace")
+    return (node.text or b"").decode("utf-8", "replace")  # None only for a tree parsed without its source
 
 
 def _stmt(node: Node, ctx: Context, out: list[Problem], stdin_lister: str | None = None) -> None:

@@ -10,18 +10,19 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from mrsmith_tui.security.sensitive import SensitivePaths
 from mrsmith_tui.tools import shell_allowlist as A
+from mrsmith_tui.tools.base import Rule
 from mrsmith_tui.tools.shell_words import Word
 
 
 @dataclass(frozen=True)
 class Problem:
-    rule: str  # runs | writes | secret | outside | network | other
+    rule: Rule
     reason: str
     spec: str | None = None  # "git commit", "rm"; None: only the exact command text
 

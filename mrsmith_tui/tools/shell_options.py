@@ -9,7 +9,6 @@ from mrsmith_tui.tools.shell_context import Problem
 from mrsmith_tui.tools.shell_words import Word
 
 
-
 @dataclass
 class Opt:
     name: str  # "-x" or "--name"

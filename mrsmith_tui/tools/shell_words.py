@@ -13,8 +13,8 @@ import fnmatch
 import glob
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 MAX_WORDS = 512  # more expansions than this: judged unknown
 
@@ -125,11 +125,12 @@ def _ansi_c(text: str, i: int, out: list[Seg]) -> int | None:
             out.append((_ANSI[e], True))
         elif e in "01234567":
             m = re.match(r"[0-7]{0,2}", text[i:])
+            assert m is not None  # {0,2} matches the empty string too
             out.append((chr(int(e + m.group(0), 8) & 0xFF), True))
             i += m.end()
         elif e in "xuU":
             width = {"x": 2, "u": 4, "U": 8}[e]
-            m = re.match(r"[0-9a-fA-F]{1,%d}" % width, text[i:])
+            m = re.match(r"[0-9a-fA-F]{1,%d}" % width, text[i:])  # noqa: UP031 (a regex's braces read better so)
             if not m:
                 out += [("\\", True), (e, True)]
                 continue
@@ -175,7 +176,8 @@ def _find_brace(segs: list[Seg], start: int) -> tuple[int, int, list[list[Seg]] 
     for a in range(start, len(segs)):
         if segs[a] != ("{", False):
             continue
-        depth, commas = 0, []
+        depth = 0
+        commas: list[int] = []  # where the top-level commas are
         for b in range(a + 1, len(segs)):
             ch, quoted = segs[b]
             if quoted:

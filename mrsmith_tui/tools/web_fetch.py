@@ -16,8 +16,9 @@ import ipaddress
 import json
 import socket
 import threading
+from collections.abc import Callable, Iterable
 from fnmatch import fnmatchcase
-from typing import Any, Callable, Iterable
+from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 import html2text
@@ -34,7 +35,7 @@ Resolver = Callable[[str], list[str]]
 
 
 def system_resolver(host: str) -> list[str]:
-    return sorted({info[4][0] for info in socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)})
+    return sorted({str(info[4][0]) for info in socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)})
 
 
 class FetchError(Exception):
@@ -180,12 +181,13 @@ class WebFetchTool(BaseTool):
     def approval(self, args: dict[str, Any], ctx: ToolContext) -> ApprovalNeed | None:
         self._checked.value = None
         url = args.get("url")
+        url = url.strip() if isinstance(url, str) else ""
         try:
-            host = _host(url.strip() if isinstance(url, str) else "")
+            host = _host(url)
             addresses = resolve_host(host, self.resolver)
         except FetchError:
             return None  # run() reports it
-        self._checked.value = (url.strip(), host, addresses)
+        self._checked.value = (url, host, addresses)
         return self._need(host, addresses)
 
     def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
@@ -217,7 +219,7 @@ class WebFetchTool(BaseTool):
     def _pinned_addresses(self, url: str, hop: int, first_host: str, ctx: ToolContext) -> list[str]:
         """The addresses this hop connects to, judged (and asked about) right here."""
         host = _host(url)
-        checked = getattr(self._checked, "value", None)
+        checked: tuple[str, str, list[str]] | None = getattr(self._checked, "value", None)
         self._checked.value = None
         if hop == 0 and checked is not None and checked[0] == url and checked[1] == host:
             return checked[2]  # judged by approval(), which the gate acted on: no second lookup

@@ -6,7 +6,15 @@ from typing import Any
 
 from mrsmith_tui.security.sensitive import SensitivePaths
 from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
-from mrsmith_tui.tools.fileio import WritePlan, commit_write, diff_for_model, locate_target, too_large, too_large_text, unified_diff
+from mrsmith_tui.tools.fileio import (
+    WritePlan,
+    commit_write,
+    diff_for_model,
+    locate_target,
+    too_large,
+    too_large_text,
+    unified_diff,
+)
 from mrsmith_tui.tools.secret_paths import changed_since_approval, is_secret, secret_diff_summary, secret_need
 
 
@@ -19,7 +27,7 @@ def _plan(args: dict[str, Any], ctx: ToolContext) -> WritePlan | str:
         return target
     path, shown, now = target
     after = content.encode("utf-8")
-    if now.data is None and now.exists or too_large(now.size, len(after)):
+    if (now.data is None and now.exists) or too_large(now.size, len(after)):
         return WritePlan(path, shown, now, after, too_large_text(now.size, len(after)))
     old_text = "" if now.data is None else now.data.decode("utf-8", errors="replace")
     return WritePlan(path, shown, now, after, unified_diff(shown, old_text, content))

@@ -1,4 +1,5 @@
 """apiKeyCommand: the key from a command's first line, or one line saying what went wrong."""
+from __future__ import annotations
 
 import pytest
 

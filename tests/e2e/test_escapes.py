@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from loopback import Turn, chunk, tool_turn, usage_chunk
 
+from loopback import Turn, chunk, tool_turn, usage_chunk
 from tests.security.corpus import ALL, controls_in
 
 pytest.importorskip("mrsmith_tui.tools.builtin")

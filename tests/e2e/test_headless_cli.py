@@ -12,6 +12,7 @@ import threading
 import time
 
 import pytest
+
 from loopback import Turn, chunk, held, text_turn, tool_turn, usage_chunk
 
 
@@ -224,11 +225,11 @@ def test_unreachable_host_is_one_line_and_exit_1(cli):
 def test_bad_config_is_one_line_naming_the_field(cli, loopback):
     srv = loopback([text_turn("never")])
     cfg = cli.cwd / "bad.toml"
-    cfg.write_text('[[providers]]\nname = "local"\nbaseUrl = "%s"\n\n[[agents]]\nname = "a"\nprovider = "opencode"\nmodel = "m"\n'
-                   % srv.base_url)
+    cfg.write_text(f'[[providers]]\nname = "local"\nbaseUrl = "{srv.base_url}"\n\n'
+                   '[[agents]]\nname = "a"\nprovider = "opencode"\nmodel = "m"\n')
     done = cli.run("--config", str(cfg), "-p", "hi")
     assert done.code == 2
-    assert done.err_lines == ["mrsmith: error: %s: agents[0].provider: 'opencode' is not a configured provider" % cfg]
+    assert done.err_lines == [f"mrsmith: error: {cfg}: agents[0].provider: 'opencode' is not a configured provider"]
     assert done.out == "" and srv.requests == []
 
 

@@ -37,9 +37,10 @@ def test_a_reader_that_goes_away_ends_the_listing_quietly(cli, loopback):
 def test_the_round_cap_is_exit_3_with_the_reason_and_how_to_go_on(cli, loopback, tmp_path):
     (cli.cwd / "a.txt").write_text("x\n")
     config = tmp_path / "config.toml"
-    config.write_text('defaultAgent = "a"\n[[providers]]\nname = "loop"\nbaseUrl = "%s"\n'
+    url = loopback([tool_turn("read_file", {"path": "a.txt"})]).base_url
+    config.write_text(f'defaultAgent = "a"\n[[providers]]\nname = "loop"\nbaseUrl = "{url}"\n'
                       '[[agents]]\nname = "a"\nprovider = "loop"\nmodel = "m"\nmaxToolRounds = 2\n'
-                      'tools = ["read_file"]\n' % loopback([tool_turn("read_file", {"path": "a.txt"})]).base_url)
+                      'tools = ["read_file"]\n')
     done = cli.run("--config", str(config), "-p", "loop forever")
     assert done.code == 3
     assert done.err_lines[-1] == "stopped at maxToolRounds; continue where it stopped with: mrsmith -c -p continue"

@@ -9,6 +9,7 @@ import signal
 import time
 
 import pytest
+
 from loopback import text_turn, tool_turn
 
 pytest.importorskip("mrsmith_tui.tools.builtin")

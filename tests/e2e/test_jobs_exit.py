@@ -9,6 +9,7 @@ import signal
 import time
 
 import pytest
+
 from loopback import text_turn, tool_turn
 
 # The job writes its own pid and its child's, then waits on the child: a small process tree.

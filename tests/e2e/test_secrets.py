@@ -11,6 +11,7 @@ import os
 import stat
 
 import pytest
+
 from loopback import Turn, chunk, text_turn, tool_turn, usage_chunk
 
 pytest.importorskip("mrsmith_tui.tools.builtin")

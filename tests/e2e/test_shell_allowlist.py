@@ -13,6 +13,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+
 from loopback import text_turn, tool_calls_turn
 
 pytest.importorskip("mrsmith_tui.tools.builtin")
@@ -93,7 +94,7 @@ def test_escapes_ask_and_read_only_commands_run(cli, loopback):
     assert after == before  # nothing written, deleted or edited
     reads = [m["content"] for m in srv.requests[2]["messages"] if m.get("role") == "tool"][len(ESCAPES):]
     assert len(reads) == len(READ_ONLY)
-    for (command, expected), content in zip(READ_ONLY.items(), reads):
+    for (command, expected), content in zip(READ_ONLY.items(), reads, strict=True):
         assert expected in content and "[exit code 0]" in content, (command, content)
     assert all("sk-e2e-secret-value" not in str(r["messages"]) for r in srv.requests)
 

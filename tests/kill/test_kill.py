@@ -19,8 +19,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from loopback import Turn, chunk, usage_chunk
 from core.fakes import FakeProvider, ScriptedApprover, answer
+from loopback import Turn, chunk, usage_chunk
 from mrsmith_tui import msgs
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.config.schema import AgentConfig, Config, ProviderConfig
@@ -173,7 +173,7 @@ def test_transcripts_survive_100_random_sigkills(tmp_path, loopback):
         assert sum(isinstance(m, msgs.RunEnded) for m in replay) == state.runs
 
         made: list[FakeProvider] = []
-        factory = lambda pc: made.append(FakeProvider(answer("resumed fine"))) or made[-1]  # noqa: E731
+        factory = lambda pc: made.append(FakeProvider(answer("resumed fine"))) or made[-1]  # noqa: E731, B023 (called in this iteration)
         session = resume_session(
             config=config_for(path.parent.parent), cwd=path.parent.parent.parent / "project", sink=msgs.ListSink(),
             approver=ScriptedApprover(), target=path, provider_factory=factory,

@@ -1,4 +1,5 @@
 """Escape sequences a model, a tool or a file name may carry, each a way to drive a terminal."""
+from __future__ import annotations
 
 ESCAPES = {
     "osc52 clipboard": "\x1b]52;c;cm0gLXJmIH4K\x07",
@@ -20,7 +21,7 @@ ESCAPES = {
     "rtl isolate": "\u2067evil\u2069",
     "carriage return": "safe\roverwritten",
 }
-CONTROL_CHARS = set(map(chr, [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)])) | set(
+CONTROL_CHARS = set(map(chr, [*range(0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0)])) | set(
     "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 

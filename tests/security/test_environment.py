@@ -1,4 +1,5 @@
 """The environment a child gets: secret-looking names out, passthrough back in, values redacted."""
+from __future__ import annotations
 
 import subprocess
 import sys

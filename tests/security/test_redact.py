@@ -1,4 +1,5 @@
 """Redactor and StreamRedactor: keys out of text, also when a stream cuts one in pieces."""
+from __future__ import annotations
 
 from mrsmith_tui.security.redact import REDACTED, Redactor, StreamRedactor, map_strings
 

@@ -1,4 +1,5 @@
 """terminal_text.clean: every control shown, nothing obeyed; \n and \t kept."""
+from __future__ import annotations
 
 import json
 

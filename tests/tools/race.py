@@ -8,7 +8,6 @@ created or changed outside. Used by tests/tools/test_race.py (a few thousand ope
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from dataclasses import dataclass

@@ -8,8 +8,8 @@ import stat
 import pytest
 
 from mrsmith_tui.security.sensitive import SensitivePaths
-from mrsmith_tui.tools.edit import EditTool
 from mrsmith_tui.tools.dirfd import write_atomic
+from mrsmith_tui.tools.edit import EditTool
 from mrsmith_tui.tools.glob_tool import GlobTool
 from mrsmith_tui.tools.list_dir import ListDirTool
 from mrsmith_tui.tools.read_file import ReadFileTool

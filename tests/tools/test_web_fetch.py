@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import ClassVar
 
 import httpx
 import pytest
@@ -14,7 +15,7 @@ PUBLIC_IP = "93.184.216.34"
 
 
 class _Handler(BaseHTTPRequestHandler):
-    hits: list[str] = []
+    hits: ClassVar[list[str]] = []
 
     def log_message(self, *a):  # keep the test output quiet
         pass
@@ -177,7 +178,7 @@ def test_dns_rebinding_cannot_reach_a_loopback_listener(server, ctx, approver) -
 
 
 class _Private(BaseHTTPRequestHandler):
-    hits: list[str] = []
+    hits: ClassVar[list[str]] = []
 
     def log_message(self, *a):
         pass
