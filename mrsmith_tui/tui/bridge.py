@@ -1,5 +1,7 @@
 """The two doors between the worker threads and the app: a coalescing Sink and the TuiApprover.
 
+The core emits every streamed delta; this is where the TUI decides how often text reaches the
+screen (at most one post per stream per frame; the merging itself is `mrsmith_tui.coalesce`).
 Both are thread-safe and reach the app only through `post(msg)` (one `Dispatch` message to
 the App each), so everything arrives in order.
 """
@@ -8,104 +10,14 @@ from __future__ import annotations
 
 import itertools
 import threading
-import time
 from concurrent.futures import Future
-from dataclasses import replace
 from typing import Callable
 
 from mrsmith_tui import msgs as m
+from mrsmith_tui.coalesce import FRAME_SECONDS, CoalescingSink
 from mrsmith_tui.tools.base import ApprovalQuery, Decision
 
-Post = Callable[[m.Msg], None]
-FLUSH_INTERVAL = 1 / 30
-
-
-def _delta_key(msg: m.Msg) -> tuple | None:
-    if isinstance(msg, (m.TextDelta, m.ReasoningDelta)):
-        return (type(msg), msg.block_id)
-    if isinstance(msg, m.ToolOutput):
-        return (m.ToolOutput, msg.call_id)
-    if isinstance(msg, m.FromAgent):
-        inner = _delta_key(msg.msg)
-        return None if inner is None else ("agent", msg.agent_id, *inner)
-    return None
-
-
-def _merge(a: m.Msg, b: m.Msg) -> m.Msg:
-    if isinstance(a, m.FromAgent):
-        return replace(a, msg=_merge(a.msg, b.msg), at=b.at)  # type: ignore[attr-defined]
-    return replace(a, text=a.text + b.text, at=b.at)  # type: ignore[attr-defined]
-
-
-class CoalescingSink:
-    """Posts every Msg in order; deltas of one block are merged and posted at most ~30 times a second.
-
-    A delta held back is posted by the next Msg, or by a flusher thread when the stream pauses
-    (the flusher sleeps on a condition while nothing is held: idle costs nothing).
-    """
-
-    def __init__(self, post: Post, interval: float = FLUSH_INTERVAL, clock: Callable[[], float] = time.monotonic) -> None:
-        self._post = post
-        self._interval = interval
-        self._clock = clock
-        self._cond = threading.Condition()
-        self._held: list[m.Msg] = []  # merged deltas, one per key, in arrival order
-        self._keys: dict[tuple, int] = {}
-        self._last_flush = 0.0
-        self._closed = False
-        self._flusher: threading.Thread | None = None
-
-    def __call__(self, msg: m.Msg) -> None:
-        key = _delta_key(msg)
-        with self._cond:
-            if key is None:
-                self._flush_locked()
-                self._post(msg)
-                return
-            at = self._keys.get(key)
-            if at is None:
-                self._keys[key] = len(self._held)
-                self._held.append(msg)
-            else:
-                self._held[at] = _merge(self._held[at], msg)
-            if self._clock() - self._last_flush >= self._interval:
-                self._flush_locked()
-            else:
-                self._ensure_flusher()
-                self._cond.notify()
-
-    def flush(self) -> None:
-        with self._cond:
-            self._flush_locked()
-
-    def close(self) -> None:
-        with self._cond:
-            self._flush_locked()
-            self._closed = True
-            self._cond.notify()
-
-    def _flush_locked(self) -> None:
-        held, self._held, self._keys = self._held, [], {}
-        self._last_flush = self._clock()
-        for msg in held:
-            self._post(msg)
-
-    def _ensure_flusher(self) -> None:
-        if self._flusher is None and not self._closed:
-            self._flusher = threading.Thread(target=self._flush_loop, name="mrsmith-sink-flush", daemon=True)
-            self._flusher.start()
-
-    def _flush_loop(self) -> None:
-        with self._cond:
-            while not self._closed:
-                if not self._held:
-                    self._cond.wait()
-                    continue
-                wait = self._last_flush + self._interval - self._clock()
-                if wait > 0:
-                    self._cond.wait(wait)
-                    continue
-                self._flush_locked()
+__all__ = ["FRAME_SECONDS", "CoalescingSink", "TuiApprover"]  # the app's sink is CoalescingSink(post): one per frame
 
 
 class TuiApprover:

@@ -71,7 +71,8 @@ def test_agent_deltas_coalesce_inside_their_wrapper():
     for ch in "abc":
         sink(m.FromAgent(agent_id="agent-1", msg=m.TextDelta(block_id="t", text=ch)))
     sink.flush()
-    assert isinstance(posted[-1], m.FromAgent) and posted[-1].msg.text == "abc"
+    # "a" went at once (the Notice found nothing held, so it started no frame); "b" and "c" merged.
+    assert all(isinstance(p, m.FromAgent) for p in posted[1:]) and [p.msg.text for p in posted[1:]] == ["a", "bc"]
     sink.close()
 
 
@@ -103,3 +104,59 @@ def test_a_closed_approver_answers_no_without_blocking():
     approver.close()
     assert approver.approve(ApprovalQuery(tool="shell", arguments="{}", reason="r", spec="s")) == "no"
     assert approver.ask((m.Question("q?"),)) is None
+
+
+# The core emits every delta (tests/core/test_stream.py); the bridge is where they become frames.
+
+
+def test_n_deltas_become_at_most_one_post_per_frame():
+    posted: list[m.Msg] = []
+    clock = Clock()
+    sink = CoalescingSink(posted.append, interval=1 / 30, clock=clock)
+    n, step = 3000, 1 / 300  # ten deltas a frame for 10 s of the fake clock: 300 frames
+    for i in range(n):
+        sink(m.TextDelta(block_id="t", text=str(i % 10)))
+        clock.t += step
+    deltas = [p for p in posted if isinstance(p, m.TextDelta)]
+    assert len(deltas) <= 300 + 1
+    sink(m.BlockEnded(block_id="t", kind="text", text=""))  # posts what the last frame held, first
+    assert isinstance(posted[-1], m.BlockEnded)
+    assert "".join(p.text for p in posted if isinstance(p, m.TextDelta)) == "".join(str(i % 10) for i in range(n))
+    sink.close()
+
+
+def test_within_a_frame_deltas_wait_for_the_flush_and_keep_the_last_time():
+    posted: list[m.Msg] = []
+    clock = Clock()
+    sink = CoalescingSink(posted.append, interval=1.0, clock=clock)
+    sink(m.Notice(text="nothing held: this starts no frame"))
+    sink(m.TextDelta(block_id="t", text="a", at=1.0))  # so this one still goes at once
+    sink(m.TextDelta(block_id="t", text="b", at=2.0))
+    sink(m.TextDelta(block_id="t", text="c", at=3.0))
+    assert [getattr(p, "text", "") for p in posted[1:]] == ["a"]
+    sink.flush()
+    assert isinstance(posted[-1], m.TextDelta) and (posted[-1].text, posted[-1].at) == ("bc", 3.0)
+    sink.flush()  # nothing held: nothing posted
+    assert len(posted) == 3
+    sink.close()
+
+
+def test_streams_merge_apart_and_nested_agents_keep_their_wrappers():
+    posted: list[m.Msg] = []
+    sink = CoalescingSink(posted.append, interval=1.0, clock=Clock())
+
+    def nested(text: str) -> m.Msg:
+        return m.FromAgent(agent_id="agent-1", msg=m.FromAgent(agent_id="agent-2",
+                                                               msg=m.ReasoningDelta(block_id="r", text=text)))
+
+    for msg in [m.TextDelta(block_id="t", text="1"), nested("x"), m.ToolOutput(call_id="c", text="out"),
+                m.TextDelta(block_id="t", text="2"), nested("y")]:
+        sink(msg)
+    assert len(posted) == 1  # the first went at once; the rest wait for the frame
+    sink.flush()
+    assert posted[1] == nested("xy").__class__(agent_id="agent-1", msg=m.FromAgent(
+        agent_id="agent-2", msg=m.ReasoningDelta(block_id="r", text="xy", at=posted[1].msg.msg.at), at=posted[1].msg.at),
+        at=posted[1].at)
+    assert [type(p).__name__ for p in posted] == ["TextDelta", "FromAgent", "ToolOutput", "TextDelta"]
+    assert [posted[2].text, posted[3].text] == ["out", "2"]
+    sink.close()

@@ -1,0 +1,139 @@
+"""The frontends' throttle: a Sink that merges streamed deltas into at most one post per frame.
+
+The core emits every delta as it arrives; how often text reaches a screen is the frontend's
+choice, made here once: the TUI puts a CoalescingSink in front of its dispatch (tui/bridge.py),
+the headless printer in front of stdout (headless.py). A base module next to `msgs` because it
+knows only Msgs, and both frontends (which may not import each other) use it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import replace
+
+from mrsmith_tui import msgs as m
+
+Post = Callable[[m.Msg], None]
+Key = tuple[object, ...]  # which stream a delta belongs to
+FRAME_SECONDS = 1 / 30  # the TUI draws ~30 frames a second; more posts than that are not seen
+
+
+def _delta_key(msg: m.Msg) -> Key | None:
+    """Which stream a delta belongs to; None for a Msg that is not a delta (posted as it is)."""
+    if isinstance(msg, (m.TextDelta, m.ReasoningDelta)):
+        return (type(msg), msg.block_id)
+    if isinstance(msg, m.ToolOutput):
+        return (m.ToolOutput, msg.call_id)
+    if isinstance(msg, m.FromAgent):
+        inner = _delta_key(msg.msg)
+        return None if inner is None else ("agent", msg.agent_id, *inner)
+    return None
+
+
+def _with_text(first: m.Msg, last: m.Msg, text: str) -> m.Msg:
+    """`first` carrying the merged text and the time of `last` (inside a FromAgent wrapper too)."""
+    if isinstance(first, m.FromAgent) and isinstance(last, m.FromAgent):
+        return replace(first, msg=_with_text(first.msg, last.msg, text), at=last.at)
+    return replace(first, text=text, at=last.at)  # type: ignore[call-arg]
+
+
+def _text_of(delta: m.Msg) -> str:
+    while isinstance(delta, m.FromAgent):
+        delta = delta.msg
+    return delta.text  # type: ignore[attr-defined, no-any-return]
+
+
+class _Held:
+    """The deltas of one stream since the last post: joined once, when posted (no quadratic copies)."""
+
+    __slots__ = ("first", "last", "pieces")
+
+    def __init__(self, msg: m.Msg) -> None:
+        self.first = self.last = msg
+        self.pieces: list[str] = []
+
+    def merged(self) -> m.Msg:
+        if not self.pieces:
+            return self.first
+        return _with_text(self.first, self.last, _text_of(self.first) + "".join(self.pieces))
+
+
+class CoalescingSink:
+    """Posts every Msg in order; the deltas of one stream are merged and posted at most once an interval.
+
+    Any other Msg posts what is held first (order is kept). A delta that arrives a whole interval
+    after the last post goes at once; one held back is posted by the next Msg, a later delta, or by
+    a flusher thread when the stream pauses (it sleeps on a condition while nothing is held: idle
+    costs nothing). Thread-safe: `post` is called under one lock, in order. `flush()` posts what
+    is held now (tests drive a fake `clock` with it, without waiting).
+    """
+
+    def __init__(self, post: Post, interval: float = FRAME_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
+        self._post = post
+        self._interval = interval
+        self._clock = clock
+        self._lock = threading.Lock()  # entered directly on the hot path (the Condition's own enter is slower)
+        self._cond = threading.Condition(self._lock)
+        self._held: dict[Key, _Held] = {}  # one per stream, in arrival order
+        self._last_flush = float("-inf")  # when held deltas were last posted
+        self._closed = False
+        self._flusher: threading.Thread | None = None
+
+    def __call__(self, msg: m.Msg) -> None:
+        kind = type(msg)
+        if kind is m.TextDelta or kind is m.ReasoningDelta:  # the fire hose: the short way
+            key: Key | None = (kind, msg.block_id)  # type: ignore[attr-defined]
+        else:
+            key = _delta_key(msg)
+        with self._lock:
+            if key is None:
+                self._flush_locked()
+                self._post(msg)
+                return
+            held = self._held.get(key)
+            if held is None:
+                if not self._held and self._flusher is not None:
+                    self._cond.notify()  # the flusher sleeps while nothing is held; more held does not move its deadline
+                self._held[key] = _Held(msg)
+            else:
+                held.pieces.append(_text_of(msg) if kind is m.FromAgent else msg.text)  # type: ignore[attr-defined]
+                held.last = msg
+            if self._clock() - self._last_flush >= self._interval:
+                self._flush_locked()
+            elif self._flusher is None and not self._closed:
+                self._flusher = threading.Thread(target=self._flush_loop, name="mrsmith-sink-flush", daemon=True)
+                self._flusher.start()
+
+    def flush(self) -> None:
+        with self._cond:
+            self._flush_locked()
+
+    def close(self) -> None:
+        """Post what is held; the flusher thread ends (later Msgs are still posted, deltas held until the next Msg)."""
+        with self._cond:
+            self._flush_locked()
+            self._closed = True
+            self._cond.notify()
+
+    def _flush_locked(self) -> None:
+        if not self._held:
+            return  # a Msg that finds nothing held does not start a frame: the next delta may go at once
+        held, self._held = self._held, {}
+        self._last_flush = self._clock()
+        for stream in held.values():
+            self._post(stream.merged())
+
+    def _flush_loop(self) -> None:
+        with self._cond:
+            while not self._closed:
+                if not self._held:
+                    self._cond.wait()
+                    continue
+                wait = self._last_flush + self._interval - self._clock()
+                if wait > 0:
+                    self._cond.wait(wait)
+                    continue
+                self._flush_locked()
+            self._flusher = None
