@@ -20,6 +20,7 @@ from typing import Any, Callable, Sequence, TextIO
 
 from mrsmith_tui import msgs
 from mrsmith_tui.cancel import CancelToken
+from mrsmith_tui.coalesce import FRAME_SECONDS, CoalescingSink
 from mrsmith_tui.core.outbound import OutboundFilter
 from mrsmith_tui.security.redact import PROCESS, Redactor, map_strings
 from mrsmith_tui.security.terminal_text import clean, json_safe
@@ -204,13 +205,16 @@ def wants_color(stream: TextIO, env: dict[str, str] | Any) -> bool:
 class HeadlessPrinter:
     """The Sink of a headless run: folds each Msg and writes it (thread-safe).
 
-    Every Msg passes the OutboundFilter first: secrets redacted, and terminal controls in the
-    text shown as `␛[2J`-style stand-ins (JSON lines escape them instead), so the only escape
-    sequences written are the printer's own colours, on a terminal's stderr.
+    The core emits every streamed delta; the printer merges the deltas of one stream to at most
+    one write (one JSON line) per `interval` (0: every delta as it comes), so a fast model costs
+    a few writes a frame, not one a token. Every Msg then passes the OutboundFilter: secrets
+    redacted (a key cut across deltas too), and terminal controls in the text shown as
+    `␛[2J`-style stand-ins (JSON lines escape them instead), so the only escape sequences
+    written are the printer's own colours, on a terminal's stderr.
     """
 
     def __init__(self, out: TextIO, err: TextIO, *, json_lines: bool = False, color: bool = False,
-                 redactor: Redactor = PROCESS) -> None:
+                 redactor: Redactor = PROCESS, interval: float = FRAME_SECONDS) -> None:
         self.out, self.err = out, err
         self.json_lines = json_lines
         self.color = color
@@ -220,8 +224,20 @@ class HeadlessPrinter:
         self._lock = threading.Lock()
         self._broken: set[int] = set()
         self.on_broken_stdout: Callable[[], None] = lambda: None
+        self._coalesced = CoalescingSink(self._show, interval=interval) if interval > 0 else None
 
     def __call__(self, m: msgs.Msg) -> None:
+        if self._coalesced is not None:
+            self._coalesced(m)
+        else:
+            self._show(m)
+
+    def flush(self) -> None:
+        """Write the deltas held back for the current frame now."""
+        if self._coalesced is not None:
+            self._coalesced.flush()
+
+    def _show(self, m: msgs.Msg) -> None:
         with self._lock:
             for shown in self._outbound(m):
                 self._print(shown)
@@ -239,6 +255,7 @@ class HeadlessPrinter:
     def error_line(self, text: str) -> None:
         """An error the run did not report itself (printed once)."""
         text = clean(self.redactor.redact(text))
+        self.flush()  # the text streamed before it comes first
         with self._lock:
             if text in self.state.errors_shown:
                 return
@@ -312,6 +329,7 @@ def run_headless(
         if in_main:
             signal.signal(signal.SIGINT, previous)
 
+    printer.flush()  # a run that ended without RunEnded (a bug, an interrupt) may have left deltas held
     if interrupts:
         if worker.is_alive():
             printer.error_line("interrupted (the run did not stop in time)")
