@@ -134,8 +134,8 @@ class RunEnded(Msg):
 
 # --------------------------------------------------------------------------- streamed blocks
 # A "block" is one streamed piece of an assistant message: its reasoning or its answer.
-# Block ids are unique within a session ("r1", "t1", ...). Deltas are coalesced by the
-# producer; a block always ends with BlockEnded.
+# Block ids are unique within a session ("r1", "t1", ...). The core posts one delta per
+# provider delta; frontends merge them per frame (coalesce.py); a block always ends with BlockEnded.
 
 
 @dataclass(frozen=True)

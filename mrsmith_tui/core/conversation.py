@@ -80,7 +80,6 @@ class Conversation:
         context_builder: str | None = None,
         context_window_ratio: float = 0.75,
         include_usage: bool = True,
-        coalesce_seconds: float = 1 / 30,
     ) -> None:
         self.agent = agent
         self.provider = provider
@@ -97,7 +96,6 @@ class Conversation:
         self.context_builder = context_builder or agent.context_builder or "full"
         self.context_window_ratio = context_window_ratio
         self.include_usage = include_usage
-        self.coalesce_seconds = coalesce_seconds
         self.estimator = TokenEstimator()
         self.reasoning_effort: str | None = agent.reasoning_effort
         self._pending_context: list[tuple[str, dict[str, Any] | None]] = []
@@ -284,7 +282,7 @@ class Conversation:
                 ) from None
 
     def _stream_answer(self, run_id: str, request: ChatRequest, cancel: CancelToken, offer_tools: bool) -> _Answer:
-        blocks = BlockStream(self.sink, self.ids, interval=self.coalesce_seconds)
+        blocks = BlockStream(self.sink, self.ids)
         done: StreamDone | None = None
         try:
             for event in self.provider.stream(request, cancel):
@@ -314,8 +312,7 @@ class Conversation:
             raise ProviderError(f"provider '{self.provider.name}' ended the stream before finishing the answer")
 
         calls = done.tool_calls if offer_tools else ()
-        content = done.content if done.content or not blocks.content else blocks.content
-        reasoning = done.reasoning if done.reasoning or not blocks.reasoning else blocks.reasoning
+        content, reasoning = done.content, done.reasoning  # the provider's assembled answer is the authority
         message: dict[str, Any] = {"role": "assistant", "content": content}
         if reasoning:
             message["reasoning"] = reasoning

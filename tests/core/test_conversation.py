@@ -39,7 +39,7 @@ def make(provider, *tools, approver=None, budget=None, **agent_kw):
     transcript = ListTranscript()
     conv = Conversation(
         agent, provider, ToolRegistry(tools), ctx, ApprovalGate(approver), sink, transcript, budget,
-        system_prompt="SYS", coalesce_seconds=0,
+        system_prompt="SYS",
     )
     return conv, sink, transcript
 
@@ -260,17 +260,19 @@ def test_cancel_during_tools_answers_every_call_and_stops():
     assert len(sink.of(msgs.RunEnded)) == 1
 
 
-def test_deltas_are_coalesced_per_frame():
+def test_every_provider_delta_is_one_text_delta():
+    """The core holds nothing back: how often text reaches a screen is the frontend's choice."""
     def script(req, token):
+        yield ReasoningDelta("hm")
         for piece in "abcdef":
             yield ContentDelta(piece)
-        yield StreamDone("abcdef", "", (), "stop", UsageInfo(1, 1))
+        yield StreamDone("abcdef", "hm", (), "stop", UsageInfo(1, 1))
 
     conv, sink, _ = make(FakeProvider(script))
-    conv.coalesce_seconds = 3600.0  # one frame lasts the whole stream: first delta, then the rest at the end
     conv.run_turn("go", CancelToken())
-    assert [d.text for d in sink.of(msgs.TextDelta)] == ["a", "bcdef"]
-    assert sink.of(msgs.BlockEnded)[0].text == "abcdef"
+    assert [d.text for d in sink.of(msgs.TextDelta)] == list("abcdef")
+    assert [d.text for d in sink.of(msgs.ReasoningDelta)] == ["hm"]
+    assert [(e.kind, e.text) for e in sink.of(msgs.BlockEnded)] == [("reasoning", "hm"), ("text", "abcdef")]
 
 
 def test_attachments_go_before_the_prompt():
