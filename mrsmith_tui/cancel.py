@@ -5,8 +5,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
+from mrsmith_tui.errors import MrSmithError
 
-class Cancelled(Exception):
+
+class Cancelled(MrSmithError):
     """Raised inside a run when its token is cancelled."""
 
 

@@ -3,8 +3,9 @@
 Loads the config (file < environment < flags), builds the approver and the session, and
 hands them to the headless frontend (`-p`, or a prompt piped on stdin) or the full-screen
 UI. Every failure the person can fix is one line on stderr and exit 2; a failed run is
-exit 1; a run stopped by the tool-round cap is exit 3; Ctrl-C is exit 130. A reader of stdout
-that goes away (`mrsmith --list | head -1`) ends the program quietly. MRSMITH_DEBUG=1 shows
+exit 1; a run stopped by the tool-round cap is exit 3; Ctrl-C is exit 130 (the codes and the
+line an error prints: mrsmith_tui.errors, applied in `main` only). A reader of stdout that
+goes away (`mrsmith --list | head -1`) ends the program quietly. MRSMITH_DEBUG=1 shows
 tracebacks of unexpected errors.
 """
 
@@ -15,24 +16,36 @@ import os
 import stat
 import sys
 import traceback
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from mrsmith_tui import __version__
-from mrsmith_tui.config.load import ConfigError, apply_cli, default_config_paths, load_config, resolve_agent, sessions_dir
+from mrsmith_tui.config.load import apply_cli, default_config_paths, load_config, resolve_agent, sessions_dir
 from mrsmith_tui.config.schema import Config, allow_spec_problem
+from mrsmith_tui.errors import (
+    EXIT_FAILED,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_USAGE,
+    MrSmithError,
+    error_line,
+    exit_code_for,
+)
 
 # Start-up time to the first frame counts every import made before the UI starts: what only
 # the headless run, the session commands or the session itself need is imported where used.
 
-EXIT_FAILED, EXIT_USAGE, EXIT_INTERRUPTED = 1, 2, 130  # the same codes as mrsmith_tui.headless (+ 3: max_rounds)
+__all__ = ["EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_USAGE", "UsageError", "main"]
 
 # A -f file larger than this is refused rather than sent to the model whole.
 MAX_ATTACHMENT_BYTES = 1024 * 1024
 
 
-class UsageError(Exception):
+class UsageError(MrSmithError):
     """A mistake on the command line: one line, exit 2."""
+
+    exit_code = EXIT_USAGE
 
 
 def _whole_number(text: str, *, least: int) -> int:
@@ -116,20 +129,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _main(build_parser().parse_args(argv))
     except BrokenPipeError:  # `mrsmith --list | head -1`: the reader has what it wanted
         _quiet_stdout()
-        return 0
+        return EXIT_OK
     except KeyboardInterrupt:
         print("mrsmith: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except Exception as e:
-        if isinstance(e, _usage_errors()):
-            print(f"mrsmith: error: {_shown(str(e))}", file=sys.stderr)
-            return EXIT_USAGE
-        # the last line of defence: one line, never a traceback by default
-        if os.environ.get("MRSMITH_DEBUG"):
+    except Exception as e:  # every error ends here: one line, its exit code, never a traceback by default
+        code = exit_code_for(e)
+        if code != EXIT_USAGE and os.environ.get("MRSMITH_DEBUG"):
             traceback.print_exc()
-        detail = str(e).strip().splitlines()[0] if str(e).strip() else ""
-        print(f"mrsmith: error: {_shown(type(e).__name__ + (': ' + detail if detail else ''))}", file=sys.stderr)
-        return EXIT_FAILED
+        print(f"mrsmith: error: {_shown(error_line(e))}", file=sys.stderr)
+        return code
 
 
 def _shown(text: str) -> str:
@@ -148,14 +157,6 @@ def _quiet_stdout() -> None:
         os.close(devnull)
     except (OSError, ValueError, AttributeError):
         pass
-
-
-def _usage_errors() -> tuple[type[Exception], ...]:
-    """Mistakes the person can fix (exit 2); the session modules are imported only on failure."""
-    from mrsmith_tui.session.export import ExportError
-    from mrsmith_tui.session.store import SessionNotFound
-
-    return ConfigError, UsageError, SessionNotFound, ExportError
 
 
 def _main(args: argparse.Namespace) -> int:

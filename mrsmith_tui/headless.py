@@ -22,10 +22,13 @@ from mrsmith_tui import msgs
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.coalesce import FRAME_SECONDS, CoalescingSink
 from mrsmith_tui.core.outbound import OutboundFilter
+from mrsmith_tui.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_MAX_ROUNDS, EXIT_OK, EXIT_USAGE
 from mrsmith_tui.security.redact import PROCESS, Redactor, map_strings
 from mrsmith_tui.security.terminal_text import clean, json_safe
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_MAX_ROUNDS, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+__all__ = ["EXIT_OK", "EXIT_FAILED", "EXIT_USAGE", "EXIT_MAX_ROUNDS", "EXIT_INTERRUPTED", "CONTINUE_HINT", "FoldState",
+           "HeadlessPrinter", "fold", "json_line", "permissions_in_force", "run_headless", "stdin_is_piped",
+           "wants_color"]
 
 # After a run stopped by the tool-round cap (exit 3): how to go on from where it stopped.
 CONTINUE_HINT = "stopped at maxToolRounds; continue where it stopped with: mrsmith -c -p continue"
@@ -293,7 +296,7 @@ def run_headless(
     attachments: Sequence[tuple[str, str]] = (),
     grace_seconds: float = 3.0,
 ) -> int:
-    """Run one prompt to the end and return the exit code (0, 1 or 130).
+    """Run one prompt to the end and return the exit code (0, 1, 3 or 130; see mrsmith_tui.errors).
 
     The run blocks in a worker thread; the main thread waits in short joins so SIGINT is
     handled at once: the first Ctrl-C cancels the token (the stream closes, a running

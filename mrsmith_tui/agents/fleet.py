@@ -21,6 +21,7 @@ from mrsmith_tui.agents.subagent import FLEET_TOOLS, last_answer
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.config.load import ConfigError, resolve_agent
 from mrsmith_tui.core.conversation import RunResult
+from mrsmith_tui.errors import MrSmithError
 
 WORKER_NOTE = (
     "# You are a background agent\n\n"
@@ -33,7 +34,7 @@ WORKER_NOTE = (
 STOP_JOIN_SECONDS = 2.0  # how long stop_agent waits for a worker's partial report
 
 
-class FleetError(Exception):
+class FleetError(MrSmithError):
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message

@@ -27,6 +27,7 @@ from pydantic_core import ErrorDetails
 
 from mrsmith_tui import paths
 from mrsmith_tui.config.schema import AgentConfig, Config, Loc, LocatedError, ProviderConfig
+from mrsmith_tui.errors import EXIT_USAGE, MrSmithError
 
 IMPLICIT_PROVIDER = "openai"
 IMPLICIT_AGENT = "default"
@@ -40,8 +41,10 @@ ENV_OVERRIDES = {
 }
 
 
-class ConfigError(Exception):
+class ConfigError(MrSmithError):
     """A config problem, as one line fit to print after `mrsmith: `."""
+
+    exit_code = EXIT_USAGE
 
     def __init__(self, message: str) -> None:
         super().__init__(message)

@@ -13,6 +13,8 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
+from mrsmith_tui.errors import MrSmithError
+
 ContextBuilderName = Literal["full", "sliding"]
 Thinking = Literal["strip", "preserve"]
 
@@ -129,7 +131,7 @@ class Config(_Model):
 Loc = tuple[str | int, ...]  # where in the config a value is: ("agents", 1, "maxToolRounds")
 
 
-class LocatedError(ValueError):
+class LocatedError(MrSmithError, ValueError):
     """A validation error that knows its field path (raised from model validators)."""
 
     def __init__(self, loc: Loc, message: str) -> None:

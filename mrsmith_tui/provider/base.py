@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterator, Protocol
 
 from mrsmith_tui.cancel import CancelToken
+from mrsmith_tui.errors import MrSmithError
 from mrsmith_tui.msgs import UsageInfo
 
 
@@ -79,7 +80,7 @@ class StreamNotice:
 StreamEvent = ContentDelta | ReasoningDelta | ToolCallDelta | StreamDone | StreamNotice
 
 
-class ProviderError(Exception):
+class ProviderError(MrSmithError):
     """A failed call, with a message for the person.
 
     `partial_content` / `partial_reasoning` hold what streamed before a mid-way cut, so the

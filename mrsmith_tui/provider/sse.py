@@ -21,11 +21,13 @@ import codecs
 import re
 from dataclasses import dataclass
 
+from mrsmith_tui.errors import MrSmithError
+
 _LINE_END = re.compile(r"\r\n|\r|\n")
 MAX_LINE_CHARS = 64 * 1024 * 1024  # one SSE line (one event's data): far above any sane chunk
 
 
-class SSELineTooLong(ValueError):
+class SSELineTooLong(MrSmithError, ValueError):
     def __init__(self, size: int) -> None:
         super().__init__(f"a line of more than {size} characters")
         self.size = size

@@ -10,6 +10,8 @@ import os
 import stat
 from pathlib import Path
 
+from mrsmith_tui.errors import MrSmithError
+
 FILE_MODE, DIR_MODE = 0o600, 0o700
 
 
@@ -34,7 +36,7 @@ def private_dir(folder: Path, *, levels: int = 1) -> None:
             os.chmod(path, DIR_MODE)
 
 
-class NotOurs(OSError):
+class NotOurs(MrSmithError, OSError):
     pass
 
 

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from mrsmith_tui.errors import EXIT_USAGE, MrSmithError
 from mrsmith_tui.security.redact import PROCESS
 from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.session.store import SessionNotFound, load_records, prompt_of, transcript_of
@@ -24,8 +25,10 @@ from mrsmith_tui.session.store import SessionNotFound, load_records, prompt_of, 
 __all__ = ["export_markdown", "export_session", "ExportError"]
 
 
-class ExportError(Exception):
+class ExportError(MrSmithError):
     """`message`: one line for the person."""
+
+    exit_code = EXIT_USAGE
 
     def __init__(self, message: str) -> None:
         super().__init__(message)

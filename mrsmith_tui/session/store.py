@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from mrsmith_tui.errors import EXIT_USAGE, MrSmithError
 from mrsmith_tui.session.transcript import read_transcript
 
 TRANSCRIPT_NAME = "transcript.jsonl"
@@ -25,8 +26,10 @@ __all__ = [
 ]
 
 
-class SessionNotFound(Exception):
+class SessionNotFound(MrSmithError):
     """No session (or more than one) matches: `message` is one line for the person."""
+
+    exit_code = EXIT_USAGE
 
     def __init__(self, message: str) -> None:
         super().__init__(message)

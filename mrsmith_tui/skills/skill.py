@@ -21,6 +21,8 @@ from typing import Any
 
 import yaml
 
+from mrsmith_tui.errors import MrSmithError
+
 CONTEXT_PREFIX = '<skill name="'  # how every loaded skill's text starts in a context
 
 NAME_RE = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
@@ -28,7 +30,7 @@ SKILL_FILE = "SKILL.md"
 MAX_SKILL_CHARS = 256 * 1024  # a skill is read whole into the context; a bigger file is a mistake
 
 
-class SkillError(Exception):
+class SkillError(MrSmithError):
     """A SKILL.md that cannot be used. `message` is one line naming the file."""
 
     def __init__(self, message: str) -> None:

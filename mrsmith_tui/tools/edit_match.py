@@ -17,12 +17,13 @@ from bisect import bisect_right
 from collections.abc import Callable
 
 from mrsmith_tui.cancel import Cancelled
+from mrsmith_tui.errors import MrSmithError
 
 MAX_LISTED = 20  # line numbers named in an "ambiguous" error
 _POLL = 4096  # matches between two looks at `cancelled`
 
 
-class EditError(Exception):
+class EditError(MrSmithError):
     pass
 
 

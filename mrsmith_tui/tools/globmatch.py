@@ -15,13 +15,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from mrsmith_tui.cancel import Cancelled
+from mrsmith_tui.errors import MrSmithError
 
 MAX_ALTERNATIVES = 64
 MAX_PATTERN = 1000
 MAX_IGNORE_WEIGHT = 4096  # alternatives x segments of one .gitignore's rules; later lines are not honoured
 
 
-class GlobError(ValueError):
+class GlobError(MrSmithError, ValueError):
     pass
 
 

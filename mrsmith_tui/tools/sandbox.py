@@ -17,8 +17,10 @@ import os
 import re
 from pathlib import Path
 
+from mrsmith_tui.errors import MrSmithError
 
-class SandboxError(Exception):
+
+class SandboxError(MrSmithError):
     """A path argument the tools will not touch; the message is one line for the model."""
 
 

@@ -24,6 +24,7 @@ from urllib.parse import urljoin, urlsplit
 import html2text
 import httpx
 
+from mrsmith_tui.errors import MrSmithError
 from mrsmith_tui.tools.base import PRIVATE_SUFFIX, ApprovalNeed, ApprovalQuery, BaseTool, ToolContext, ToolResult
 
 MAX_BYTES = 1024 * 1024
@@ -38,7 +39,7 @@ def system_resolver(host: str) -> list[str]:
     return sorted({str(info[4][0]) for info in socket.getaddrinfo(host, None, proto=socket.IPPROTO_TCP)})
 
 
-class FetchError(Exception):
+class FetchError(MrSmithError):
     pass
 
 
