@@ -18,7 +18,7 @@ import sys
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from mrsmith_tui import __version__
 from mrsmith_tui.config.load import apply_cli, default_config_paths, load_config, resolve_agent, sessions_dir
@@ -32,6 +32,10 @@ from mrsmith_tui.errors import (
     error_line,
     exit_code_for,
 )
+
+if TYPE_CHECKING:  # the session's modules load only when a session is built (start-up time)
+    from mrsmith_tui.core.session_api import Session, Sink
+    from mrsmith_tui.tools.base import Approver
 
 # Start-up time to the first frame counts every import made before the UI starts: what only
 # the headless run, the session commands or the session itself need is imported where used.
@@ -368,33 +372,19 @@ def _read_attachment(name: str) -> str:
 # --------------------------------------------------------------------------- composition
 
 
-def _build_session(args: argparse.Namespace, config: Config, *, sink: Any, approver: Any, replay: bool = False,
-                   session_id: str | None = None) -> Any:
-    """The session a run needs: a new one, or (-c, --resume, or `session_id` from /sessions) a recorded one."""
-    if session_id is not None or args.continue_ or args.resume:
-        from mrsmith_tui.core.resume import resume_session
+def _build_session(args: argparse.Namespace, config: Config, *, sink: Sink, approver: Approver, replay: bool = False,
+                   session_id: str | None = None) -> Session:
+    """The session a run needs: a new one, or (-c, --resume, or `session_id` from /sessions) a recorded one,
+    with skills, sub-agents and the fleet."""
+    from mrsmith_tui.agents.compose import compose_session
 
-        session = resume_session(
-            config=config, cwd=Path.cwd(), sink=sink, approver=approver, target=session_id or args.resume,
-            agent_name=None if session_id else args.agent, persist=not args.no_session, replay=replay,
-            other_folder=args.other_folder and session_id is None,
-        )
-    else:
-        from mrsmith_tui.core.session import build_session
-
-        session = build_session(config=config, agent_name=args.agent, cwd=Path.cwd(), sink=sink, approver=approver,
-                                persist=not args.no_session)
-    for spec in args.allow:
-        session.gate.grant(spec, "--allow")
-    _install_agents(session, args)
-    return session
-
-
-def _install_agents(session: Any, args: argparse.Namespace) -> None:
-    """Skills, sub-agents and the fleet."""
-    from mrsmith_tui.agents.install import install
-
-    install(session, max_agents=args.max_agents, agent_wait_ms=args.agent_wait_ms)
+    resume = session_id is not None or args.continue_ or bool(args.resume)
+    return compose_session(
+        config=config, cwd=Path.cwd(), sink=sink, approver=approver,
+        agent_name=None if session_id else args.agent, resume=resume, target=session_id or args.resume,
+        replay=replay, other_folder=args.other_folder and session_id is None, persist=not args.no_session,
+        allow=args.allow, max_agents=args.max_agents, agent_wait_ms=args.agent_wait_ms,
+    )
 
 
 def _run_headless(args: argparse.Namespace, config: Config) -> int:
@@ -429,10 +419,10 @@ def _run_tui(args: argparse.Namespace, config: Config) -> int:
     if (args.continue_ or args.resume) and not args.other_folder:
         args.other_folder = _ask_other_folder(config, args)
 
-    def make_session(sink: Any, approver: Any) -> Any:  # built once, after the first frame
+    def make_session(sink: Sink, approver: Approver) -> Session:  # built once, after the first frame
         return _build_session(args, config, sink=sink, approver=approver, replay=True)
 
-    def resume(session_id: str, sink: Any, approver: Any) -> Any:  # /sessions
+    def resume(session_id: str, sink: Sink, approver: Approver) -> Session:  # /sessions
         return _build_session(args, config, sink=sink, approver=approver, replay=True, session_id=session_id)
 
     return run_tui(make_session, config=config, theme=args.theme or config.theme, resume=resume,

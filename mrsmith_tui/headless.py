@@ -16,7 +16,7 @@ import sys
 import threading
 import time
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Sequence, TextIO
 
 from mrsmith_tui import msgs
 from mrsmith_tui.cancel import CancelToken
@@ -25,6 +25,11 @@ from mrsmith_tui.core.outbound import OutboundFilter
 from mrsmith_tui.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_MAX_ROUNDS, EXIT_OK, EXIT_USAGE
 from mrsmith_tui.security.redact import PROCESS, Redactor, map_strings
 from mrsmith_tui.security.terminal_text import clean, json_safe
+
+if TYPE_CHECKING:
+    from mrsmith_tui.core.conversation import RunResult
+    from mrsmith_tui.core.session_api import Session
+    from mrsmith_tui.tools.approval import ApprovalGate
 
 __all__ = ["EXIT_OK", "EXIT_FAILED", "EXIT_USAGE", "EXIT_MAX_ROUNDS", "EXIT_INTERRUPTED", "CONTINUE_HINT", "FoldState",
            "HeadlessPrinter", "fold", "json_line", "permissions_in_force", "run_headless", "stdin_is_piped",
@@ -113,7 +118,7 @@ def _permission_lines(m: msgs.PermissionsInForce) -> list[tuple[str, str | None]
     return lines
 
 
-def permissions_in_force(gate: Any, *, approve_all: bool = False) -> msgs.PermissionsInForce:
+def permissions_in_force(gate: ApprovalGate, *, approve_all: bool = False) -> msgs.PermissionsInForce:
     """The gate's permissions as the Msg a headless run reports before it starts."""
     specs = tuple(msgs.Allowed(p.spec, p.origin) for p in gate.permissions())
     return msgs.PermissionsInForce(specs=specs, approve_all=approve_all)
@@ -289,7 +294,7 @@ def _point_at_devnull(stream: TextIO) -> None:
 
 
 def run_headless(
-    session: Any,
+    session: Session,
     prompt: str,
     *,
     printer: HeadlessPrinter,
@@ -305,13 +310,14 @@ def run_headless(
     """
     cancel = CancelToken()
     printer.on_broken_stdout = cancel.cancel
-    outcome: dict[str, Any] = {}
+    results: list[RunResult] = []
+    failures: list[BaseException] = []
 
     def work() -> None:
         try:
-            outcome["result"] = session.run(prompt, cancel, attachments=attachments)
-        except BaseException as e:  # handed to the main thread, which reports it
-            outcome["exception"] = e
+            results.append(session.run(prompt, cancel, attachments=attachments))
+        except BaseException as e:  # handed to the main thread, which reports it (cli.main: one line)
+            failures.append(e)
 
     worker = threading.Thread(target=work, name="mrsmith-run", daemon=True)
     interrupts: list[float] = []
@@ -337,9 +343,9 @@ def run_headless(
         if worker.is_alive():
             printer.error_line("interrupted (the run did not stop in time)")
         return EXIT_INTERRUPTED
-    if "exception" in outcome:
-        raise outcome["exception"]
-    result = outcome["result"]
+    if failures:
+        raise failures[0]
+    result = results[0]
     if result.cancelled:
         return EXIT_INTERRUPTED
     if result.error:

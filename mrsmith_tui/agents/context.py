@@ -19,6 +19,7 @@ from mrsmith_tui.agents.book import AgentBook, AgentRecord
 from mrsmith_tui.config.schema import AgentConfig, ProviderConfig
 from mrsmith_tui.core.conversation import Conversation
 from mrsmith_tui.core.prompt import build_system_prompt
+from mrsmith_tui.core.session_api import ServiceHost
 from mrsmith_tui.core.usage import UsageLedger
 from mrsmith_tui.provider.base import Provider
 from mrsmith_tui.session import records
@@ -51,7 +52,7 @@ class _AgentUsageLedger(UsageLedger):
 class ContextFactory:
     def __init__(
         self,
-        session: Any,  # core.session.AgentSession
+        session: ServiceHost,
         book: AgentBook,
         catalog: SkillCatalog,
         *,
@@ -110,7 +111,7 @@ class ContextFactory:
         tools = ToolRegistry(self.tools_for(agent, exclude) + [self.make_skill_tool(self.catalog.fork(on_load=on_load))])
         ctx = ToolContext(
             root=s.cwd, cancel=record.cancel, approver=s.gate.approver, emit=sink, ledger=s.file_ledger,
-            agent_id=record.agent_id, services=dict(s.services),
+            agent_id=record.agent_id, services=s.services,
         )
         sections = [self.catalog.system_section(), note]
         ledger = _AgentUsageLedger(sink, s.ledger, max_context_tokens=agent.max_context_tokens, budget=s.budget)

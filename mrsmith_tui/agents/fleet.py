@@ -13,14 +13,15 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any
 
 from mrsmith_tui.agents.book import AgentBook, AgentRecord
 from mrsmith_tui.agents.context import ContextFactory
+from mrsmith_tui.agents.states import AgentEvent
 from mrsmith_tui.agents.subagent import FLEET_TOOLS, last_answer
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.config.load import ConfigError, resolve_agent
 from mrsmith_tui.core.conversation import RunResult
+from mrsmith_tui.core.session_api import ServiceHost
 from mrsmith_tui.errors import MrSmithError
 
 WORKER_NOTE = (
@@ -50,7 +51,8 @@ class WaitResult:
 
 class Fleet:
     def __init__(
-        self, session: Any, book: AgentBook, factory: ContextFactory, *, max_agents: int = 4, agent_wait_ms: int = 120_000
+        self, session: ServiceHost, book: AgentBook, factory: ContextFactory, *, max_agents: int = 4,
+        agent_wait_ms: int = 120_000,
     ) -> None:
         self.session = session
         self.book = book
@@ -94,6 +96,7 @@ class Fleet:
             result = record.conversation.run_turn(record.task, record.cancel)
         except BaseException as e:  # run_turn ends every run itself; this is a last guard for the thread
             result = RunResult(final_text="", error=f"internal error: {type(e).__name__}: {e}".splitlines()[0])
+        event: AgentEvent
         if result.cancelled or record.cancel.cancelled:
             partial = last_answer(record.conversation)
             report, event, detail = "[stopped before it finished]" + (f" What it had written:\n{partial}" if partial else ""), "ended", ""
@@ -139,7 +142,8 @@ class Fleet:
                     if not pending or remaining <= 0 or (cancel is not None and cancel.cancelled):
                         break
                     self.book.changed.wait(remaining)
-                reports, already = [], []
+                reports: list[AgentRecord] = []
+                already: list[AgentRecord] = []
                 for r in targets:
                     if r.report is None:
                         continue

@@ -15,6 +15,8 @@ from mrsmith_tui.agents.book import AgentBook, AgentRecord
 from mrsmith_tui.agents.context import SUBAGENT_NOTE, ContextFactory
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.config.load import ConfigError, resolve_agent
+from mrsmith_tui.core.conversation import RunResult
+from mrsmith_tui.core.session_api import ServiceHost
 from mrsmith_tui.tools.base import ToolResult
 
 FLEET_TOOLS = frozenset({"spawn_agent", "wait_agents", "stop_agent", "list_agents"})
@@ -30,7 +32,7 @@ def last_answer(conversation: Any) -> str:
 
 
 class SubagentRunner:
-    def __init__(self, session: Any, book: AgentBook, factory: ContextFactory) -> None:
+    def __init__(self, session: ServiceHost, book: AgentBook, factory: ContextFactory) -> None:
         self.session = session
         self.book = book
         self.factory = factory
@@ -113,7 +115,7 @@ class SubagentRunner:
         self.book.add(record)
         return record
 
-    def _finish(self, record: AgentRecord, result: Any) -> ToolResult:
+    def _finish(self, record: AgentRecord, result: RunResult) -> ToolResult:
         resume = f"[task_id: {record.agent_id}; pass it as task_id to continue this sub-agent's conversation]"
         if result.cancelled:
             self.book.transition(record, "ended")

@@ -17,6 +17,7 @@ from typing import Any
 from mrsmith_tui import msgs
 from mrsmith_tui.cancel import CancelToken, Cancelled
 from mrsmith_tui.core.context import build_messages
+from mrsmith_tui.core.session_api import Compactable
 from mrsmith_tui.provider.base import ChatRequest, ContentDelta, ProviderError, StreamDone
 from mrsmith_tui.session.resume import apply_compaction
 
@@ -50,7 +51,7 @@ def compaction_cut(history: list[dict[str, Any]], keep_turns: int = 1) -> tuple[
     return (start, cut) if older_prompts else (start, start)
 
 
-def _summarise(session: Any, messages: list[dict[str, Any]], cancel: CancelToken) -> tuple[str, msgs.UsageInfo]:
+def _summarise(session: Compactable, messages: list[dict[str, Any]], cancel: CancelToken) -> tuple[str, msgs.UsageInfo]:
     request = ChatRequest(
         model=session.agent.model,
         messages=messages + [{"role": "user", "content": COMPACT_INSTRUCTION}],
@@ -74,8 +75,8 @@ def _summarise(session: Any, messages: list[dict[str, Any]], cancel: CancelToken
     return summary, done.usage
 
 
-def compact(session: Any, cancel: CancelToken, *, keep_turns: int = 1) -> str:
-    """Summarise the older turns of `session` (an AgentSession); returns the summary, or "" when
+def compact(session: Compactable, cancel: CancelToken, *, keep_turns: int = 1) -> str:
+    """Summarise the older turns of `session`; returns the summary, or "" when
     there was nothing to compact or it failed (the person is told why through the sink)."""
     history = session.history
     start, cut = compaction_cut(history, keep_turns)
@@ -116,7 +117,7 @@ def compact(session: Any, cancel: CancelToken, *, keep_turns: int = 1) -> str:
     return summary
 
 
-def maybe_auto_compact(session: Any, cancel: CancelToken) -> str | None:
+def maybe_auto_compact(session: Compactable, cancel: CancelToken) -> str | None:
     """Compact when the agent sets autoCompact and the context is at 90 % of its limit; None otherwise."""
     if not session.agent.auto_compact or session.ledger.context_percent < AUTO_COMPACT_PERCENT:
         return None

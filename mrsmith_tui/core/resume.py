@@ -5,24 +5,32 @@ the recorded usage back (the gauge shows what the context held), and new records
 same transcript (no second header). The session goes on with the agent it was last on
 unless another is asked for (or that one is no longer configured); when the agent, model or
 provider differs from the recorded one, an `agent_switch` record and a Notice say so.
+
+Two steps around building the session, so any composition can resume: `open_recorded` reads
+the recorded session (before it is built: which folder, which agent, which id and transcript),
+`go_on` restores the rest into the built session. `resume_session` is both around a session
+without add-ons; agents.compose puts its own session between them.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from mrsmith_tui import msgs
 from mrsmith_tui.config.load import sessions_dir
 from mrsmith_tui.config.schema import Config, ProviderConfig
 from mrsmith_tui.core.session import AgentSession, build_session
+from mrsmith_tui.core.session_api import Sink
 from mrsmith_tui.provider.base import Provider
 from mrsmith_tui.session.resume import Rebuilt, rebuild, replay_msgs
 from mrsmith_tui.session.store import SessionNotFound, load_records, transcript_of
 from mrsmith_tui.tools.base import Approver
 
-__all__ = ["resume_session", "locate_transcript", "load_records"]
+__all__ = ["Recorded", "go_on", "load_records", "locate_transcript", "open_recorded", "resume_session"]
 
 
 def locate_transcript(config: Config, target: str | Path | None, cwd: Path) -> Path:
@@ -76,6 +84,62 @@ def _choose_agent(config: Config, asked: str | None, state: Rebuilt, sink: Calla
     return None
 
 
+@dataclass(frozen=True)
+class Recorded:
+    """A recorded session, read and ready to go on with."""
+
+    path: Path  # its transcript
+    records: list[dict[str, Any]]
+    warnings: list[str]
+    cwd: Path  # the folder it works in: its own
+    state: Rebuilt
+    session_id: str
+    agent_name: str | None  # the agent to go on with (None: the default agent)
+
+
+def open_recorded(
+    *,
+    config: Config,
+    cwd: Path,
+    sink: Sink,
+    target: str | Path | None = None,
+    agent_name: str | None = None,
+    persist: bool = True,
+    other_folder: bool = False,
+) -> Recorded:
+    """The recorded session `target` (id prefix, transcript path, or None for the newest in `cwd`),
+    before its session is built. Raises SessionNotFound (OtherFolder)."""
+    path = locate_transcript(config, target, cwd)
+    records, warnings = load_records(path)
+    work = check_folder(path, records, cwd, other_folder=other_folder)
+    if work != cwd:
+        sink(msgs.Notice(text=f"this session belongs to {work}: working there"))
+        cwd = work
+    state = rebuild(records)
+    session_id = str(state.header.get("id") or path.parent.name)
+    name = _choose_agent(config, agent_name, state, sink)
+    if persist:  # appending to the recorded transcript, wherever it is: first cut a torn last line
+        _mend_tail(path, sink)
+    return Recorded(path=path, records=records, warnings=warnings, cwd=cwd, state=state, session_id=session_id,
+                    agent_name=name)
+
+
+def go_on(session: AgentSession, recorded: Recorded, *, replay: bool = False) -> None:
+    """The rest of `recorded` into its freshly built session (built with its id, transcript and
+    history): the usage, the run ids, the replayed Msgs (`replay`: the TUI draws them), warnings."""
+    state = recorded.state
+    _restore_usage(session, state)
+    for _ in range(state.last_run_number):  # new run ids go on after the recorded ones
+        session.ids.next("run")
+    if replay:
+        for m in replay_msgs(recorded.records, context_limit=session.agent.max_context_tokens):
+            session.sink(m)
+    for text in recorded.warnings + state.warnings:
+        session.sink(msgs.Warning(text=text, code="transcript"))
+    _note_switch(session, state)
+    session.sink(msgs.Notice(text=f"resumed session {recorded.session_id} ({state.runs} turn{'s' if state.runs != 1 else ''})"))
+
+
 def resume_session(
     *,
     config: Config,
@@ -89,36 +153,17 @@ def resume_session(
     replay: bool = False,
     other_folder: bool = False,
 ) -> AgentSession:
-    """An AgentSession on the recorded session `target` (id prefix, transcript path, or None for the
-    newest in `cwd`). `replay=True` posts the recorded session's Msgs to the sink first (the TUI
-    draws it; headless leaves it out). Raises SessionNotFound or ConfigError."""
-    path = locate_transcript(config, target, cwd)
-    records, warnings = load_records(path)
-    work = check_folder(path, records, cwd, other_folder=other_folder)
-    if work != cwd:
-        sink(msgs.Notice(text=f"this session belongs to {work}: working there"))
-        cwd = work
-    state = rebuild(records)
-    session_id = str(state.header.get("id") or path.parent.name)
-    name = _choose_agent(config, agent_name, state, sink)
-    if persist:  # appending to the recorded transcript, wherever it is: first cut a torn last line
-        _mend_tail(path, sink)
+    """An AgentSession (without add-ons) on the recorded session `target` (id prefix, transcript path,
+    or None for the newest in `cwd`). `replay=True` posts the recorded session's Msgs to the sink first
+    (the TUI draws it; headless leaves it out). Raises SessionNotFound or ConfigError."""
+    recorded = open_recorded(config=config, cwd=cwd, sink=sink, target=target, agent_name=agent_name,
+                             persist=persist, other_folder=other_folder)
     session = build_session(
-        config=config, agent_name=name, cwd=cwd, sink=sink, approver=approver, persist=persist,
-        provider_factory=provider_factory, session_id=session_id, append_to=path if persist else None,
-        resumed=True,
+        config=config, agent_name=recorded.agent_name, cwd=recorded.cwd, sink=sink, approver=approver,
+        persist=persist, provider_factory=provider_factory, session_id=recorded.session_id,
+        append_to=recorded.path if persist else None, resumed=True, history=list(recorded.state.history),
     )
-    session.history.extend(state.history)
-    _restore_usage(session, state)
-    for _ in range(state.last_run_number):  # new run ids go on after the recorded ones
-        session.ids.next("run")
-    if replay:
-        for m in replay_msgs(records, context_limit=session.agent.max_context_tokens):
-            sink(m)
-    for text in warnings + state.warnings:
-        sink(msgs.Warning(text=text, code="transcript"))
-    _note_switch(session, state)
-    sink(msgs.Notice(text=f"resumed session {session_id} ({state.runs} turn{'s' if state.runs != 1 else ''})"))
+    go_on(session, recorded, replay=replay)
     return session
 
 

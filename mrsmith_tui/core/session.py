@@ -1,54 +1,58 @@
 """The session facade: one person's conversation with one (switchable) agent.
 
-`build_session` is the composition step the CLI and the TUI call: it resolves the agent,
-builds its provider, tools, approval gate, usage ledger and transcript, and returns an
-`AgentSession`. `run` is blocking (call it from a worker thread); everything it does
-reaches the frontend as Msgs through the sink.
+`AgentSession` is handed everything it is made of: the shared parts (core.session_parts:
+gate, ledgers, budget, ids, the provider and transcript factories), its agent, provider,
+first transcript and history, and the add-ons the composition gives it (services such as
+the fleet and the skills, their tools, prompt sections and hooks; core.session_api). It
+builds only what changes with its agent: the tool selection and the Conversation.
+`open_session` puts one together from its parts; `build_session` is a whole session without
+add-ons (the agents' composition, agents.compose, is the one the frontends call). `run` is
+blocking (call it from a worker thread); everything it does reaches the frontend as Msgs
+through the sink.
 
 History is a plain list of OpenAI message dicts (plus "reasoning"), without the system
-prompt, which is rebuilt for every call (so sections added later take effect); resume can
-rebuild a session by filling `history`. `/reset` starts a fresh session id and transcript,
-so a transcript always holds one continuous conversation.
+prompt, which is rebuilt for every call (so sections added later take effect); resume
+hands the recorded history in. `/reset` starts a fresh session id and transcript, so a
+transcript always holds one continuous conversation.
 """
 
 from __future__ import annotations
 
 import os
 import threading
-import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
-from mrsmith_tui import __version__, msgs
+from mrsmith_tui import msgs
 from mrsmith_tui.cancel import CancelToken
-from mrsmith_tui.config.load import api_key_for, resolve_agent, sessions_dir
-from mrsmith_tui.config.schema import AgentConfig, Config, ProviderConfig
-from mrsmith_tui.core.budget import ToolCallBudget
+from mrsmith_tui.config.load import api_key_for, resolve_agent
+from mrsmith_tui.config.schema import AgentConfig, Config
 from mrsmith_tui.core.compact import compact as compact_session
 from mrsmith_tui.core.compact import maybe_auto_compact
 from mrsmith_tui.core.conversation import Conversation, RunResult
-from mrsmith_tui.core.ids import IdSource
 from mrsmith_tui.core.prompt import build_system_prompt
+from mrsmith_tui.core.session_api import AddOnFactory, History, SessionAddOns
+from mrsmith_tui.core.session_parts import (
+    ProviderFactory,
+    SessionParts,
+    default_provider_factory,
+    session_parts,
+    session_secrets,
+)
 from mrsmith_tui.core.small_context import is_small
-from mrsmith_tui.core.usage import UsageLedger
 from mrsmith_tui.provider.base import Provider
-from mrsmith_tui.session import records
 from mrsmith_tui.session.transcript import TranscriptWriter, new_session_id
-from mrsmith_tui.tools.approval import ApprovalGate, Permission
 from mrsmith_tui.tools.base import Approver, Tool, ToolContext
 from mrsmith_tui.tools.registry import ToolRegistry
 
-__all__ = ["AgentSession", "RunResult", "build_session", "default_provider_factory"]
+if TYPE_CHECKING:
+    from mrsmith_tui.tools.ledger import FileLedger
 
-ProviderFactory = Callable[[ProviderConfig], Provider]
+__all__ = ["AgentSession", "RunResult", "build_session", "default_provider_factory", "open_session"]
 
 CONTEXT_PROBE_WAIT = 5.0  # seconds the first run waits for the server to tell its context size
-
-
-def default_provider_factory(config: Config) -> ProviderFactory:
-    from mrsmith_tui.provider.openai_compat import make_provider
-
-    return lambda pc: make_provider(pc, api_key_for(config, pc.name), config.include_usage)
 
 
 def _builtin_tools(agent: AgentConfig, config: Config) -> list[Tool]:
@@ -57,71 +61,58 @@ def _builtin_tools(agent: AgentConfig, config: Config) -> list[Tool]:
     return list(builtin_tools(agent, config))
 
 
-def _file_ledger() -> Any:
-    try:
-        from mrsmith_tui.tools.ledger import FileLedger
-    except ModuleNotFoundError as e:
-        if e.name != "mrsmith_tui.tools.ledger":
-            raise
-        return None
-    return FileLedger()
-
-
 class AgentSession:
     def __init__(
         self,
+        parts: SessionParts,
         *,
-        config: Config,
         agent: AgentConfig,
-        cwd: Path,
-        sink: Callable[[msgs.Msg], None],
-        approver: Approver,
-        persist: bool = True,
-        provider_factory: ProviderFactory | None = None,
-        session_id: str | None = None,
-        append_to: Path | None = None,
+        provider: Provider,
+        session_id: str,
+        transcript: TranscriptWriter | None,
+        history: History | None = None,
         resumed: bool = False,
+        add_ons: AddOnFactory | None = None,
     ) -> None:
-        """Resuming: `resumed` (SessionStarted says so) and `append_to`, the recorded transcript to go on
-        writing without a new header (None with persist off)."""
-        self.config = config
+        """`resumed`: going on with a recorded session (SessionStarted says so); `history` its recorded
+        history. `add_ons` is called once, here, with this session (not yet announced, no conversation)."""
+        self._parts = parts
+        self.config: Config = parts.config
+        self.cwd: Path = parts.cwd
+        self.sink = parts.sink
+        self.approver: Approver = parts.approver
+        self.gate = parts.gate
+        self.budget = parts.budget
+        self.ledger = parts.ledger
+        self.ids = parts.ids
+        self.file_ledger: FileLedger | None = parts.file_ledger
         self.agent = agent
-        self.cwd = Path(cwd).resolve()
-        self.sink = sink
-        self.approver = approver
-        self.persist = persist
-        self._provider_factory = provider_factory or default_provider_factory(config)
-        self.services: dict[str, Any] = {}
-        self.ids = IdSource()
-        self.gate = ApprovalGate(approver, [Permission(spec, "config") for spec in config.allow])
-        self.services["approval_gate"] = self.gate  # a tool asking mid-run (web_fetch's redirects) goes through it
-        self.file_ledger = _file_ledger()
-        self.budget = ToolCallBudget(agent.max_tool_calls_per_session)
-        self.ledger = UsageLedger(sink, max_context_tokens=agent.max_context_tokens, budget=self.budget)
-        self.history: list[dict[str, Any]] = []
-        self._sections: list[str] = []
-        self._extra_tools: list[Tool] = []
-        self._on_reset: list[Callable[[], None]] = []
-        self._on_close: list[Callable[[], None]] = []
-        self._on_switch: list[Callable[[], None]] = []
+        self.provider = provider
+        self.session_id = session_id
+        self.transcript = transcript
+        self.history: History = history if history is not None else []
+        self._resumed = resumed
         self._run_lock = threading.Lock()
         self._closed = False
+        self._context_probe: threading.Thread | None = None
+        extra = add_ons(self) if add_ons is not None else SessionAddOns()
+        # a tool asking mid-run (web_fetch's redirects) goes through the gate
+        self.services = replace(extra.services, approval_gate=self.gate)
+        self._extra_tools: list[Tool] = list(extra.tools)
+        self._sections: list[str] = list(extra.system_sections)
+        self._on_reset: list[Callable[[], None]] = list(extra.on_reset)
+        self._on_switch: list[Callable[[], None]] = list(extra.on_switch)
+        self._on_close: list[Callable[[], None]] = list(extra.on_close)
         self.tool_ctx = ToolContext(
-            root=self.cwd, cancel=CancelToken(), approver=approver, emit=sink, ledger=self.file_ledger,
+            root=self.cwd, cancel=CancelToken(), approver=self.approver, emit=self.sink, ledger=self.file_ledger,
             services=self.services,
         )
-        self.provider = self._provider_factory(config.provider(agent.provider))
         self.tools = self._select_tools()
-        self.session_id = session_id or new_session_id()
-        self._append_to = append_to
-        self._resumed = resumed
-        self.transcript = self._open_transcript()
         self.conversation = self._new_conversation()
         self._announce()
-        self._context_probe: threading.Thread | None = None
         self._probe_context()
 
-    # ------------------------------------------------------------------ composition
+    # ------------------------------------------------------------------ what it is made of
 
     @property
     def provider_name(self) -> str:
@@ -134,21 +125,7 @@ class AgentSession:
         return self.transcript.path
 
     def secrets(self) -> list[str]:
-        keys = {pc.api_key for pc in self.config.providers if pc.api_key}
-        keys |= {k for pc in self.config.providers if (k := api_key_for(self.config, pc.name))}
-        return sorted(keys)
-
-    def _open_transcript(self) -> TranscriptWriter | None:
-        if not self.persist:
-            return None
-        if self._append_to is not None:
-            return TranscriptWriter(self._append_to, sink=self.sink, secrets=self.secrets())
-        path = sessions_dir(self.config) / self.session_id / "transcript.jsonl"
-        header = records.header(
-            session_id=self.session_id, created=time.time(), cwd=str(self.cwd), agent=self.agent.name,
-            model=self.agent.model, provider=self.provider_name, version=__version__,
-        )
-        return TranscriptWriter(path, sink=self.sink, secrets=self.secrets(), header=header)
+        return session_secrets(self.config)
 
     def _select_tools(self) -> ToolRegistry:
         return self.tools_for(self.agent)
@@ -261,7 +238,7 @@ class AgentSession:
         if self.transcript is not None:
             self.transcript.close()
         self.session_id = new_session_id()
-        self.transcript = self._open_transcript()
+        self.transcript = self._parts.transcripts.new(self.session_id, self.agent)
         self.conversation = self._new_conversation()
         self._announce()
 
@@ -269,7 +246,7 @@ class AgentSession:
         """Go on with another configured agent; history is kept. Raises ConfigError."""
         agent = resolve_agent(self.config, name)
         if agent.provider != self.agent.provider:
-            self.provider = self._provider_factory(self.config.provider(agent.provider))
+            self.provider = self._parts.provider_factory(self.config.provider(agent.provider))
         self.agent = agent
         self.budget.limit = agent.max_tool_calls_per_session
         self.ledger.max_context_tokens = agent.max_context_tokens
@@ -298,7 +275,7 @@ class AgentSession:
     def add_system_section(self, text: str) -> None:
         self._sections.append(text)
 
-    def add_context(self, role_text: str, record: dict | None = None) -> None:
+    def add_context(self, role_text: str, record: dict[str, Any] | None = None) -> None:
         """Put text into the context as a user message (a loaded skill body); `record` goes to the transcript."""
         self.conversation.add_context(role_text, record)
 
@@ -325,6 +302,28 @@ class AgentSession:
             self.transcript.close()
 
 
+def open_session(
+    parts: SessionParts,
+    *,
+    agent: AgentConfig,
+    session_id: str | None = None,
+    append_to: Path | None = None,
+    resumed: bool = False,
+    history: History | None = None,
+    add_ons: AddOnFactory | None = None,
+) -> AgentSession:
+    """A session on `agent` made of `parts`: a new one, or (`append_to`, the recorded transcript, and
+    `session_id`) one that goes on with a recorded session."""
+    provider = parts.provider_factory(parts.config.provider(agent.provider))
+    session_id = session_id or new_session_id()
+    if append_to is not None:
+        transcript = parts.transcripts.append(append_to)
+    else:
+        transcript = parts.transcripts.new(session_id, agent)
+    return AgentSession(parts, agent=agent, provider=provider, session_id=session_id, transcript=transcript,
+                        history=history, resumed=resumed, add_ons=add_ons)
+
+
 def build_session(
     *,
     config: Config,
@@ -337,11 +336,11 @@ def build_session(
     session_id: str | None = None,
     append_to: Path | None = None,
     resumed: bool = False,
+    history: History | None = None,
 ) -> AgentSession:
-    """The session for `agent_name` (else the default agent). Raises config.load.ConfigError."""
+    """The session for `agent_name` (else the default agent), without add-ons. Raises config.load.ConfigError."""
     agent = resolve_agent(config, agent_name)
-    return AgentSession(
-        config=config, agent=agent, cwd=cwd, sink=sink, approver=approver, persist=persist,
-        provider_factory=provider_factory, session_id=session_id, append_to=append_to,
-        resumed=resumed,
-    )
+    parts = session_parts(config=config, agent=agent, cwd=cwd, sink=sink, approver=approver, persist=persist,
+                          provider_factory=provider_factory)
+    return open_session(parts, agent=agent, session_id=session_id, append_to=append_to, resumed=resumed,
+                        history=history)

@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from mrsmith_tui.cancel import CancelToken
-from mrsmith_tui.msgs import Msg, Question
+from mrsmith_tui.msgs import Msg, Question, Todo
 from mrsmith_tui.tools.ledger import FileLedger
+from mrsmith_tui.tools.services import Services
 
 Decision = Literal["yes", "no", "always"]
 
@@ -101,8 +102,9 @@ class ToolContext:
     output: Callable[[str], None] = _no_output  # live output of the running call
     ledger: FileLedger | None = None  # shared by every agent of a session
     agent_id: str | None = None
-    # Session services the agent tools need (skills catalogue, sub-agent runner, fleet).
-    services: dict[str, Any] = field(default_factory=dict)
+    # The session's services (approval gate, skills catalogue, sub-agent runner, fleet), shared by its agents.
+    services: Services = field(default_factory=Services)
+    tasks: list[Todo] = field(default_factory=list)  # this agent's task list, as todowrite last set it
 
 
 class Tool(Protocol):

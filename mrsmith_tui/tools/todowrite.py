@@ -64,7 +64,7 @@ class TodoWriteTool(BaseTool):
             if priority not in PRIORITIES:
                 return ToolResult.error(f"todos[{n}].priority must be one of {', '.join(PRIORITIES)}, got {priority!r}")
             todos.append(Todo(content=item["content"].strip(), status=status, priority=priority))
-        ctx.services["tasks"] = list(todos)
+        ctx.tasks = list(todos)
         ctx.emit(TasksChanged(todos=tuple(todos)))
         if not todos:
             return ToolResult(content="The task list is now empty.")

@@ -206,7 +206,7 @@ class WebFetchTool(BaseTool):
 
     def _confirm(self, need: ApprovalNeed, url: str, ctx: ToolContext) -> None:
         """Ask mid-run, through the session's gate (so "always" answers count) when there is one."""
-        gate = ctx.services.get("approval_gate")
+        gate = ctx.services.approval_gate
         raw = json.dumps({"url": url})
         if gate is not None:
             refusal = gate.confirm(self.name, need, raw, ctx)

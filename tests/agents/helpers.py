@@ -13,9 +13,8 @@ from typing import Any, Callable
 
 from loopback import Turn, text_turn
 from mrsmith_tui import msgs
-from mrsmith_tui.agents.install import install
+from mrsmith_tui.agents.compose import compose_session
 from mrsmith_tui.config.schema import AgentConfig, Config, ProviderConfig
-from mrsmith_tui.core.session import build_session
 from mrsmith_tui.skills.catalog import SkillDirs
 from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
 
@@ -154,13 +153,10 @@ def make_session(
     sink = msgs.ListSink()
     work = tmp_path / "work"
     work.mkdir(exist_ok=True)
-    session = build_session(
-        config=make_config(tmp_path, base_url, limit=limit), agent_name=None, cwd=work, sink=sink,
-        approver=approver or PersonApprover(), persist=persist,
-    )
-    session.add_tools(list(tools))
-    install(
-        session, max_agents=max_agents, agent_wait_ms=agent_wait_ms,
+    session = compose_session(
+        config=make_config(tmp_path, base_url, limit=limit), cwd=work, sink=sink,
+        approver=approver or PersonApprover(), persist=persist, tools=tools,
+        max_agents=max_agents, agent_wait_ms=agent_wait_ms,
         skills_dirs=skills_dirs if skills_dirs is not None else SkillDirs(()),
     )
     return session, sink

@@ -36,7 +36,7 @@ def hanging(turn: Turn | None = None) -> Turn:
 
 
 def fleet_of(session):
-    return session.services["fleet"]
+    return session.services.fleet
 
 
 def test_spawned_agents_work_after_the_run_and_the_next_turn_collects_the_report(tmp_path, loopback):

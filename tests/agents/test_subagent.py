@@ -143,8 +143,7 @@ def test_cancelling_the_caller_stops_the_sub_agent(tmp_path, loopback):
 
 
 def test_a_task_id_survives_a_resume_of_the_session(tmp_path, loopback):
-    from mrsmith_tui.agents.install import install
-    from mrsmith_tui.core.resume import resume_session
+    from mrsmith_tui.agents.compose import compose_session
 
     from .helpers import PersonApprover, make_config
 
@@ -168,9 +167,8 @@ def test_a_task_id_survives_a_resume_of_the_session(tmp_path, loopback):
     session.close()
 
     sink = msgs.ListSink()
-    again = resume_session(config=make_config(tmp_path, srv.base_url), cwd=tmp_path / "work", sink=sink,
-                           approver=PersonApprover(), target=str(folder))
-    install(again)
+    again = compose_session(config=make_config(tmp_path, srv.base_url), cwd=tmp_path / "work", sink=sink,
+                            approver=PersonApprover(), resume=True, target=str(folder))
     assert again.run("two", CancelToken()).final_text == "second done"
     resumed = router.requests("sub", "SUB1")[-1]
     texts = [m["content"] for m in resumed["messages"] if m["role"] in ("user", "assistant")]

@@ -7,9 +7,8 @@ import json
 import threading
 
 from loopback import held, text_turn, tool_calls_turn, tool_turn
-from mrsmith_tui.agents.install import install
+from mrsmith_tui.agents.compose import compose_session
 from mrsmith_tui.config.schema import AgentConfig, Config, ProviderConfig
-from mrsmith_tui.core.session import build_session
 from mrsmith_tui.tui.agent_screen import AgentScreen
 from mrsmith_tui.tui.app import MrSmithApp
 from mrsmith_tui.tui.view.conversation import BlockView
@@ -49,9 +48,7 @@ async def test_three_agents_watched_stopped_and_collected(loopback, tmp_path):
     work.mkdir()
 
     def make(sink, approver):
-        session = build_session(config=config, agent_name=None, cwd=work, sink=sink, approver=approver)
-        install(session, max_agents=4, agent_wait_ms=20000)
-        return session
+        return compose_session(config=config, cwd=work, sink=sink, approver=approver, max_agents=4, agent_wait_ms=20000)
 
     app = MrSmithApp(make, config=config, history_path=None)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -104,9 +101,7 @@ async def test_skills_command_lists_and_loads_a_skill_once(tmp_path):
     work.mkdir()
 
     def make(sink, approver):
-        session = build_session(config=config, agent_name=None, cwd=work, sink=sink, approver=approver)
-        install(session)
-        return session
+        return compose_session(config=config, cwd=work, sink=sink, approver=approver)
 
     app = MrSmithApp(make, config=config, history_path=None)
     async with app.run_test(size=(120, 40)) as pilot:

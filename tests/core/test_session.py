@@ -12,9 +12,12 @@ from mrsmith_tui import msgs
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.config.load import ConfigError
 from mrsmith_tui.config.schema import AgentConfig, Config, ProviderConfig
-from mrsmith_tui.core.session import build_session
+from mrsmith_tui.core.session import build_session, open_session
+from mrsmith_tui.core.session_api import SessionAddOns
+from mrsmith_tui.core.session_parts import session_parts
 from mrsmith_tui.session.transcript import read_transcript
 from mrsmith_tui.tools.approval import PolicyApprover
+from mrsmith_tui.tools.services import Services
 
 from .fakes import EchoTool, FakeProvider, ScriptedApprover, answer, calls
 
@@ -143,21 +146,31 @@ def test_set_reasoning_effort_and_close_hooks(tmp_path):
     assert closed == [True]
 
 
-def test_services_are_shared_with_the_tools(tmp_path):
-    seen = {}
+def test_add_ons_given_at_build_reach_the_tools_and_the_prompt(tmp_path):
+    seen = []
 
     class Peek(EchoTool):
         name = "peek"
 
         def run(self, args, ctx):
-            seen.update(ctx.services)
+            seen.append(ctx.services)
             return super().run(args, ctx)
 
-    s, _, _ = session(tmp_path, calls(("peek", {"text": "x"})), answer("ok"))
-    s.add_tools([Peek()])
-    s.services["fleet"] = "the fleet"
+    fleet, hosts = object(), []
+
+    def add_ons(host):
+        hosts.append(host)
+        return SessionAddOns(services=Services(fleet=fleet), tools=(Peek(),), system_sections=("# Fleet",))
+
+    cfg = config(tmp_path)
+    provider = FakeProvider(calls(("peek", {"text": "x"})), answer("ok"))
+    parts = session_parts(config=cfg, agent=cfg.agents[0], cwd=tmp_path, sink=msgs.ListSink(),
+                          approver=ScriptedApprover(), provider_factory=lambda pc: provider)
+    s = open_session(parts, agent=cfg.agents[0], add_ons=add_ons)
     s.run("go", CancelToken())
-    assert seen == {"fleet": "the fleet", "approval_gate": s.gate} and "peek" in s.tools
+    assert hosts == [s] and "peek" in s.tools
+    assert seen == [Services(approval_gate=s.gate, fleet=fleet)] and s.services == seen[0]
+    assert "# Fleet" in provider.requests[0].messages[0]["content"]
 
 
 def test_sliding_builder_from_the_config_drops_old_turns(tmp_path):

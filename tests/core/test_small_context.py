@@ -6,11 +6,10 @@ import json
 
 from loopback import text_turn
 from mrsmith_tui import msgs
-from mrsmith_tui.agents.install import install
+from mrsmith_tui.agents.compose import compose_session
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.config.schema import AgentConfig, Config, ProviderConfig
 from mrsmith_tui.core.prompt import agents_md_files, build_system_prompt
-from mrsmith_tui.core.session import build_session
 from mrsmith_tui.core.usage_report import usage_report
 
 LLAMA_PROPS = {"/props": {"default_generation_settings": {"n_ctx": 4096}}}
@@ -22,8 +21,7 @@ def session_on(srv, tmp_path, **agent_kw):
     sink = msgs.ListSink()
     work = tmp_path / "work"
     work.mkdir(exist_ok=True)
-    session = build_session(config=config, agent_name=None, cwd=work, sink=sink, approver=None, persist=False)
-    install(session)
+    session = compose_session(config=config, cwd=work, sink=sink, approver=None, persist=False)
     return session, sink
 
 

@@ -9,10 +9,9 @@ from pathlib import Path
 import pytest
 
 from mrsmith_tui import msgs
-from mrsmith_tui.agents.install import install
+from mrsmith_tui.agents.compose import compose_session
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.config.schema import AgentConfig, Config, ProviderConfig
-from mrsmith_tui.core.session import build_session
 from mrsmith_tui.core.usage_report import usage_report
 from mrsmith_tui.tools.approval import PolicyApprover
 
@@ -32,8 +31,7 @@ def test_context_size_from_the_server_and_a_20_turn_tool_session(tmp_path: Path)
                     agents=[AgentConfig(name="default", provider="real", model=MODEL)],
                     sessions_dir=str(tmp_path / "sessions"))
     sink = msgs.ListSink()
-    session = build_session(config=config, agent_name=None, cwd=work, sink=sink, approver=PolicyApprover(yes=True))
-    install(session)
+    session = compose_session(config=config, cwd=work, sink=sink, approver=PolicyApprover(yes=True))
     session.wait_for_context_size()
     report = usage_report(session.ledger)
     assert "of 4,096 tokens" in report and "size from the server (llama.cpp /props n_ctx)" in report, report

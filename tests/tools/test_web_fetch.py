@@ -227,13 +227,14 @@ def test_an_allowed_host_that_later_answers_a_private_address_asks_again(server,
     """Rebinding across calls: "always" for web_fetch:rebind.example (or the config's list) covers its
     public answers only; when the name later answers 127.0.0.1 the fetch asks under its own spec."""
     from mrsmith_tui.tools.approval import ApprovalGate
+    from mrsmith_tui.tools.services import Services
 
     answers = {"rebind.example": [PUBLIC_IP]}
     resolver = stub_resolver(answers)
     gate = ApprovalGate(approver)
     gate.grant("web_fetch:rebind.example", "answer")
     gate.grant("web_fetch", "--allow")
-    ctx.services["approval_gate"] = gate
+    ctx.services = Services(approval_gate=gate)
     for allowed in ((), ("rebind.example",)):
         tool = WebFetchTool(resolver=resolver, transport=_Internet(server.server_address[1]), allowed_hosts=allowed)
         answers["rebind.example"] = [PUBLIC_IP]

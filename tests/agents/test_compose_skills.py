@@ -1,4 +1,4 @@
-"""install(): the skills section, the skill tool end to end, /skills by hand, reset and agent switch."""
+"""compose_session(): the skills section, the skill tool end to end, /skills by hand, reset and agent switch."""
 
 from __future__ import annotations
 
@@ -56,7 +56,7 @@ def test_skill_tool_loads_the_body_into_the_context_and_the_transcript(tmp_path,
     roles = [m["role"] for m in second["messages"]]
     assert roles[-3:] == ["assistant", "tool", "user"]
     assert sink.of(msgs.SkillLoaded)[0].name == "lint"
-    catalog = session.services["skills"]
+    catalog = session.services.skills
     assert catalog.is_loaded("lint")
     records, _ = read_transcript(session.transcript_path)
     skill_records = [r for r in records if r["type"] == "skill"]
@@ -72,7 +72,7 @@ def test_load_by_hand_twice_and_agent_switch_drops_it(tmp_path, loopback):
     write_skill(tmp_path / "bundled", "plan", "Plan first.", "PLAN BODY")
     srv = loopback(responder=Router({"main": [text_turn("ok")]}))
     session, sink = make_session(tmp_path, srv.base_url, skills_dirs=dirs(tmp_path))
-    catalog = session.services["skills"]
+    catalog = session.services.skills
     catalog.load("plan")
     catalog.load("plan")
     assert sum("PLAN BODY" in str(m.get("content")) for m in session.history) == 1

@@ -1,0 +1,106 @@
+"""The services a session offers its tools and frontends, typed by what they are used for.
+
+A session's services are built once, by the composition that builds the session
+(agents.compose), and never patched on afterwards. The tools layer cannot import the agents
+or skills that implement them, so each service is a protocol here: what a tool, the TUI or
+a test may call on it. `ToolContext.services` holds them; every agent context of a session
+shares the same `Services`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+from mrsmith_tui.cancel import CancelToken
+
+if TYPE_CHECKING:  # tools.base holds ToolContext, which holds the Services: names only, no import cycle
+    from mrsmith_tui.tools.base import ApprovalNeed, ToolContext, ToolResult
+
+__all__ = [
+    "AgentSummary", "ApprovalAsker", "FleetService", "Services", "SkillSummary", "SkillsService", "SubagentService",
+]
+
+
+class ApprovalAsker(Protocol):
+    """Asking mid-run (web_fetch's redirects) through the session's gate, so "always" answers count."""
+
+    def confirm(self, tool_name: str, need: ApprovalNeed, raw_args: str, ctx: ToolContext) -> str | None:
+        """None when approved; otherwise why not, one line."""
+        ...
+
+
+class AgentSummary(Protocol):
+    """One background agent or sub-agent as a list shows it (agents.book.AgentRecord)."""
+
+    @property
+    def agent_id(self) -> str: ...
+    @property
+    def label(self) -> str: ...
+    @property
+    def state(self) -> str: ...
+    @property
+    def tool_calls(self) -> int: ...
+    def elapsed(self, now: float | None = None) -> float: ...
+
+
+class FleetService(Protocol):
+    """The background agents of a session (agents.fleet.Fleet)."""
+
+    def list(self) -> Sequence[AgentSummary]: ...
+
+    def stop(self, agent_id: str, *, join_seconds: float = ...) -> AgentSummary:
+        """Stop one agent and what it started; raises a MrSmithError (FleetError) for an unknown id."""
+        ...
+
+    def stop_all(self, *, join_seconds: float = ...) -> None: ...
+
+
+class SkillSummary(Protocol):
+    """One skill as /skills lists it (skills.skill.Skill)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def description(self) -> str: ...
+    @property
+    def folder(self) -> Path: ...
+
+
+class SkillsService(Protocol):
+    """The skills catalogue of the person's agent (skills.catalog.SkillCatalog)."""
+
+    def list(self) -> Sequence[SkillSummary]: ...
+    def names(self) -> Sequence[str]: ...
+    def is_loaded(self, name: str) -> bool: ...
+
+    def load(self, name: str) -> SkillSummary:
+        """Load a skill into the context (once); raises a MrSmithError (SkillError) for an unknown one."""
+        ...
+
+
+class SubagentService(Protocol):
+    """The `task` tool's runner (agents.subagent.SubagentRunner)."""
+
+    def run(self, *, description: str, prompt: str, agent: str | None = None, task_id: str | None = None,
+            parent_cancel: CancelToken | None = None, parent_id: str | None = None) -> ToolResult: ...
+
+    def stop_all(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class Services:
+    """What a session offers beyond its tools. A service a build leaves out is None."""
+
+    approval_gate: ApprovalAsker | None = None
+    fleet: FleetService | None = None
+    skills: SkillsService | None = None
+    subagents: SubagentService | None = None
+
+    def get(self, name: str, default: Any = None) -> Any:
+        """Transitional, for callers that still read the services as a mapping (`.get("fleet")`):
+        the attribute of that name. Read the attributes instead."""
+        value = getattr(self, name, None) if name in self.__dataclass_fields__ else None
+        return default if value is None else value
