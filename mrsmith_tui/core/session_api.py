@@ -1,7 +1,8 @@
 """The seams around a session: what each of its users may rely on, as protocols.
 
-`core.session.AgentSession` is the one implementation; nothing above the core names it.
-Each user depends on the narrowest protocol that covers what it calls:
+`core.session.AgentSession` is the one implementation; the compositions that build it
+(core.session, agents.compose) name it, its users do not: each depends on the narrowest
+protocol that covers what it calls:
 
     Session         the frontends (TUI, headless, the CLI): run a turn, cancel it (through
                     the token), compact, reset, switch agent, effort; the gauges (ledger),

@@ -29,7 +29,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 # qualified class name -> (exit code, how to make one with a message spread over two lines)
 TABLE: dict[str, tuple[int, Callable[[type], BaseException]]] = {
-    "mrsmith_tui.cli.UsageError": (EXIT_USAGE, lambda c: c("bad flag\nsee --help")),
+    "mrsmith_tui.cli.args.UsageError": (EXIT_USAGE, lambda c: c("bad flag\nsee --help")),
     "mrsmith_tui.config.load.ConfigError": (EXIT_USAGE, lambda c: c("bad config\nline 2")),
     "mrsmith_tui.session.store.SessionNotFound": (EXIT_USAGE, lambda c: c("no session\nat all")),
     "mrsmith_tui.core.resume.OtherFolder": (EXIT_USAGE, lambda c: c("another\nfolder", Path("/x"))),
