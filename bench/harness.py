@@ -299,7 +299,7 @@ class BenchSession:
         run_id = f"spawn-{tag}"
         self._sink(msgs.UserPrompt(run_id=run_id, text=prompt))
         self._sink(msgs.RunStarted(run_id=run_id, agent="bench", model="bench-model"))
-        fleet = self._real.services.get("fleet")
+        fleet = self._real.services.fleet
         error = None
         if fleet is None:
             error = "no fleet in session.services"
@@ -329,7 +329,7 @@ Scenario = Callable[[App, FrameWatch, TimingSink], Awaitable[Any]]
 def run_app(run_tui: Callable[..., int], base_url: str, scenario: Scenario, workdir: Path,
             max_agents: int = 100) -> Any:
     """Start the app through `run_tui`, headless at 120×40, and run `scenario` against it."""
-    from mrsmith_tui.core.session import build_session
+    from mrsmith_tui.agents.compose import compose_session
 
     config = bench_config(base_url)
     timing = TimingSink()
@@ -337,15 +337,9 @@ def run_app(run_tui: Callable[..., int], base_url: str, scenario: Scenario, work
 
     def make_session(sink: Any, approver: Any) -> Any:
         timing.inner = sink
-        real = build_session(config=config, agent_name="bench", cwd=workdir, sink=timing, approver=approver,
-                             persist=False)
-        try:
-            from mrsmith_tui.agents.install import install
-        except ImportError:
-            pass
-        else:
-            install(real, max_agents=max_agents)
-            timing.fleet = real.services.get("fleet")
+        real = compose_session(config=config, agent_name="bench", cwd=workdir, sink=timing, approver=approver,
+                               persist=False, max_agents=max_agents)
+        timing.fleet = real.services.fleet
         return BenchSession(real, timing)
 
     original_run = App.run

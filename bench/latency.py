@@ -27,10 +27,9 @@ def _ms(seconds: float) -> float:
 def _spawn_and_stop(workdir: Path) -> list[Figure]:
     from loopback import LoopbackServer, held, text_turn, tool_turn
     from mrsmith_tui import msgs
-    from mrsmith_tui.agents.install import install
+    from mrsmith_tui.agents.compose import compose_session
     from mrsmith_tui.cancel import CancelToken
     from mrsmith_tui.config.schema import AgentConfig, Config, ProviderConfig
-    from mrsmith_tui.core.session import build_session
     from mrsmith_tui.tools.approval import PolicyApprover
 
     gate = threading.Event()
@@ -45,14 +44,13 @@ def _spawn_and_stop(workdir: Path) -> list[Figure]:
     with LoopbackServer(responder=respond) as srv:
         config = Config(providers=[ProviderConfig(name="b", base_url=srv.base_url)],
                         agents=[AgentConfig(name="b", provider="b", model="m")], default_agent="b")
-        session = build_session(config=config, agent_name=None, cwd=workdir, sink=msgs.ListSink(),
-                                approver=PolicyApprover(), persist=False)
-        install(session, max_agents=4, agent_wait_ms=60_000)
+        session = compose_session(config=config, cwd=workdir, sink=msgs.ListSink(), approver=PolicyApprover(),
+                                  persist=False, max_agents=4, agent_wait_ms=60_000)
         try:
             t0 = time.perf_counter()
             session.run("spawn one", CancelToken())
             spawn = time.perf_counter() - t0
-            fleet = session.services["fleet"]
+            fleet = session.services.fleet
             (record,) = fleet.list()
             t0 = time.perf_counter()
             fleet.stop(record.agent_id)
