@@ -51,6 +51,7 @@ def _spawn_and_stop(workdir: Path) -> list[Figure]:
             session.run("spawn one", CancelToken())
             spawn = time.perf_counter() - t0
             fleet = session.services.fleet
+            assert fleet is not None, "compose_session gives every session a fleet"
             (record,) = fleet.list()
             t0 = time.perf_counter()
             fleet.stop(record.agent_id)
