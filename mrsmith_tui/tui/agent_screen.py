@@ -1,6 +1,6 @@
 """One agent's own screen: its conversation with the same folded blocks, its status line, a stop key.
 
-A view like the others: `show` draws the agent's slice of the model (its Conversation and its
+A view like the others: `show` draws the agent's slice of the model (its ChatLog and its
 panel row); keys become Msgs through the app, which owns the model.
 """
 
@@ -13,9 +13,8 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Static
 
-from mrsmith_tui.tui.model import AgentRow, Conversation
-from mrsmith_tui.tui.update import _one_line, spinner
-from mrsmith_tui.tui.view.conversation import ConversationView
+from mrsmith_tui.tui.model import AgentRow, ChatLog, one_line, spinner
+from mrsmith_tui.tui.view.chat_view import ConversationView
 from mrsmith_tui.tui.view.sidebar import AGENT_GLYPH, AGENT_STYLE, TypedAway, agent_facts
 
 KEYS = "Esc back · x stop · ↑/↓ blocks · Enter fold · c copy · Ctrl-O review · typing goes to the prompt"
@@ -23,14 +22,14 @@ KEYS = "Esc back · x stop · ↑/↓ blocks · Enter fold · c copy · Ctrl-O r
 
 def agent_status(row: AgentRow | None, agent_id: str, now: float, width: int) -> Content:
     if row is None:
-        return Content(_one_line(f" {agent_id} · gone", width))
+        return Content(one_line(f" {agent_id} · gone", width))
     glyph = spinner(now) if row.state == "running" else AGENT_GLYPH.get(row.state, "○")
     facts = "".join(f" · {fact}" for fact in agent_facts(row, now))
     head = Content.assemble((f" {glyph} ", AGENT_STYLE.get(row.state, "")), (row.agent_id, "bold"),
                             (" " + row.label, ""), (facts, ""))
     rest = width - head.cell_length
     if row.last_action and rest > 8:
-        head = Content.assemble(head, (" · ", ""), (_one_line(row.last_action, rest - 3), "italic"))
+        head = Content.assemble(head, (" · ", ""), (one_line(row.last_action, rest - 3), "italic"))
     return head.truncate(width) if head.cell_length > width else head
 
 
@@ -64,10 +63,10 @@ class AgentScreen(Screen[None]):
     def conversation(self) -> ConversationView:
         return self.query_one("#agent-conversation", ConversationView)
 
-    def show(self, conv: Conversation | None, row: AgentRow | None, now: float) -> None:
+    def show(self, conv: ChatLog | None, row: AgentRow | None, now: float) -> None:
         if not self.is_attached:
             return
-        self.conversation.sync(conv or Conversation(), now)
+        self.conversation.sync(conv or ChatLog(), now)
         live = row is not None and row.ended is None
         key = (row, int(now * 10) if live else 0, self.size.width)
         if key != self._status_key:

@@ -35,14 +35,15 @@ from mrsmith_tui.core.outbound import OutboundFilter
 from mrsmith_tui.security.private_files import open_private, private_dir
 from mrsmith_tui.security.redact import PROCESS, map_strings
 from mrsmith_tui.security.terminal_text import clean
-from mrsmith_tui.tui import effects as fx
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.bridge import CoalescingSink, TuiApprover
-from mrsmith_tui.tui.update import (COMMANDS, answer_for, initial_model, key_route, sidebar_takes_screen, sidebar_visible,
-                                     update)
+from mrsmith_tui.tui.model import agent_fields, sidebar_takes_screen, sidebar_visible
+from mrsmith_tui.tui.update import answer_for, initial_model, key_route, update
+from mrsmith_tui.tui.update import effects as fx
+from mrsmith_tui.tui.update.commands import COMMANDS
 from mrsmith_tui.tui.view.blocks import review_text
-from mrsmith_tui.tui.view.conversation import BlockClicked, ConversationKey, ConversationView, UserScrolled
-from mrsmith_tui.tui.view.prompt import PromptArea
+from mrsmith_tui.tui.view.chat_view import BlockClicked, ConversationKey, ConversationView, UserScrolled
+from mrsmith_tui.tui.view.prompt_box import PromptArea
 from mrsmith_tui.tui.view.sidebar import PanelKeyPressed, PanelRowClicked, SidebarView, TypedAway
 from mrsmith_tui.tui.view.status import StatusBar
 
@@ -113,12 +114,6 @@ def append_history(path: Path | None, entry: str, kept: tuple[str, ...]) -> None
             tmp.replace(path)
     except OSError:
         pass  # history is a convenience; never break the session for it
-
-
-def agent_fields(agent: Any) -> dict[str, Any]:
-    """What the status bar shows of an agent config: the fields of initial_model, AgentSwitched, SessionSwitched."""
-    return {"agent": agent.name, "model": agent.model, "effort": agent.reasoning_effort,
-            "context_limit": agent.max_context_tokens}
 
 
 class MrSmithApp(App[int]):
@@ -389,9 +384,7 @@ class MrSmithApp(App[int]):
         else:
             text = model.screen.note
             if text:  # a passing note clears itself even when nothing else ticks
-                from mrsmith_tui.tui.update import NOTE_SECONDS
-
-                self._wake_up_at(model.screen.note_at + NOTE_SECONDS)
+                self._wake_up_at(model.screen.note_at + ui.NOTE_SECONDS)
         if getattr(note, "_mrsmith_text", None) != text:
             note._mrsmith_text = text  # type: ignore[attr-defined]
             note.update(Content(clean(PROCESS.redact(text))), layout=False)  # never markup
@@ -410,7 +403,7 @@ class MrSmithApp(App[int]):
                 # Armed on an empty prompt, but a key typed just before has not reached update yet
                 # (its DraftChanged is still queued): the prompt holds text, so the request waits.
                 self._draft_in_widget = prompt.text
-                self.dispatch(ui.TypedAway(text=prompt.text, at=self._clock()))
+                self.dispatch(ui.TypedIntoPrompt(text=prompt.text, at=self._clock()))
                 return
             if not asked and self._keyboard_elsewhere():
                 self.dispatch(ui.KeyboardElsewhere(at=self._clock()))
@@ -484,7 +477,7 @@ class MrSmithApp(App[int]):
         prompt = self.screen_stack[0].query_one(PromptArea)
         prompt.insert(character)
         self._draft_in_widget = prompt.text
-        self.dispatch(ui.TypedAway(text=prompt.text, at=at))
+        self.dispatch(ui.TypedIntoPrompt(text=prompt.text, at=at))
         if self.model.screen.agent_open is not None:
             self.ui(ui.CloseAgent)
 
@@ -872,14 +865,14 @@ class MrSmithApp(App[int]):
         self.ui(ui.HistoryMove, step=event.step)
 
     def on_prompt_area_complete(self, event: PromptArea.Complete) -> None:
-        self.ui(ui.Complete)
+        self.ui(ui.AcceptCompletion)
 
     def on_prompt_area_open_request(self, event: PromptArea.OpenRequest) -> None:
         self.action_open_request()
 
     def action_open_request(self) -> None:
         self._moved_to_request = self.model.pending.head is not None and not self.model.pending.armed
-        self.ui(ui.OpenRequest)
+        self.ui(ui.MoveToRequest)
 
     def on_text_area_changed(self, event: PromptArea.Changed) -> None:
         if isinstance(event.text_area, PromptArea):

@@ -25,9 +25,8 @@ from mrsmith_tui.security.redact import map_strings
 from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.tui.view.clean_input import CleanInput
 from mrsmith_tui.tools.base import RULE_TEXT
-from mrsmith_tui.tui.model import Request
-from mrsmith_tui.tui.update import ANSWER_KEYS
-from mrsmith_tui.tui.view.blocks import _diff_line, _join
+from mrsmith_tui.tui.model import ANSWER_KEYS, Request
+from mrsmith_tui.tui.view.blocks import diff_line, join_lines
 
 
 def _arguments_text(raw: str) -> str:
@@ -175,7 +174,7 @@ class ApprovalModal(RequestModal):
                 yield Static(Content(_arguments_text(r.arguments)), classes="args")
                 if r.diff:
                     lines = r.diff.rstrip("\n").split("\n")[:400]
-                    yield Static(_join([_diff_line(line) for line in lines]), classes="diff")
+                    yield Static(join_lines([diff_line(line) for line in lines]), classes="diff")
 
     def confirming_always(self, on: bool) -> None:
         keys = self.query(".keys")

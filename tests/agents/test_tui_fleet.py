@@ -11,7 +11,7 @@ from mrsmith_tui.agents.compose import compose_session
 from mrsmith_tui.config.schema import AgentConfig, Config, ProviderConfig
 from mrsmith_tui.tui.agent_screen import AgentScreen
 from mrsmith_tui.tui.app import MrSmithApp
-from mrsmith_tui.tui.view.conversation import BlockView
+from mrsmith_tui.tui.view.chat_view import BlockView
 from mrsmith_tui.tui.view.sidebar import SidebarView
 
 from tests.tui.pilot import until

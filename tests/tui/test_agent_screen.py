@@ -5,7 +5,7 @@ from __future__ import annotations
 from mrsmith_tui import msgs as m
 from mrsmith_tui.tui.agent_screen import AgentScreen
 from mrsmith_tui.tui.app import MrSmithApp
-from mrsmith_tui.tui.view.conversation import BlockView
+from mrsmith_tui.tui.view.chat_view import BlockView
 from mrsmith_tui.tui.view.sidebar import SidebarView
 from tests.tui.fakes import AT, CONFIG, fleet_factory
 from tests.tui.pilot import until

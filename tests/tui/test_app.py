@@ -13,8 +13,8 @@ from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.app import MrSmithApp, load_history
 from mrsmith_tui.tui.modals import ApprovalModal, QuestionModal
 from mrsmith_tui.tui.review import ReviewScreen
-from mrsmith_tui.tui.view.conversation import BlockView
-from mrsmith_tui.tui.view.prompt import PromptArea
+from mrsmith_tui.tui.view.chat_view import BlockView
+from mrsmith_tui.tui.view.prompt_box import PromptArea
 from mrsmith_tui.tui.view.status import StatusBar
 from tests.tui.fakes import AT, CONFIG, Clock, approve, factory, hold_until, wait_cancel
 from tests.tui.pilot import painted, until
@@ -348,7 +348,7 @@ async def test_a_failing_session_factory_is_one_error_line(tmp_path):
 
 
 async def test_many_blocks_keep_a_bounded_widget_count(tmp_path):
-    from mrsmith_tui.tui.view.conversation import LIVE_BLOCKS
+    from mrsmith_tui.tui.view.chat_view import LIVE_BLOCKS
 
     app = make_app(tmp_path=tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:

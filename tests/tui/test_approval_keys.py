@@ -18,7 +18,7 @@ from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.modals import ApprovalModal, QuestionModal
 from mrsmith_tui.tui.update import GRACE
 from mrsmith_tui.tui.review import ReviewScreen
-from mrsmith_tui.tui.view.prompt import PromptArea
+from mrsmith_tui.tui.view.prompt_box import PromptArea
 from mrsmith_tui.tui.view.status import StatusBar
 from tests.tui.fakes import AT, CONFIG, Clock, FakeSession, approve, factory, hold_until
 from tests.tui.pilot import painted, until

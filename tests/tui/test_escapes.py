@@ -138,7 +138,7 @@ async def test_a_paste_with_escapes_is_shown_not_obeyed(loopback, tmp_path):
     stand-ins, before and after sending, and the model gets the stand-ins."""
     from textual import events
 
-    from mrsmith_tui.tui.view.prompt import PromptArea
+    from mrsmith_tui.tui.view.prompt_box import PromptArea
 
     srv = loopback([text_turn("ok")])
     app = app_for(config_for(srv.base_url, tmp_path), tmp_path)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from mrsmith_tui import msgs as m
-from mrsmith_tui.tui import effects as fx
+from mrsmith_tui.tui.update import effects as fx
 from mrsmith_tui.tui import model as ui
-from mrsmith_tui.tui.update import (GRACE, completions, fit_status, initial_model, key_route, sidebar_visible,
-                                    status_fields, takes_keys, update)
+from mrsmith_tui.tui.model import fit_status, sidebar_visible, status_fields
+from mrsmith_tui.tui.update import GRACE, completions, initial_model, key_route, update
+from mrsmith_tui.tui.update.requests import takes_keys
 
 
 def fold(model, *msgs_):
@@ -209,7 +210,7 @@ def test_behind_typed_text_the_approval_waits_with_a_notice_and_the_draft_is_unt
 
 def test_moving_to_the_waiting_request_arms_it_with_a_grace_and_keeps_the_draft():
     model, _ = fold(running(), ui.DraftChanged(text="draft", at=4.9), approval(at=5.0))
-    model, _ = fold(model, ui.OpenRequest(at=7.0), shown(at=7.0))
+    model, _ = fold(model, ui.MoveToRequest(at=7.0), shown(at=7.0))
     assert model.pending.armed and model.pending.keys_from == 7.0 + GRACE
     model, effects = fold(model, ui.Answer(request_id="q1", answer="yes", at=7.1))
     assert effects == []
@@ -236,12 +237,12 @@ def test_a_request_waits_while_the_review_or_another_screen_has_the_keyboard():
     model, _ = fold(running(), approval(at=5.0), ui.KeyboardElsewhere(at=5.1))  # the palette was open
     assert not model.pending.armed and model.pending.held
     assert "approval waiting" in status_fields(model)[0][1]
-    model, _ = fold(model, ui.OpenRequest(at=6.0))
+    model, _ = fold(model, ui.MoveToRequest(at=6.0))
     assert model.pending.armed
 
 
 def test_open_request_with_nothing_waiting_says_so():
-    model, _ = fold(fresh(), ui.OpenRequest(at=1.0))
+    model, _ = fold(fresh(), ui.MoveToRequest(at=1.0))
     assert model.screen.note == "nothing is waiting for an answer"
 
 
@@ -264,7 +265,7 @@ def test_the_next_request_behind_typed_text_waits_with_its_own_notice():
                     ui.Answer(request_id="q2", answer="yes", at=6.2))
     assert model.pending.head.request_id == "q2"  # armed at 6 (prompt empty), not painted yet at 6.2
     model, _ = fold(running(), ui.DraftChanged(text="t", at=4), approval("q1", 5.0), approval("q2", 5.1, agent_id="agent-1"))
-    model, _ = fold(model, ui.OpenRequest(at=6), shown("q1", 6), ui.Answer(request_id="q1", answer="yes", at=7))
+    model, _ = fold(model, ui.MoveToRequest(at=6), shown("q1", 6), ui.Answer(request_id="q1", answer="yes", at=7))
     assert model.pending.head.request_id == "q2" and not model.pending.armed
     assert model.conv.blocks[-1].text.startswith("agent-1: write_file waits")
 
@@ -284,7 +285,7 @@ def test_keys_in_a_modal_pass_drop_or_go_to_the_prompt():
 
 def test_typed_away_takes_the_keyboard_back_and_the_request_waits_with_a_notice():
     model, _ = fold(running(), approval(at=5.0))
-    model, effects = fold(model, ui.TypedAway(text="y", at=5.1))
+    model, effects = fold(model, ui.TypedIntoPrompt(text="y", at=5.1))
     assert not model.pending.armed and model.input.draft == "y" and effects == []
     assert "waits for your approval" in model.conv.blocks[-1].text
     model, effects = fold(model, ui.Answer(request_id="q1", answer="yes", at=9))
@@ -358,7 +359,7 @@ def test_slash_completion_offers_commands_then_arguments():
     assert completions(model, "/re") == ("/reset", "/reasoning")
     assert completions(model, "/agent f") == ("/agent fast",)
     assert completions(model, "hello") == ()
-    model, _ = fold(model, ui.DraftChanged(text="/ag", at=1), ui.Complete(at=1.1))
+    model, _ = fold(model, ui.DraftChanged(text="/ag", at=1), ui.AcceptCompletion(at=1.1))
     assert model.input.draft in ("/agent ", "/agents ")
 
 

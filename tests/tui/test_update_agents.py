@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from mrsmith_tui import msgs as m
-from mrsmith_tui.tui import effects as fx
+from mrsmith_tui.tui.update import effects as fx
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.update import completions, initial_model, update
 
@@ -164,7 +164,7 @@ def test_reset_forgets_ended_agents_and_their_screens():
 
 
 def test_on_a_narrow_screen_the_panel_takes_the_screen_and_gives_it_back():
-    from mrsmith_tui.tui.update import sidebar_takes_screen, sidebar_visible
+    from mrsmith_tui.tui.model import sidebar_takes_screen, sidebar_visible
 
     model, _ = run(initial_model(width=60, height=20), *spawned("agent-1"))
     assert not sidebar_visible(model)  # automatic: hidden below 100 columns

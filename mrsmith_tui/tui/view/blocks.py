@@ -16,8 +16,7 @@ from textual.content import Content
 
 from mrsmith_tui.security.redact import map_strings
 from mrsmith_tui.security.terminal_text import clean
-from mrsmith_tui.tui.model import Block
-from mrsmith_tui.tui.update import _k, _one_line, _seconds, spinner
+from mrsmith_tui.tui.model import Block, duration, one_line, short_count, spinner
 
 GUTTER = "│ "
 LINE_CAP = 1_000  # chars of one shown line
@@ -89,7 +88,7 @@ def _more(n: int, what: str = "lines") -> Content:
     return Content.assemble((GUTTER, MUTED), (f"… +{n} {what}", f"{MUTED} italic"))
 
 
-def _join(parts: list[Content]) -> Content:
+def join_lines(parts: list[Content]) -> Content:
     return Content("\n").join(parts)
 
 
@@ -105,19 +104,19 @@ def render_user(b: Block) -> Content:
     lines = b.text.split("\n")
     first = Content.assemble(("› ", "bold $accent"), (_cut(lines[0]), "bold"))
     rest = [Content.assemble(("  ", ""), (_cut(line), "bold")) for line in lines[1:SHOWN_LINES]]
-    return _join([first, *rest])
+    return join_lines([first, *rest])
 
 
 def render_reasoning(b: Block, now: float, width: int) -> Content:
     n = b.text.strip().count("\n") + 1 if b.text.strip() else 0
-    took = _seconds(elapsed(b, now))
+    took = duration(elapsed(b, now))
     if not b.done:
         head = Content.assemble((f"{spinner(now)} thinking", f"italic {MUTED}"),
                                 (f" · {n} line{'s' if n != 1 else ''} · {took}", MUTED))
         tail, _ = _tail_lines(b.text, LIVE_TAIL)
-        return _join([head, *_gutter(tail, width, MUTED, f"italic {MUTED}")[-LIVE_TAIL:]])
+        return join_lines([head, *_gutter(tail, width, MUTED, f"italic {MUTED}")[-LIVE_TAIL:]])
     if b.folded:
-        first = _one_line(b.text.strip().split("\n", 1)[0] if b.text.strip() else "", 72)
+        first = one_line(b.text.strip().split("\n", 1)[0] if b.text.strip() else "", 72)
         more = f" … +{n - 1} lines" if n > 1 else ""
         return Content.assemble(("▸ thought", f"{MUTED}"), (f" · {first}{more} · {took}", f"{MUTED} italic"))
     head = Content.assemble(("▾ thought", MUTED), (f" · {took}", MUTED))
@@ -125,7 +124,7 @@ def render_reasoning(b: Block, now: float, width: int) -> Content:
     body = _gutter(shown, width, MUTED, f"italic {MUTED}")
     if more_n:
         body.append(_more(more_n, "lines · Ctrl-O to review"))
-    return _join([head, *body])
+    return join_lines([head, *body])
 
 
 def render_text_live(b: Block) -> Content:
@@ -134,7 +133,7 @@ def render_text_live(b: Block) -> Content:
     if hidden:
         parts.append(Content.styled(f"… {hidden} lines above (shown whole when the answer ends)", f"{MUTED} italic"))
     parts.extend(Content(_cut(line)) for line in tail)
-    return _join(parts)
+    return join_lines(parts)
 
 
 def render_text_done(b: Block, width: int) -> Any:
@@ -143,7 +142,7 @@ def render_text_done(b: Block, width: int) -> Any:
         parts = _gutter(shown, width)
         if more:
             parts.append(_more(more))
-        return _join(parts) if parts else Content("")
+        return join_lines(parts) if parts else Content("")
     longest = max((len(line) for line in b.text.split("\n")), default=0) if len(b.text) <= MARKDOWN_CAP else 0
     if len(b.text) <= MARKDOWN_CAP and longest <= LINE_CAP:
         from rich.markdown import Markdown
@@ -153,28 +152,28 @@ def render_text_done(b: Block, width: int) -> Any:
     parts = [Content(_cut(line)) for line in shown]
     if more:
         parts.append(Content.styled(f"… +{more} lines · Ctrl-O to review, /export for all", f"{MUTED} italic"))
-    return _join(parts)
+    return join_lines(parts)
 
 
 def tool_summary(b: Block) -> str:
     if b.summary:
-        return _one_line(b.summary, 80)
+        return one_line(b.summary, 80)
     try:
         args = map_strings(json.loads(b.arguments), clean) if b.arguments else {}  # "\u001b" decodes to ESC
     except ValueError:
-        return _one_line(b.arguments, 80)
+        return one_line(b.arguments, 80)
     if isinstance(args, dict):
         for key in ("command", "path", "file_path", "url", "pattern", "query", "description"):
             if isinstance(args.get(key), str):
-                return _one_line(args[key], 80)
+                return one_line(args[key], 80)
         for value in args.values():
             if isinstance(value, str):
-                return _one_line(value, 80)
+                return one_line(value, 80)
     return ""
 
 
 def render_tool(b: Block, now: float, width: int) -> Content:
-    took = _seconds(elapsed(b, now))
+    took = duration(elapsed(b, now))
     if not b.done:
         glyph, gstyle = spinner(now), "$accent"
         tail_info = f" · {took}"
@@ -193,12 +192,12 @@ def render_tool(b: Block, now: float, width: int) -> Content:
         body = _gutter(tail, width, MUTED, MUTED)
         if hidden or b.dropped:
             body.insert(0, _more(hidden, "lines above") if hidden else _more(b.dropped, "chars above"))
-        return _join([head, *body])
+        return join_lines([head, *body])
     body: list[Content] = []
     if b.diff:
         limit = DIFF_FOLDED if b.folded else SHOWN_LINES
         shown, more = _head_lines(b.diff, limit)
-        body.extend(_diff_line(line, width) for line in shown)
+        body.extend(diff_line(line, width) for line in shown)
         if more:
             body.append(_more(more, "diff lines"))
     elif b.text.strip():
@@ -207,10 +206,10 @@ def render_tool(b: Block, now: float, width: int) -> Content:
         body.extend(_gutter(shown, width, MUTED, MUTED if b.ok else ""))
         if more:
             body.append(_more(more, "lines" if b.folded else "lines · Ctrl-O to review"))
-    return _join([head, *body])
+    return join_lines([head, *body])
 
 
-def _diff_line(line: str, width: int = 0) -> Content:
+def diff_line(line: str, width: int = 0) -> Content:
     """One diff line, coloured, cut to `width` (0: as it is)."""
     line = _cut(line).expandtabs(4)
     room = width - len(GUTTER)
@@ -237,7 +236,7 @@ def render_message(b: Block, width: int) -> Content:
     rest = _gutter(lines[1:SHOWN_LINES], width, MUTED, "" if b.kind == "notice" else style)
     if b.kind == "usage":
         first = Content.styled("  " + lines[0], f"{MUTED}")
-    return _join([first, *rest])
+    return join_lines([first, *rest])
 
 
 def render_block(b: Block, now: float, width: int = 0) -> Any:
@@ -285,4 +284,4 @@ def _indent(text: str) -> str:
     return "\n".join(GUTTER + line for line in text.rstrip("\n").split("\n"))
 
 
-__all__ = ["render_block", "review_text", "tool_summary", "elapsed", "_k"]
+__all__ = ["diff_line", "elapsed", "join_lines", "render_block", "review_text", "tool_summary"]

@@ -8,8 +8,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
 
-from mrsmith_tui.tui.model import AgentRow, Sidebar
-from mrsmith_tui.tui.update import TASK_GLYPH, _k, _one_line, _seconds
+from mrsmith_tui.tui.model import TASK_GLYPH, AgentRow, Sidebar, duration, one_line, short_count
 
 TASK_STYLE = {"pending": "", "in_progress": "bold $accent", "completed": "$text-muted strike",
               "cancelled": "$text-muted strike"}
@@ -31,7 +30,7 @@ def sidebar_lines(sb: Sidebar, now: float, width: int) -> tuple[Content, dict[in
             lines.append(Content.assemble(
                 (PRIORITY.get(t.priority, " "), "$warning" if t.priority == "high" else "$text-muted"),
                 (TASK_GLYPH.get(t.status, "○") + " ", TASK_STYLE.get(t.status, "")),
-                (_one_line(t.content, text_width - 3), TASK_STYLE.get(t.status, "")),
+                (one_line(t.content, text_width - 3), TASK_STYLE.get(t.status, "")),
             ))
         lines.append(Content(""))
     if sb.agents:
@@ -39,7 +38,7 @@ def sidebar_lines(sb: Sidebar, now: float, width: int) -> tuple[Content, dict[in
         title = f"Agents {running} running"
         if sb.selected:
             title += " · Enter open · x stop"
-        lines.append(Content.styled(_one_line(title, width), "bold"))
+        lines.append(Content.styled(one_line(title, width), "bold"))
         for a in sb.agents:
             rows = _agent_lines(a, now, text_width, selected=a.agent_id == sb.selected)
             for _ in rows:
@@ -53,8 +52,8 @@ def sidebar_lines(sb: Sidebar, now: float, width: int) -> tuple[Content, dict[in
 def agent_facts(a: AgentRow, now: float) -> list[str]:
     """State, elapsed, tool calls, tokens: most important first (the panel sheds from the right)."""
     end = a.ended if a.ended is not None else now
-    return ["waiting for you" if a.state == "waiting" else a.state, _seconds(max(0.0, end - a.started)),
-            f"{a.tool_calls} tool{'s' if a.tool_calls != 1 else ''}", f"{_k(a.tokens)} tok"]
+    return ["waiting for you" if a.state == "waiting" else a.state, duration(max(0.0, end - a.started)),
+            f"{a.tool_calls} tool{'s' if a.tool_calls != 1 else ''}", f"{short_count(a.tokens)} tok"]
 
 
 def _agent_lines(a: AgentRow, now: float, width: int, *, selected: bool = False) -> list[Content]:
@@ -63,7 +62,7 @@ def _agent_lines(a: AgentRow, now: float, width: int, *, selected: bool = False)
         ("▶ " if selected else "", "bold $accent"),
         (AGENT_GLYPH.get(a.state, "○") + " ", AGENT_STYLE.get(a.state, "")),
         (a.agent_id, "bold reverse" if selected else "bold"),
-        (" " + _one_line(a.label, max(4, width - len(a.agent_id) - 3 - (2 if selected else 0))), ""),
+        (" " + one_line(a.label, max(4, width - len(a.agent_id) - 3 - (2 if selected else 0))), ""),
     )
     state, took, *rest = agent_facts(a, now)
     facts = f"{state} · {took}"
@@ -71,9 +70,9 @@ def _agent_lines(a: AgentRow, now: float, width: int, *, selected: bool = False)
         if len(facts) + 3 + len(part) > width - 2:
             break  # shed from the right, like the status bar
         facts += " · " + part
-    lines = [head, Content.assemble(("│ ", "$text-muted"), (_one_line(facts, width - 2), "$text-muted"))]
+    lines = [head, Content.assemble(("│ ", "$text-muted"), (one_line(facts, width - 2), "$text-muted"))]
     if a.last_action:
-        lines.append(Content.assemble(("│ ", "$text-muted"), (_one_line(a.last_action, width - 2), "$text-muted italic")))
+        lines.append(Content.assemble(("│ ", "$text-muted"), (one_line(a.last_action, width - 2), "$text-muted italic")))
     return lines
 
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 from textual.content import Content
 from textual.widgets import Static
 
-from mrsmith_tui.tui.model import Model
-from mrsmith_tui.tui.update import SEPARATOR, fit_status, status_fields
+from mrsmith_tui.tui.model import SEPARATOR, Model, fit_status, status_fields
 
 STYLES = {
     "state-idle": "$text-muted",

@@ -1,8 +1,15 @@
-"""What `update` asks the shell to do. Plain data; the shell (app.py) runs them."""
+"""What `update` asks the shell to do: plain data, returned beside the new model. The shell
+(shell/effect_runner.py) carries them out.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from mrsmith_tui.tui.model import Model
 
 
 @dataclass(frozen=True)
@@ -78,3 +85,7 @@ class Notify(Effect):
     """A passing notification (a toast), for news that arrives while the person is elsewhere."""
 
     text: str
+
+
+Effects = tuple[Effect, ...]
+Handler = Callable[["Model", Any], "tuple[Model, Effects]"]  # every handler of update: (model, msg) -> (model, effects)

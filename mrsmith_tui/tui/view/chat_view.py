@@ -18,7 +18,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
 
-from mrsmith_tui.tui.model import Block, Conversation
+from mrsmith_tui.tui.model import Block, ChatLog
 from mrsmith_tui.tui.view.blocks import render_block
 
 LIVE_BLOCKS = 50
@@ -121,7 +121,7 @@ class ConversationView(VerticalScroll):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.can_focus = True
-        self._conv: Conversation | None = None
+        self._conv: ChatLog | None = None
         self._views: dict[str, BlockView] = {}
         self._order: list[str] = []
         self._earlier = Static("", classes="earlier")
@@ -155,7 +155,7 @@ class ConversationView(VerticalScroll):
             self.scroll_page_down(animate=False)
             self.call_after_refresh(self._report_bottom)
 
-    def sync(self, conv: Conversation, now: float) -> None:
+    def sync(self, conv: ChatLog, now: float) -> None:
         if conv is self._conv and not self._has_open():
             return
         blocks = conv.blocks

@@ -1,0 +1,140 @@
+"""What the views read off the model: the status-bar fields, whether the sidebar shows, the spinner's
+frame, compact numbers and durations, the keys that answer a request. Pure functions of the model.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mrsmith_tui.tui.model.state import Model, StatusLedger
+
+NOTE_SECONDS = 4.0  # a passing note (Screen.note) clears itself after this
+SIDE_BY_SIDE = 100  # columns from which the sidebar sits beside the conversation
+MOVE_KEYS = "Tab or F2"  # move from the prompt to a request waiting behind typed text
+
+# The single keys that answer a modal; a question takes any key (its options and free text).
+# "a" (always) is the costly answer: the first press asks for a second ("a" again or Enter).
+ANSWER_KEYS: dict[str, dict[str, str]] = {
+    "approval": {"y": "yes", "n": "no", "a": "always", "escape": "no"},
+    "continue": {"y": "yes", "enter": "yes", "n": "no", "escape": "no"},
+}
+REQUEST_WORDS = {"approval": "approval", "continue": "go-on request", "question": "question"}
+TASK_GLYPH = {"pending": "○", "in_progress": "◐", "completed": "●", "cancelled": "⊘"}
+
+
+def agent_fields(agent: Any) -> dict[str, Any]:
+    """What the status bar shows of an agent config: the fields of initial_model, AgentSwitched, SessionSwitched."""
+    return {"agent": agent.name, "model": agent.model, "effort": agent.reasoning_effort,
+            "context_limit": agent.max_context_tokens}
+
+
+# --------------------------------------------------------------------------- sidebar
+
+
+def sidebar_visible(model: Model) -> bool:
+    sb = model.sidebar
+    if sb.wanted is not None:
+        return sb.wanted
+    return model.screen.width >= SIDE_BY_SIDE and bool(sb.tasks or sb.agents)
+
+
+def sidebar_takes_screen(model: Model) -> bool:
+    """Below SIDE_BY_SIDE columns a shown sidebar takes the whole width (beside, the text would be a sliver)."""
+    return model.screen.width < SIDE_BY_SIDE and sidebar_visible(model)
+
+
+# --------------------------------------------------------------------------- status bar
+
+
+SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+STATE_WORDS = {"idle": "idle", "thinking": "thinking", "streaming": "streaming", "tool": "tool",
+               "waiting": "waiting for you"}
+SEPARATOR = "  ·  "
+
+
+def spinner(now: float) -> str:
+    return SPINNER[int(now * 10) % len(SPINNER)]
+
+
+def context_level(led: StatusLedger) -> str:
+    """"ok", "warning" (>= 85 %) or "error" (>= 100 %)."""
+    if not led.context_limit:
+        return "ok"
+    pct = 100 * led.context_tokens / led.context_limit
+    return "error" if pct >= 100 else "warning" if pct >= 85 else "ok"
+
+
+def status_fields(model: Model) -> list[tuple[int, str, str]]:
+    """(keep-priority, text, style) per field; the lowest priority is shed first as the screen narrows."""
+    led = model.ledger
+    busy = led.state != "idle"
+    glyph = spinner(model.now) if busy and led.state != "waiting" else ("◆" if led.state == "waiting" else "○")
+    state = STATE_WORDS[led.state]
+    head = model.pending.head
+    if head is not None and not model.pending.armed:
+        state = f"{REQUEST_WORDS[head.kind]} waiting: {MOVE_KEYS} to answer"
+    if model.run.queued:
+        state += f" · {len(model.run.queued)} queued"
+    fields = [(100, f"{glyph} {state}", "state-" + led.state)]
+    if led.agent:
+        fields.append((60, led.agent, "agent"))
+    if led.model:
+        fields.append((50, led.model, "model"))
+    if led.effort:
+        fields.append((30, f"effort {led.effort}", "dim"))
+    if led.context_limit:
+        pct = round(100 * led.context_tokens / led.context_limit)
+        fields.append((90, f"ctx {short_count(led.context_tokens)}/{short_count(led.context_limit)} {pct}%",
+                       "ctx-" + context_level(led)))
+    if led.cache_pct is not None:
+        fields.append((25, f"cache {led.cache_pct}%", "dim"))
+    if led.tokens_in or led.tokens_out:
+        fields.append((20, f"↑{short_count(led.tokens_in)} ↓{short_count(led.tokens_out)}", "dim"))
+    if led.tool_used or led.tool_limit:
+        limit = f"/{led.tool_limit}" if led.tool_limit else ""
+        fields.append((15, f"tools {led.tool_used}{limit}", "dim"))
+    if led.background:
+        waiting = sum(1 for r in model.sidebar.agents if r.background and r.state == "waiting")
+        text = f"{led.background} agent{'s' if led.background != 1 else ''} running"
+        fields.append((40, text + (f" ({waiting} waiting for you)" if waiting else ""),
+                       "agents-waiting" if waiting else "agents"))
+    return fields
+
+
+def fit_status(fields: list[tuple[int, str, str]], width: int) -> list[tuple[str, str]]:
+    """Drop the least important fields until the row fits `width` (never wraps)."""
+    kept = list(fields)
+    while kept:
+        total = sum(len(t) for _, t, _ in kept) + len(SEPARATOR) * (len(kept) - 1) + 2
+        if total <= width or len(kept) == 1:
+            break
+        weakest = min(range(len(kept)), key=lambda i: kept[i][0])
+        if kept[weakest][0] >= 90 and len(kept) <= 2:
+            break
+        kept.pop(weakest)
+    return [(t, s) for _, t, s in kept]
+
+
+# --------------------------------------------------------------------------- small words
+
+
+def short_count(n: int) -> str:
+    """1234 -> 1.2k, 12345 -> 12k, 1234567 -> 1.2M."""
+    if n >= 1_000_000:
+        return f"{n / 1_000_000:.1f}M"
+    if n >= 10_000:
+        return f"{n // 1000}k"
+    if n >= 1000:
+        return f"{n / 1000:.1f}k"
+    return str(n)
+
+
+def duration(s: float) -> str:
+    if s < 60:
+        return f"{s:.1f}s" if s < 10 else f"{s:.0f}s"
+    return f"{int(s // 60)}m{int(s % 60):02d}s"
+
+
+def one_line(text: str, limit: int) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"

@@ -1,0 +1,110 @@
+"""The prompt: typing, completion, history recall, sending (a prompt, a queued prompt or a /command).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from mrsmith_tui.tui import model as ui
+from mrsmith_tui.tui.model import Model
+from mrsmith_tui.tui.update import effects as fx
+from mrsmith_tui.tui.update.blocks import flash, set_state
+from mrsmith_tui.tui.update.commands import COMMANDS, slash_command
+from mrsmith_tui.tui.update.effects import Effects, Handler
+
+
+def completions(model: Model, draft: str) -> tuple[str, ...]:
+    if not draft.startswith("/") or "\n" in draft:
+        return ()
+    if " " not in draft:
+        return tuple(c for c in model.commands if c.startswith(draft) and c != draft)
+    name, _, arg = draft.partition(" ")
+    ids = tuple(r.agent_id for r in model.sidebar.agents)
+    pool = {"/agent": model.agents_known, "/theme": model.themes_known, "/agents": ("stop",) + ids,
+            "/permissions": ("revoke",)}.get(name, ())
+    if name == "/agents" and arg.startswith("stop "):
+        return tuple(f"/agents stop {i}" for i in ids if i.startswith(arg[5:]) and i != arg[5:])
+    return tuple(f"{name} {p}" for p in pool if p.startswith(arg) and p != arg)
+
+
+def _draft(model: Model, msg: ui.DraftChanged) -> tuple[Model, Effects]:
+    inp = model.input
+    if msg.text == inp.draft:
+        return model, ()
+    recall = inp.recall
+    if recall is not None and msg.text != inp.history[recall]:
+        recall = None
+    inp = replace(inp, draft=msg.text, recall=recall, completions=completions(model, msg.text))
+    return replace(model, input=inp), ()
+
+
+def _history_move(model: Model, msg: ui.HistoryMove) -> tuple[Model, Effects]:
+    inp = model.input
+    if not inp.history:
+        return model, ()
+    if inp.recall is None:
+        if msg.step > 0:
+            return model, ()
+        inp = replace(inp, stash=inp.draft, recall=len(inp.history) - 1)
+    else:
+        nxt = inp.recall + msg.step
+        if nxt >= len(inp.history):
+            inp = replace(inp, recall=None, draft=inp.stash, completions=())
+            return replace(model, input=inp), ()
+        inp = replace(inp, recall=max(0, nxt))
+    return replace(model, input=replace(inp, draft=inp.history[inp.recall], completions=())), ()
+
+
+def _complete(model: Model, msg: ui.AcceptCompletion) -> tuple[Model, Effects]:
+    inp = model.input
+    if not inp.completions:
+        return model, ()
+    draft = inp.completions[0]
+    draft += " " if COMMANDS.get(draft, "").startswith(("<", "[")) else ""
+    return replace(model, input=replace(inp, draft=draft, completions=completions(model, draft))), ()
+
+
+def _remember(inp: ui.InputState, text: str) -> tuple[ui.InputState, Effects]:
+    if inp.history and inp.history[-1] == text:
+        return inp, ()
+    return replace(inp, history=(inp.history + (text,))[-ui.HISTORY_CAP:]), (fx.SaveHistory(text),)
+
+
+def _submit(model: Model, msg: ui.Submit) -> tuple[Model, Effects]:
+    text = msg.text.strip()
+    if not text:
+        return model, ()
+    inp, saved = _remember(model.input, text)
+    inp = replace(inp, draft="", recall=None, stash="", completions=())
+    model = replace(model, input=inp, conv=replace(model.conv, follow=True, unseen=False))
+    if model.pending.held:  # the prompt is sent: the request it held back may take the keyboard
+        model = replace(model, pending=replace(model.pending, held=False))
+    if text.startswith("/") and "\n" not in text.split(" ", 1)[0]:
+        model, effects = slash_command(model, text, msg.at)
+        return model, saved + effects
+    if model.run.running:
+        if len(model.run.queued) >= ui.QUEUE_CAP:
+            return flash(model, f"queue full ({ui.QUEUE_CAP}); wait for the run", msg.at), saved
+        model = replace(model, run=replace(model.run, queued=model.run.queued + (text,)))
+        return flash(model, f"queued · sent when the run ends ({len(model.run.queued)} waiting)", msg.at), saved
+    model = replace(model, run=replace(model.run, running=True, cancelling=False))
+    return set_state(model, "thinking"), saved + (fx.StartRun(text),)
+
+
+def _typed_away(model: Model, msg: ui.TypedIntoPrompt) -> tuple[Model, Effects]:
+    """A key typed into a modal went to the prompt (now `msg.text`): the request waits behind it."""
+    inp = replace(model.input, draft=msg.text, recall=None, completions=completions(model, msg.text))
+    model = replace(model, input=inp)
+    if model.pending.head is not None:
+        model = replace(model, pending=replace(model.pending, armed=False, held=True, keys_from=None,
+                                               confirm_always=False))
+    return model, ()  # update() puts the waiting notice up (once per request)
+
+
+HANDLERS: dict[type, Handler] = {
+    ui.Submit: _submit,
+    ui.DraftChanged: _draft,
+    ui.HistoryMove: _history_move,
+    ui.AcceptCompletion: _complete,
+    ui.TypedIntoPrompt: _typed_away,
+}
