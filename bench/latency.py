@@ -83,7 +83,7 @@ def _provider_cancel() -> Figure:
 
 
 def _probe() -> Figure:
-    from mrsmith_tui.tui.setup import LocalServer, probe_servers
+    from mrsmith_tui.provider.probe import LocalServer, probe_servers
 
     def slow(url, key, timeout):
         time.sleep(0.3)

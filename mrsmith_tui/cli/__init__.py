@@ -333,7 +333,7 @@ def _ask_other_folder(config: Config, args: argparse.Namespace) -> bool:
 
 def _first_run(args: argparse.Namespace, config: Config) -> Config:
     """No agent configured: the setup screen writes config.toml, then we load it."""
-    from mrsmith_tui.tui.setup import run_setup
+    from mrsmith_tui.tui.screens.setup import run_setup
 
     path = args.config or default_config_paths()[0]
     if not run_setup(path):

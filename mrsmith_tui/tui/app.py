@@ -351,7 +351,7 @@ class MrSmithApp(App[int]):
         self._sync_spinner(model)
 
     def _agent_screen(self) -> Any:
-        from mrsmith_tui.tui.agent_screen import AgentScreen
+        from mrsmith_tui.tui.screens.agent_screen import AgentScreen
 
         return next((s for s in self.screen_stack if isinstance(s, AgentScreen)), None)
 
@@ -366,7 +366,7 @@ class MrSmithApp(App[int]):
             return
         row = next((r for r in model.sidebar.agents if r.agent_id == wanted), None)
         if shown is None:
-            from mrsmith_tui.tui.agent_screen import AgentScreen
+            from mrsmith_tui.tui.screens.agent_screen import AgentScreen
 
             shown = AgentScreen(wanted)
             self.push_screen(shown)
@@ -408,7 +408,7 @@ class MrSmithApp(App[int]):
             if not asked and self._keyboard_elsewhere():
                 self.dispatch(ui.KeyboardElsewhere(at=self._clock()))
                 return
-            from mrsmith_tui.tui.modals import modal_for  # lazily: start-up time
+            from mrsmith_tui.tui.screens.modals import modal_for  # lazily: start-up time
 
             modal = modal_for(head)
             self._modal = modal
@@ -419,8 +419,8 @@ class MrSmithApp(App[int]):
     def _keyboard_elsewhere(self) -> bool:
         """Another screen has the keyboard (the review and its search, the palette, a dialog): a request
         arriving now would take keys typed there. An agent's own screen sends typing to the prompt."""
-        from mrsmith_tui.tui.agent_screen import AgentScreen
-        from mrsmith_tui.tui.modals import RequestModal
+        from mrsmith_tui.tui.screens.agent_screen import AgentScreen
+        from mrsmith_tui.tui.screens.modals import RequestModal
 
         top = self.screen
         return top is not self.screen_stack[0] and not isinstance(top, (AgentScreen, RequestModal))  # one closing
@@ -483,7 +483,7 @@ class MrSmithApp(App[int]):
 
     def _sync_review(self, model: ui.Model) -> None:
         if model.screen.review and not self._review_open:
-            from mrsmith_tui.tui.review import ReviewScreen
+            from mrsmith_tui.tui.screens.review import ReviewScreen
 
             self._review_open = True
 
@@ -495,7 +495,7 @@ class MrSmithApp(App[int]):
             self.push_screen(ReviewScreen(review_text((shown or model.conv).blocks)), closed)
         elif not model.screen.review and self._review_open:
             screen = self.screen
-            from mrsmith_tui.tui.review import ReviewScreen
+            from mrsmith_tui.tui.screens.review import ReviewScreen
 
             if isinstance(screen, ReviewScreen):
                 screen.dismiss(None)
@@ -805,7 +805,7 @@ class MrSmithApp(App[int]):
             self.ui(ui.Note, text="/sessions: this screen cannot switch sessions", kind="warning")
             return
         from mrsmith_tui.session.store import list_sessions
-        from mrsmith_tui.tui.sessions_picker import SessionPicker
+        from mrsmith_tui.tui.screens.sessions_picker import SessionPicker
 
         sessions = list_sessions(self._sessions_root, cwd=Path(getattr(self.session, "cwd", Path.cwd())))
         if not sessions:

@@ -9,7 +9,7 @@ import threading
 from loopback import held, text_turn, tool_calls_turn, tool_turn
 from mrsmith_tui.agents.compose import compose_session
 from mrsmith_tui.config.schema import AgentConfig, Config, ProviderConfig
-from mrsmith_tui.tui.agent_screen import AgentScreen
+from mrsmith_tui.tui.screens.agent_screen import AgentScreen
 from mrsmith_tui.tui.app import MrSmithApp
 from mrsmith_tui.tui.view.chat_view import BlockView
 from mrsmith_tui.tui.view.sidebar import SidebarView

@@ -16,6 +16,6 @@ async def until(pilot, predicate, timeout: float = 90.0) -> None:
 
 def painted(app, cls=None) -> bool:
     """A request's modal is on screen and painted (its grace has started: keys_from is set)."""
-    from mrsmith_tui.tui.modals import RequestModal
+    from mrsmith_tui.tui.screens.modals import RequestModal
 
     return isinstance(app.screen, cls or RequestModal) and app.model.pending.keys_from is not None

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from mrsmith_tui import msgs as m
-from mrsmith_tui.tui.agent_screen import AgentScreen
+from mrsmith_tui.tui.screens.agent_screen import AgentScreen
 from mrsmith_tui.tui.app import MrSmithApp
 from mrsmith_tui.tui.view.chat_view import BlockView
 from mrsmith_tui.tui.view.sidebar import SidebarView

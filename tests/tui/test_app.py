@@ -11,8 +11,8 @@ from textual import events
 from mrsmith_tui import msgs as m
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.app import MrSmithApp, load_history
-from mrsmith_tui.tui.modals import ApprovalModal, QuestionModal
-from mrsmith_tui.tui.review import ReviewScreen
+from mrsmith_tui.tui.screens.modals import ApprovalModal, QuestionModal
+from mrsmith_tui.tui.screens.review import ReviewScreen
 from mrsmith_tui.tui.view.chat_view import BlockView
 from mrsmith_tui.tui.view.prompt_box import PromptArea
 from mrsmith_tui.tui.view.status import StatusBar

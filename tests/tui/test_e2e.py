@@ -9,7 +9,7 @@ import pytest
 from loopback import text_turn, tool_turn
 from mrsmith_tui.config.schema import AgentConfig, Config, ProviderConfig
 from mrsmith_tui.tui.app import MrSmithApp
-from mrsmith_tui.tui.modals import ApprovalModal
+from mrsmith_tui.tui.screens.modals import ApprovalModal
 from mrsmith_tui.tui.permissions import KeepPermissionsModal
 from tests.tui.fakes import Clock
 from tests.tui.pilot import painted, until

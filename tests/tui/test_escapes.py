@@ -15,7 +15,7 @@ import pytest
 
 from loopback import Turn, chunk, text_turn, tool_turn, usage_chunk
 from mrsmith_tui.security.redact import PROCESS
-from mrsmith_tui.tui.modals import ApprovalModal
+from mrsmith_tui.tui.screens.modals import ApprovalModal
 from tests.security.corpus import ALL, CONTROL_CHARS
 from tests.tui.fakes import Clock
 from tests.tui.pilot import painted, until

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from loopback import text_turn, tool_turn
-from mrsmith_tui.tui.modals import ApprovalModal
+from mrsmith_tui.tui.screens.modals import ApprovalModal
 from tests.tui.fakes import Clock
 from tests.tui.pilot import painted, until
 from tests.tui.test_e2e import app_for, config_for

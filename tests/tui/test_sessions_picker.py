@@ -12,7 +12,7 @@ from mrsmith_tui.core.resume import resume_session
 from mrsmith_tui.core.session import build_session
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.app import MrSmithApp
-from mrsmith_tui.tui.sessions_picker import SessionPicker
+from mrsmith_tui.tui.screens.sessions_picker import SessionPicker
 from mrsmith_tui.tui.update import initial_model, update
 from textual.widgets import OptionList
 from tests.tui.pilot import until

@@ -5,21 +5,17 @@
                                           # with the written Path, or None when cancelled
 
 On mount it probes the usual local servers (Ollama, LM Studio, llama.cpp, vLLM on
-127.0.0.1) with `GET /v1/models`, all at once with a short timeout, in a worker thread, and
-lists those that answered. Picking one fills the form; otherwise the person types a base
-URL (and a key), and the model list is fetched from that endpoint. Save writes the file
+127.0.0.1) in a worker thread (provider/probe.py) and lists those that answered. Picking one
+fills the form; otherwise the person types a base URL (and a key), and the model list is fetched
+from that endpoint. Save writes the file
 with `config.write.write_config`. Which ports are probed and the HTTP call are parameters,
 so tests point them at the loopback server.
 """
 
 from __future__ import annotations
 
-import re
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
-from urllib.parse import urlparse
+from collections.abc import Sequence
 
 from textual import on
 from textual.app import App, ComposeResult
@@ -34,63 +30,9 @@ from textual.widgets.option_list import Option
 from mrsmith_tui.config.load import ConfigError
 from mrsmith_tui.config.write import write_config
 from mrsmith_tui.provider.openai_compat import list_models
+from mrsmith_tui.provider.probe import LOCAL_SERVERS, FetchModels, Found, LocalServer, probe_servers, provider_name_for
 from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.tui.view.clean_input import CleanInput
-
-# (base_url, api_key, timeout) -> model ids; raises on any failure (a one-line message).
-FetchModels = Callable[[str, "str | None", float], list[str]]
-
-
-@dataclass(frozen=True)
-class LocalServer:
-    label: str  # what the person sees
-    name: str  # the provider name written to the config
-    port: int
-    host: str = "127.0.0.1"
-
-    @property
-    def base_url(self) -> str:
-        return f"http://{self.host}:{self.port}/v1"
-
-
-LOCAL_SERVERS: tuple[LocalServer, ...] = (
-    LocalServer("Ollama", "ollama", 11434),
-    LocalServer("LM Studio", "lmstudio", 1234),
-    LocalServer("llama.cpp", "llamacpp", 8080),
-    LocalServer("vLLM", "vllm", 8000),
-)
-
-
-@dataclass(frozen=True)
-class Found:
-    server: LocalServer
-    models: tuple[str, ...]
-
-
-def probe_servers(servers: Sequence[LocalServer], fetch: FetchModels = list_models,
-                  timeout: float = 0.8) -> list[Found]:
-    """The servers that answered GET /v1/models, in the given order; all probed at once."""
-    if not servers:
-        return []
-
-    def one(server: LocalServer) -> Found | None:
-        try:
-            return Found(server, tuple(fetch(server.base_url, None, timeout)))
-        except Exception:  # refused, timed out, not an OpenAI-compatible server: not offered
-            return None
-
-    with ThreadPoolExecutor(max_workers=len(servers), thread_name_prefix="probe") as pool:
-        return [f for f in pool.map(one, servers) if f is not None]
-
-
-def provider_name_for(base_url: str) -> str:
-    """A short provider name from the URL: api.openai.com -> openai, localhost -> local."""
-    host = (urlparse(base_url).hostname or "").lower()
-    if not host or host in ("localhost", "127.0.0.1", "::1") or re.fullmatch(r"[\d.]+", host):
-        return "local"
-    labels = [p for p in host.split(".") if p not in ("api", "www")]
-    name = labels[-2] if len(labels) >= 2 else labels[0] if labels else "custom"
-    return re.sub(r"[^a-z0-9_-]", "-", name) or "custom"
 
 
 def _label(path: Path) -> str:
