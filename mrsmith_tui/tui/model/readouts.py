@@ -8,6 +8,28 @@ from typing import Any
 
 from mrsmith_tui.tui.model.state import Model, StatusLedger
 
+__all__ = [
+    "ANSWER_KEYS",
+    "MOVE_KEYS",
+    "NOTE_SECONDS",
+    "REQUEST_WORDS",
+    "SEPARATOR",
+    "SIDE_BY_SIDE",
+    "SPINNER",
+    "STATE_WORDS",
+    "TASK_GLYPH",
+    "agent_fields",
+    "context_level",
+    "duration",
+    "fit_status",
+    "one_line",
+    "short_count",
+    "sidebar_takes_screen",
+    "sidebar_visible",
+    "spinner",
+    "status_fields",
+]
+
 NOTE_SECONDS = 4.0  # a passing note (Screen.note) clears itself after this
 SIDE_BY_SIDE = 100  # columns from which the sidebar sits beside the conversation
 MOVE_KEYS = "Tab or F2"  # move from the prompt to a request waiting behind typed text

@@ -11,6 +11,26 @@ from typing import Literal
 
 from mrsmith_tui.msgs import Question, Todo
 
+__all__ = [
+    "AGENT_BLOCKS_CAP",
+    "HISTORY_CAP",
+    "QUEUE_CAP",
+    "TOOL_OUTPUT_CAP",
+    "AgentRow",
+    "Block",
+    "BlockKind",
+    "ChatLog",
+    "InputState",
+    "Model",
+    "Pending",
+    "Request",
+    "Run",
+    "RunState",
+    "Screen",
+    "Sidebar",
+    "StatusLedger",
+]
+
 BlockKind = Literal["user", "reasoning", "text", "tool", "usage", "warning", "error", "notice"]
 RunState = Literal["idle", "thinking", "streaming", "tool", "waiting"]
 

@@ -11,6 +11,41 @@ from typing import Literal
 
 from mrsmith_tui.msgs import Msg
 
+__all__ = [
+    "AcceptCompletion",
+    "AgentSwitched",
+    "Answer",
+    "CancelKey",
+    "Cleared",
+    "CloseAgent",
+    "CopyBlock",
+    "DraftChanged",
+    "EffortChanged",
+    "FocusBlock",
+    "FocusMove",
+    "HistoryMove",
+    "InterruptKey",
+    "KeyIgnored",
+    "KeyboardElsewhere",
+    "MoveToRequest",
+    "Note",
+    "OpenAgent",
+    "PanelKey",
+    "QuitKey",
+    "RequestShown",
+    "Resized",
+    "Scrolled",
+    "SessionSwitched",
+    "StopAgentKey",
+    "Submit",
+    "Tick",
+    "ToggleFold",
+    "ToggleReview",
+    "ToggleSidebar",
+    "TypedIntoPrompt",
+    "WorkerDone",
+]
+
 
 @dataclass(frozen=True)
 class Submit(Msg):

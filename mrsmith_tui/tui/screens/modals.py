@@ -182,12 +182,12 @@ class ApprovalModal(RequestModal):
             return
         if on:
             spec = _one_line(self.req.spec or self.req.tool, 40)
-            keys.first().update(Content.assemble(("a", "bold $warning"), (" again or ", "bold"), ("enter", "bold $warning"),
+            keys.first(Static).update(Content.assemble(("a", "bold $warning"), (" again or ", "bold"), ("enter", "bold $warning"),
                                                  (f": always allow {spec} this session · ", "bold"),
                                                  ("y", "bold $accent"), (" once  ", "$text-muted"),
                                                  ("n", "bold $accent"), (" no", "$text-muted")))
         else:
-            keys.first().update(_keys(*self.KEYS))
+            keys.first(Static).update(_keys(*self.KEYS))
 
 
 class ContinueModal(RequestModal):

@@ -59,10 +59,7 @@ def _focus_move(model: Model, msg: ui.FocusMove) -> tuple[Model, Effects]:
             return model, ()
         return replace(model, conv=replace(conv, focused=None, follow=True, unseen=False)), ()
     keys = [b.key for b in conv.blocks]
-    if conv.focused in keys:
-        i = max(0, min(len(keys) - 1, keys.index(conv.focused) + msg.step))
-    else:
-        i = len(keys) - 1
+    i = max(0, min(len(keys) - 1, keys.index(conv.focused) + msg.step)) if conv.focused in keys else len(keys) - 1
     follow = conv.follow and i == len(keys) - 1
     return replace(model, conv=replace(conv, focused=keys[i], follow=follow)), ()
 

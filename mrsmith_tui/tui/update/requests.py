@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Literal
+from typing import Any, Literal
 
 from mrsmith_tui import msgs as m
 from mrsmith_tui.tools.base import RULE_TEXT
@@ -19,8 +19,8 @@ from mrsmith_tui.tui.update.effects import Effects, Handler
 GRACE = 0.4  # seconds after a request takes the keyboard in which keys are dropped, not answers
 
 
-def _request(kind: str) -> Callable:
-    def handle(model: Model, msg) -> tuple[Model, Effects]:
+def _request(kind: Literal["approval", "continue", "question"]) -> Handler:
+    def handle(model: Model, msg: Any) -> tuple[Model, Effects]:
         if any(r.request_id == msg.request_id for r in model.pending.queue):
             return model, ()
         fields = {"approval": lambda: dict(tool=msg.tool, arguments=msg.arguments, reason=msg.reason,

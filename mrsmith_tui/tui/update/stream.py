@@ -4,7 +4,6 @@ its end, and the worker's return. (Resume replays the same Msgs through these ha
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import replace
 
 from mrsmith_tui import msgs as m
@@ -38,8 +37,8 @@ def _run_started(model: Model, msg: m.RunStarted) -> tuple[Model, Effects]:
     return replace(model, ledger=ledger), ()
 
 
-def _delta(kind: str, state: ui.RunState) -> Callable:
-    def handle(model: Model, msg) -> tuple[Model, Effects]:
+def _delta(kind: ui.BlockKind, state: ui.RunState) -> Handler:
+    def handle(model: Model, msg: m.TextDelta | m.ReasoningDelta) -> tuple[Model, Effects]:
         i = find_open(model.conv.blocks, kind, msg.block_id)
         if i is None:
             model = add_block(model, kind, msg.at, text=msg.text, source_id=msg.block_id)
@@ -102,7 +101,7 @@ def _run_ended(model: Model, msg: m.RunEnded) -> tuple[Model, Effects]:
         parts.append(duration(took))
         model = note_block(model, "usage", " · ".join(parts), msg.at)
     model = end_run_blocks(model, msg)
-    waiting = "waiting" if model.pending.queue else "idle"
+    waiting: ui.RunState = "waiting" if model.pending.queue else "idle"
     return replace(model, ledger=replace(model.ledger, state=waiting, run_started=None)), ()
 
 

@@ -189,10 +189,10 @@ def render_tool(b: Block, now: float, width: int) -> Content:
                             (tool_summary(b), ""), (tail_info, MUTED))
     if not b.done:
         tail, hidden = _tail_lines(b.text, LIVE_TAIL * 2)
-        body = _gutter(tail, width, MUTED, MUTED)
+        live = _gutter(tail, width, MUTED, MUTED)
         if hidden or b.dropped:
-            body.insert(0, _more(hidden, "lines above") if hidden else _more(b.dropped, "chars above"))
-        return join_lines([head, *body])
+            live.insert(0, _more(hidden, "lines above") if hidden else _more(b.dropped, "chars above"))
+        return join_lines([head, *live])
     body: list[Content] = []
     if b.diff:
         limit = DIFF_FOLDED if b.folded else SHOWN_LINES
