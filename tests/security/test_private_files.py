@@ -9,7 +9,7 @@ import pytest
 
 from mrsmith_tui.security.private_files import NotOurs, owned_private_dir, private_dir
 from mrsmith_tui.security.redact import PROCESS
-from mrsmith_tui.tui.app import append_history, load_history
+from mrsmith_tui.tui.shell.history_file import append_history, load_history
 
 
 def mode(path) -> int:

@@ -10,9 +10,10 @@ from textual import events
 
 from mrsmith_tui import msgs as m
 from mrsmith_tui.tui import model as ui
-from mrsmith_tui.tui.app import MrSmithApp, load_history
+from mrsmith_tui.tui.app import MrSmithApp
 from mrsmith_tui.tui.screens.modals import ApprovalModal, QuestionModal
 from mrsmith_tui.tui.screens.review import ReviewScreen
+from mrsmith_tui.tui.shell.history_file import load_history
 from mrsmith_tui.tui.view.chat_view import BlockView
 from mrsmith_tui.tui.view.prompt_box import PromptArea
 from mrsmith_tui.tui.view.status import StatusBar
@@ -377,7 +378,7 @@ async def test_idle_app_runs_no_timers(tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await send(pilot, "hi")
         await until(pilot, lambda: not app.model.run.running)
-        await until(pilot, lambda: app._spinner is None)
+        await until(pilot, lambda: app.painter.spinner is None)
 
 
 async def test_ctrl_p_palette_offers_the_slash_commands_and_runs_one(tmp_path):

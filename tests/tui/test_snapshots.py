@@ -39,7 +39,7 @@ def play(*msgs_):
             a.dispatch(msg)
         await pilot.pause(0.05)
         for _ in range(50):
-            if not a._render_queued:
+            if not a.painter.queued:
                 break
             await pilot.pause(0.01)
         await pilot.pause(0.05)

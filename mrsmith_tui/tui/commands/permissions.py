@@ -1,32 +1,24 @@
-"""`/permissions`: what runs without asking in this session and where each came from; revoke one
-or all. And the small question `/reset` asks when "always" answers are remembered.
+"""The permissions family: `/permissions` lists what runs without asking in this session and where
+each came from; `/permissions revoke N|SPEC|all` forgets them.
 
-The permissions live in the session's ApprovalGate (tools.approval); this module only reads,
-words and revokes them for the shell.
+The permissions live in the session's ApprovalGate (tools.approval); this module only reads, words
+and revokes them. (The question `/reset` asks about them is screens/keep_permissions.py.)
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from textual import events
-from textual.app import ComposeResult
-from textual.containers import Vertical
-from textual.content import Content
-from textual.screen import ModalScreen
-from textual.widgets import Static
-
-from mrsmith_tui.security.redact import PROCESS
-from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.tools.approval import ORIGIN_TEXT, Permission
+from mrsmith_tui.tui.commands.registry import CommandContext, NoteKind, SlashCommand
+from mrsmith_tui.tui.model import Model, one_line
 
 USAGE = "/permissions lists · /permissions revoke N, SPEC or all"
 SPEC_SHOWN = 60  # a spec longer than this (a whole heredoc command) is listed cut, on one line
 
 
 def short(spec: str, limit: int = SPEC_SHOWN) -> str:
-    line = " ".join(spec.split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"
+    return one_line(spec, limit)
 
 
 def permissions_text(perms: list[Permission]) -> str:
@@ -37,11 +29,11 @@ def permissions_text(perms: list[Permission]) -> str:
     width = max(len(s) for s in shown)
     lines = [f"Permissions: these run without asking · {USAGE}"]
     lines += [f"{i}. {s.ljust(width)}  from {ORIGIN_TEXT.get(p.origin, p.origin)}"
-              for i, (p, s) in enumerate(zip(perms, shown), 1)]
+              for i, (p, s) in enumerate(zip(perms, shown, strict=True), 1)]
     return "\n".join(lines)
 
 
-def permissions_command(gate: Any, arg: str) -> tuple[str, str]:
+def permissions_command(gate: Any, arg: str) -> tuple[str, NoteKind]:
     """Carry out `/permissions [arg]` on the gate: (the text to show, "notice" or "warning")."""
     verb, _, rest = arg.strip().partition(" ")
     rest = rest.strip()
@@ -74,41 +66,22 @@ def _count(n: int) -> str:
     return f"{n} permission{'s' if n != 1 else ''}"
 
 
-class KeepPermissionsModal(ModalScreen[bool | None]):
-    """`/reset` with "always" answers remembered: keep them (y), forget them (n), or Esc: no reset."""
+class PermissionsCommand(SlashCommand[str]):
+    name = "/permissions"
+    usage = "[revoke SPEC|N|all]"
+    summary = "what runs without asking, and where it came from"
+    rank = 160
 
-    DEFAULT_CSS = """
-    KeepPermissionsModal { align: center middle; background: $background 60%; }
-    KeepPermissionsModal > Vertical {
-        width: 90%; max-width: 80; height: auto; max-height: 90%; padding: 1 2;
-        border: round $warning; background: $surface;
-    }
-    KeepPermissionsModal Static { height: auto; }
-    KeepPermissionsModal .keys { margin: 1 0 0 0; }
-    """
+    def argument_choices(self, model: Model) -> tuple[str, ...]:
+        return ("revoke",)
 
-    KEYS = {"y": True, "n": False}
+    def run(self, ctx: CommandContext, args: str) -> None:
+        gate = getattr(ctx.session, "gate", None)
+        if gate is None:
+            ctx.note("/permissions: this session has no approval gate", "warning")
+            return
+        text, kind = permissions_command(gate, args)
+        ctx.note(text, kind)
 
-    def __init__(self, specs: list[str]) -> None:
-        super().__init__()
-        self.specs = specs
 
-    def compose(self) -> ComposeResult:
-        shown = ", ".join(short(s, 40) for s in self.specs[:6]) \
-            + (f" and {len(self.specs) - 6} more" if len(self.specs) > 6 else "")
-        with Vertical():
-            yield Static(Content.assemble(("◆ ", "$warning"),
-                                          (f"Keep the {_count(len(self.specs))} from \"always\" answers?", "bold")))
-            yield Static(Content.styled(clean(PROCESS.redact(shown)), "$text-muted"))  # specs quote the model's commands
-            yield Static(Content.assemble(("y", "bold $accent"), (" keep   ", "$text-muted"), ("n", "bold $accent"),
-                                          (" forget (they ask again)   ", "$text-muted"), ("esc", "bold $accent"),
-                                          (" no reset", "$text-muted")), classes="keys")
-
-    def on_key(self, event: events.Key) -> None:
-        if event.key in self.KEYS:
-            event.stop()
-            self.dismiss(self.KEYS[event.key])
-        elif event.key == "escape":
-            event.stop()
-            event.prevent_default()
-            self.dismiss(None)
+COMMANDS: tuple[SlashCommand[Any], ...] = (PermissionsCommand(),)

@@ -6,10 +6,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from mrsmith_tui.tui import model as ui
+from mrsmith_tui.tui.commands import REGISTRY
 from mrsmith_tui.tui.model import Model
 from mrsmith_tui.tui.update import effects as fx
 from mrsmith_tui.tui.update.blocks import flash, set_state
-from mrsmith_tui.tui.update.commands import COMMANDS, slash_command
+from mrsmith_tui.tui.update.commands import slash_command
 from mrsmith_tui.tui.update.effects import Effects, Handler
 
 
@@ -19,12 +20,8 @@ def completions(model: Model, draft: str) -> tuple[str, ...]:
     if " " not in draft:
         return tuple(c for c in model.commands if c.startswith(draft) and c != draft)
     name, _, arg = draft.partition(" ")
-    ids = tuple(r.agent_id for r in model.sidebar.agents)
-    pool = {"/agent": model.agents_known, "/theme": model.themes_known, "/agents": ("stop",) + ids,
-            "/permissions": ("revoke",)}.get(name, ())
-    if name == "/agents" and arg.startswith("stop "):
-        return tuple(f"/agents stop {i}" for i in ids if i.startswith(arg[5:]) and i != arg[5:])
-    return tuple(f"{name} {p}" for p in pool if p.startswith(arg) and p != arg)
+    command = REGISTRY.find(name)
+    return command.complete(model, arg) if command is not None else ()
 
 
 def _draft(model: Model, msg: ui.DraftChanged) -> tuple[Model, Effects]:
@@ -52,7 +49,8 @@ def _history_move(model: Model, msg: ui.HistoryMove) -> tuple[Model, Effects]:
             inp = replace(inp, recall=None, draft=inp.stash, completions=())
             return replace(model, input=inp), ()
         inp = replace(inp, recall=max(0, nxt))
-    return replace(model, input=replace(inp, draft=inp.history[inp.recall], completions=())), ()
+    recalled = inp.history[inp.recall if inp.recall is not None else -1]
+    return replace(model, input=replace(inp, draft=recalled, completions=())), ()
 
 
 def _complete(model: Model, msg: ui.AcceptCompletion) -> tuple[Model, Effects]:
@@ -60,7 +58,8 @@ def _complete(model: Model, msg: ui.AcceptCompletion) -> tuple[Model, Effects]:
     if not inp.completions:
         return model, ()
     draft = inp.completions[0]
-    draft += " " if COMMANDS.get(draft, "").startswith(("<", "[")) else ""
+    command = REGISTRY.find(draft)
+    draft += " " if command is not None and command.usage else ""  # its argument comes next
     return replace(model, input=replace(inp, draft=draft, completions=completions(model, draft))), ()
 
 

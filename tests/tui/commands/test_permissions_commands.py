@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from mrsmith_tui.tools.approval import ApprovalGate, Permission, PolicyApprover
-from mrsmith_tui.tui.permissions import KeepPermissionsModal, permissions_command
+from mrsmith_tui.tui.commands.permissions import permissions_command
+from mrsmith_tui.tui.screens.keep_permissions import KeepPermissionsModal
 from tests.tui.pilot import until
 
 HEREDOC = "shell:cat > notes.txt <<'EOF'\n" + "".join(f"line {i}\n" for i in range(50)) + "EOF"
@@ -44,3 +45,22 @@ async def test_the_reset_question_keeps_its_keys_on_a_60x20_screen_with_long_spe
         await until(pilot, lambda: keys.region.height > 0)
         assert app.screen.region.contains_region(keys.region)
         assert app.screen.get_widget_at(keys.region.x, keys.region.y)[0] is keys
+
+
+def test_the_command_lists_and_revokes_through_the_sessions_gate():
+    from types import SimpleNamespace
+
+    from mrsmith_tui.tui.commands import REGISTRY, run_command
+    from mrsmith_tui.tui.update import initial_model
+    from tests.tui.commands.fake_context import FakeContext
+
+    command = REGISTRY.find("/permissions")
+    assert command.summary and command.complete(initial_model(), "r") == ("/permissions revoke",)
+    ctx = FakeContext(session=object())
+    run_command(REGISTRY, ctx, "/permissions", "")
+    assert ctx.last_note == ("/permissions: this session has no approval gate", "warning")
+    ctx.session = SimpleNamespace(gate=gate())
+    run_command(REGISTRY, ctx, "/permissions", "")
+    assert ctx.last_note[0].startswith("Permissions: these run without asking")
+    run_command(REGISTRY, ctx, "/permissions", "revoke 1")
+    assert ctx.last_note == ("revoked write_file (from the config's allow list) · such calls ask again", "notice")

@@ -1,0 +1,26 @@
+"""The slash commands: a registry of small command objects, one module per family.
+
+    registry.py     SlashCommand, CommandContext (what a command may touch), CommandRegistry, run_command
+    session.py      /help /exit /reset /compact /sessions
+    agents.py       /agents /agent /skills /tasks /reasoning
+    usage.py        /usage
+    jobs.py         /jobs
+    theme.py        /theme
+    export.py       /copy /export
+    permissions.py  /permissions
+
+/help, completion and the command palette all read REGISTRY. A new family is one module with a
+`COMMANDS` tuple, and its name in FAMILIES.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+
+from mrsmith_tui.tui.commands.registry import CommandContext, CommandRegistry, SlashCommand, run_command
+
+FAMILIES = ("session", "agents", "usage", "jobs", "theme", "export", "permissions")
+
+REGISTRY = CommandRegistry(command for family in FAMILIES for command in import_module(f"{__name__}.{family}").COMMANDS)
+
+__all__ = ["FAMILIES", "REGISTRY", "CommandContext", "CommandRegistry", "SlashCommand", "run_command"]

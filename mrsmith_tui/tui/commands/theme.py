@@ -1,0 +1,28 @@
+"""The theme family: /theme NAME switches the colours (themes.py loads them)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mrsmith_tui.tui.commands.registry import CommandContext, CommandError, SlashCommand
+from mrsmith_tui.tui.model import Model
+
+
+class ThemeCommand(SlashCommand[str]):
+    name = "/theme"
+    usage = "<name>"
+    summary = "switch theme"
+    rank = 110
+    needs_session = False
+
+    def argument_choices(self, model: Model) -> tuple[str, ...]:
+        return model.themes_known
+
+    def run(self, ctx: CommandContext, args: str) -> None:
+        if args not in ctx.themes:
+            raise CommandError(f"no theme {args!r}; themes: {', '.join(sorted(ctx.themes))}")
+        ctx.set_theme(args)
+        ctx.note(f"theme {args}")
+
+
+COMMANDS: tuple[SlashCommand[Any], ...] = (ThemeCommand(),)

@@ -1,0 +1,28 @@
+"""The usage family: /usage, the session's tokens, cache and cost (core/usage_report.py words it)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mrsmith_tui.tui.commands.registry import CommandContext, SlashCommand
+
+
+class UsageCommand(SlashCommand[None]):
+    name = "/usage"
+    summary = "tokens, cache and cost of this session"
+    rank = 40
+
+    def parse(self, arg: str) -> None:
+        return None
+
+    def run(self, ctx: CommandContext, args: None) -> None:
+        ledger = getattr(ctx.session, "ledger", None)
+        if ledger is None:
+            ctx.note("usage: this session keeps no ledger", "warning")
+            return
+        from mrsmith_tui.core.usage_report import usage_report
+
+        ctx.note(usage_report(ledger))
+
+
+COMMANDS: tuple[SlashCommand[Any], ...] = (UsageCommand(),)

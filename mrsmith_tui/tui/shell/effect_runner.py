@@ -1,0 +1,74 @@
+"""Carries out what `update` asked for (update/effects.py): start or cancel a run, answer a waiting
+worker, copy, save the prompt history, quit, wake up later, run a /command, stop an agent, move the
+focus, show a toast.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from mrsmith_tui import msgs as m
+from mrsmith_tui.security.redact import PROCESS
+from mrsmith_tui.security.terminal_text import clean
+from mrsmith_tui.tui import model as ui
+from mrsmith_tui.tui.commands import REGISTRY, run_command
+from mrsmith_tui.tui.shell.history_file import append_history
+from mrsmith_tui.tui.update import effects as fx
+from mrsmith_tui.tui.view.prompt_box import PromptArea
+from mrsmith_tui.tui.view.sidebar import SidebarView
+
+if TYPE_CHECKING:
+    from mrsmith_tui.tui.app import MrSmithApp
+
+
+def carry_out(app: MrSmithApp, effect: fx.Effect) -> None:
+    if isinstance(effect, fx.StartRun):
+        app.worker.start_run(effect.prompt)
+    elif isinstance(effect, fx.CancelRun):
+        cancel_run(app)
+    elif isinstance(effect, fx.Resolve):
+        app.approver.resolve(effect.request_id, effect.answer)
+    elif isinstance(effect, fx.Copy):
+        app.copy_to_clipboard(effect.text)
+    elif isinstance(effect, fx.SaveHistory):
+        append_history(app.history_path, effect.entry, app.model.input.history)
+    elif isinstance(effect, fx.Exit):
+        app.quit()
+    elif isinstance(effect, fx.WakeAt):
+        app.painter.wake_up_at(effect.at)
+    elif isinstance(effect, fx.Command):
+        run_command(REGISTRY, app.commands, effect.name, effect.arg)
+    elif isinstance(effect, fx.StopAgent):
+        _stop_agent(app, effect.agent_id)
+    elif isinstance(effect, fx.Focus):
+        _focus(app, effect.target)
+    elif isinstance(effect, fx.Notify):
+        app.notify(clean(PROCESS.redact(effect.text)), timeout=6, markup=False)
+
+
+def cancel_run(app: MrSmithApp) -> None:
+    """The running turn or job stops; requests of the main run are refused (their modals leave)."""
+    app.worker.cancel()
+    for rid in app.approver.cancel(main_only=True):
+        app.ui(m.RequestResolved, request_id=rid, answer="cancelled")
+
+
+def _stop_agent(app: MrSmithApp, agent_id: str) -> None:
+    fleet = getattr(app.session, "services", {}).get("fleet") if app.session is not None else None
+    if fleet is None:
+        app.ui(ui.Note, text=f"cannot stop {agent_id}: no fleet in this session", kind="error")
+        return
+    try:
+        # join_seconds=0: the event loop never waits; AgentStateChanged reports the stop.
+        fleet.stop(agent_id, join_seconds=0)
+    except Exception as e:
+        app.ui(ui.Note, text=getattr(e, "message", None) or str(e), kind="error")
+
+
+def _focus(app: MrSmithApp, target: str) -> None:
+    if target == "panel":
+        sidebar = app.query_one(SidebarView)
+        sidebar.can_focus = True
+        app.call_after_refresh(sidebar.focus)  # once the sync above has shown it
+    elif target == "prompt" and app.screen is app.screen_stack[0]:
+        app.query_one(PromptArea).focus()

@@ -1,0 +1,129 @@
+"""The session and the channel its Msgs reach the screen through.
+
+The channel is a sink and an approver (bridge.py) whose Msgs pass the outbound filter (secrets
+redacted, terminal controls shown as text) and arrive as `Dispatch` messages, in order, from any
+thread. The session is built after the first frame is on screen; /sessions replaces session and
+channel together, and Msgs still queued from the old channel carry its generation and are dropped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from textual.message import Message
+
+from mrsmith_tui import msgs as m
+from mrsmith_tui.core.outbound import OutboundFilter
+from mrsmith_tui.tui import model as ui
+from mrsmith_tui.tui.bridge import CoalescingSink, TuiApprover
+from mrsmith_tui.tui.model import agent_fields
+
+if TYPE_CHECKING:
+    from mrsmith_tui.tui.app import MrSmithApp
+
+SessionFactory = Callable[[Any, Any], Any]  # (sink, approver) -> AgentSession
+ResumeFactory = Callable[[str, Any, Any], Any]  # (session_id, sink, approver) -> AgentSession
+
+
+class Dispatch(Message):
+    """The one door into the app for Msgs from any thread."""
+
+    def __init__(self, msg: m.Msg, generation: int = 0) -> None:
+        super().__init__()
+        self.msg = msg
+        self.generation = generation  # which session's channel posted it
+
+
+class SessionLink:
+    def __init__(self, app: MrSmithApp, make_session: SessionFactory | None, resume: ResumeFactory | None) -> None:
+        self._app = app
+        self._make_session = make_session
+        self.resume = resume  # resume(session_id, sink, approver): another recorded session, replayed
+        self.session: Any = None
+        self._tried = False
+        self.generation = 0
+        self.sink, self.approver = self._open_channel()
+
+    def _open_channel(self) -> tuple[CoalescingSink, TuiApprover]:
+        self.generation += 1
+        generation, app = self.generation, self._app
+        # Between the core and the screen: secrets redacted (a key cut across deltas too) and
+        # terminal controls shown as text. The coalescing sink calls post under its lock, in order.
+        outbound = OutboundFilter()
+
+        def post(msg: m.Msg) -> None:  # called from any thread
+            for shown in outbound(msg):
+                app.post_message(Dispatch(shown, generation))
+
+        sink = CoalescingSink(post)
+        return sink, TuiApprover(sink)
+
+    def is_current(self, event: Dispatch) -> bool:
+        return event.generation == self.generation
+
+    def start(self) -> None:
+        """Build the session once (a prompt sent before it is ready waits for it); a failure is one line."""
+        if self._make_session is None or self._tried:
+            return
+        self._tried = True
+        try:
+            self.session = self._make_session(self.sink, self.approver)
+        except Exception as e:
+            text = getattr(e, "message", None) or str(e) or type(e).__name__
+            self._app.ui(m.Error, text=f"could not start the session: {text}")
+        else:
+            self._adopt()
+
+    def _adopt(self) -> None:
+        """The status bar shows the session's agent (the context size the server reported stays)."""
+        agent = getattr(self.session, "agent", None)
+        if agent is not None:
+            app = self._app
+            fields = agent_fields(agent)
+            fields["context_limit"] = app.model.ledger.context_limit or fields["context_limit"]
+            app.model = replace(app.model, ledger=replace(app.model.ledger, **fields))
+
+    def switch(self, session_id: str) -> None:
+        """Put a recorded session on screen in place of this one; the old one is closed, its Msgs dropped."""
+        app = self._app
+        if session_id == str(getattr(self.session, "session_id", "")):
+            app.ui(ui.Note, text=f"already in session {session_id}")
+            return
+        if app.model.run.running:
+            app.ui(ui.Note, text="/sessions waits for the run to end (Esc cancels it)", kind="warning")
+            return
+        if self.resume is None:
+            app.ui(ui.Note, text="/sessions: this screen cannot switch sessions", kind="warning")
+            return
+        old, old_sink, old_approver, old_generation = self.session, self.sink, self.approver, self.generation
+        self.sink, self.approver = self._open_channel()
+        try:
+            # Built first: if the transcript cannot be read the old session stays as it was.
+            new = self.resume(session_id, self.sink, self.approver)
+        except Exception as e:
+            self.sink.close()
+            self.sink, self.approver, self.generation = old_sink, old_approver, old_generation
+            app.ui(ui.Note, text=f"/sessions: {getattr(e, 'message', None) or e}", kind="error")
+            return
+        old_approver.cancel(main_only=False)
+        old_approver.close()
+        old_sink.close()
+        # Dispatched now, so it lands before the replayed Msgs the sink has queued.
+        app.ui(ui.SessionSwitched, session_id=str(getattr(new, "session_id", session_id)), **agent_fields(new.agent))
+        self.session = new
+        if old is not None:
+            try:
+                old.close()  # stops its background agents and closes its transcript
+            except Exception:
+                pass
+
+    def close(self) -> None:
+        self.approver.close()
+        self.sink.close()
+        if self.session is not None:
+            try:
+                self.session.close()
+            except Exception:
+                pass

@@ -1,0 +1,125 @@
+"""Draws the model onto the main screen's widgets, once per batch of Msgs and each region only when
+its slice changed; runs the spinner and the wake-up timer that move the model's clock (Tick) while
+something waits or a passing note is up.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.content import Content
+from textual.timer import Timer
+from textual.widgets import Static
+
+from mrsmith_tui.security.redact import PROCESS
+from mrsmith_tui.security.terminal_text import clean
+from mrsmith_tui.tui import model as ui
+from mrsmith_tui.tui.model import NOTE_SECONDS, sidebar_takes_screen, sidebar_visible
+from mrsmith_tui.tui.view.chat_view import ConversationView
+from mrsmith_tui.tui.view.prompt_box import PromptArea
+from mrsmith_tui.tui.view.sidebar import SidebarView
+from mrsmith_tui.tui.view.status import StatusBar
+
+if TYPE_CHECKING:
+    from mrsmith_tui.tui.app import MrSmithApp
+
+SPINNER_INTERVAL = 0.1  # 10 fps, only while something runs
+
+
+class Painter:
+    def __init__(self, app: MrSmithApp) -> None:
+        self._app = app
+        self.draft_in_widget = ""  # the draft the prompt widget was last given or reported
+        self.spinner: Timer | None = None
+        self._wake: Timer | None = None
+        self._wake_at: float | None = None
+        self._queued = False
+
+    @property
+    def queued(self) -> bool:
+        """A draw is queued (the model changed since the last one)."""
+        return self._queued
+
+    def request(self) -> None:
+        """Draw once the Msgs queued now are folded in."""
+        if not self._queued:
+            self._queued = True
+            self._app.call_later(self._render)
+
+    def _render(self) -> None:
+        self._queued = False
+        app = self._app
+        if not app.is_running:
+            return
+        model = app.model
+        try:
+            conv = app.query_one(ConversationView)
+        except Exception:
+            return
+        conv.sync(model.conv, model.now)
+        sidebar = app.query_one(SidebarView)
+        visible = sidebar_visible(model)
+        if sidebar.display != visible:
+            sidebar.display = visible
+        whole = sidebar_takes_screen(model)
+        sidebar.set_class(whole, "-whole")
+        if conv.display == whole:
+            conv.display = not whole
+        if visible:
+            sidebar.show(model.sidebar, model.now)
+        self._render_note(model)
+        prompt = app.query_one(PromptArea)
+        # Push the draft into the widget only when update changed it (history recall, completion,
+        # clearing after send). A draft that came from the widget is already there; pushing it back
+        # on every render would undo keys typed since that DraftChanged was posted.
+        if model.input.draft != self.draft_in_widget:
+            self.draft_in_widget = model.input.draft
+            prompt.set_draft(model.input.draft)
+        prompt.completing = bool(model.input.completions)
+        prompt.request_waiting = model.pending.head is not None and not model.pending.armed
+        app.query_one(StatusBar).show(model)
+        app.routes.sync(model)
+        self._sync_spinner(model)
+
+    def _render_note(self, model: ui.Model) -> None:
+        note = self._app.query_one("#note", Static)
+        if model.input.completions:
+            shown = "  ".join(model.input.completions[:8])
+            text = f"Tab ⇥ {shown}"
+        elif model.conv.unseen and not model.conv.follow:
+            text = "↓ new output below · PageDown or End"
+        else:
+            text = model.screen.note
+            if text:  # a passing note clears itself even when nothing else ticks
+                self.wake_up_at(model.screen.note_at + NOTE_SECONDS)
+        if getattr(note, "_mrsmith_text", None) != text:
+            note._mrsmith_text = text  # type: ignore[attr-defined]
+            note.update(Content(clean(PROCESS.redact(text))), layout=False)  # never markup
+
+    def _sync_spinner(self, model: ui.Model) -> None:
+        busy = model.ledger.state not in ("idle", "waiting") or (model.run.running and model.ledger.state != "waiting")
+        if model.screen.agent_open and not busy:
+            busy = any(r.agent_id == model.screen.agent_open and r.state == "running" for r in model.sidebar.agents)
+        if busy and self.spinner is None:
+            self.spinner = self._app.set_interval(SPINNER_INTERVAL, self.tick)
+        elif not busy and self.spinner is not None:
+            self.spinner.stop()
+            self.spinner = None
+
+    def tick(self) -> None:
+        self._app.ui(ui.Tick)
+
+    def wake_up_at(self, at: float) -> None:
+        """A Tick at (about) `at`: one timer, moved earlier when asked for an earlier time."""
+        clock = self._app.clock
+        if self._wake is not None and self._wake_at is not None and clock() < self._wake_at <= at:
+            return
+        if self._wake is not None:
+            self._wake.stop()
+        self._wake_at = at
+        self._wake = self._app.set_timer(max(0.01, at - clock() + 0.01), self._woken)
+
+    def _woken(self) -> None:
+        self._wake = None
+        self._wake_at = None
+        self.tick()

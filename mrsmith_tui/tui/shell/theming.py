@@ -1,0 +1,50 @@
+"""The app's theme: chosen before the stylesheet is first parsed, and carried into Rich's Markdown
+(finished answers) whenever it changes."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.theme import Theme as RichTheme
+
+from mrsmith_tui.tui.themes import load_themes, markdown_styles, pick_theme
+from mrsmith_tui.tui.view.chat_view import ConversationView
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+
+def choose_theme(app: App[Any], wanted: str | None) -> str:
+    """In the app's __init__: setting the theme in on_mount parsed the whole stylesheet a second time
+    before the first frame. Returns a warning to show, or ""."""
+    for theme in load_themes():
+        app.register_theme(theme)
+    name, warning = pick_theme(wanted, no_color=app.no_color, available=set(app.available_themes))
+    if name:
+        app.theme = name
+    return warning
+
+
+class MarkdownTheme:
+    """Finished answers are Rich Markdown: Rich gets the theme's colours (kept on one stacked theme)."""
+
+    def __init__(self, app: App[Any]) -> None:
+        self._app = app
+        self._pushed = False
+
+    def follow(self) -> None:
+        """Style now, and again each time the theme changes."""
+        self._style()
+        self._app.theme_changed_signal.subscribe(self._app, lambda _theme: self._restyle())
+
+    def _restyle(self) -> None:
+        self._style()
+        for screen in self._app.screen_stack:
+            for view in screen.query(ConversationView):
+                view.restyle()
+
+    def _style(self) -> None:
+        if self._pushed:
+            self._app.console.pop_theme()
+        self._app.console.push_theme(RichTheme(markdown_styles(self._app.theme_variables)))
+        self._pushed = True
