@@ -1,7 +1,7 @@
 """The frontends' throttle: a Sink that merges streamed deltas into at most one post per frame.
 
 The core emits every delta as it arrives; how often text reaches a screen is the frontend's
-choice, made here once: the TUI puts a CoalescingSink in front of its dispatch (tui/bridge.py),
+choice, made here once: the TUI puts a CoalescingSink in front of its dispatch (tui/shell/bridge.py),
 the headless printer in front of stdout (headless.py). A base module next to `msgs` because it
 knows only Msgs, and both frontends (which may not import each other) use it.
 """

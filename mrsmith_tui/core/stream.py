@@ -2,7 +2,7 @@
 
 Every provider delta becomes one delta Msg at once: the core never holds text back or looks
 at a clock. How often text reaches a screen is the frontend's choice (the TUI coalesces per
-frame in tui/bridge.py). What a block streamed is kept here, once, for its BlockEnded and for
+frame in tui/shell/bridge.py). What a block streamed is kept here, once, for its BlockEnded and for
 the partial answer a cancel leaves behind.
 """
 

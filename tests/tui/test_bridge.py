@@ -7,7 +7,7 @@ import time
 
 from mrsmith_tui import msgs as m
 from mrsmith_tui.tools.base import ApprovalQuery
-from mrsmith_tui.tui.bridge import CoalescingSink, TuiApprover
+from mrsmith_tui.tui.shell.bridge import CoalescingSink, TuiApprover
 
 
 class Clock:

@@ -6,9 +6,11 @@ panel row); keys become Msgs through the app, which owns the model.
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Static
@@ -34,7 +36,7 @@ def agent_status(row: AgentRow | None, agent_id: str, now: float, width: int) ->
 
 
 class AgentScreen(Screen[None]):
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "app.close_agent", "back", show=False),
         Binding("x,delete", "app.stop_agent", "stop the agent", show=False),
     ]

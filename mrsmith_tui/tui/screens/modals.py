@@ -11,10 +11,11 @@ screen at any size; the arguments, the full spec and the diff scroll above them.
 from __future__ import annotations
 
 import json
+from typing import ClassVar
 
 from textual import events
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
@@ -23,10 +24,10 @@ from textual.widgets import Input, SelectionList, Static
 
 from mrsmith_tui.security.redact import map_strings
 from mrsmith_tui.security.terminal_text import clean
-from mrsmith_tui.tui.view.clean_input import CleanInput
 from mrsmith_tui.tools.base import RULE_TEXT
 from mrsmith_tui.tui.model import ANSWER_KEYS, Request
 from mrsmith_tui.tui.view.blocks import diff_line, join_lines
+from mrsmith_tui.tui.view.clean_input import CleanInput
 
 
 def _arguments_text(raw: str) -> str:
@@ -55,9 +56,9 @@ def _keys(*pairs: tuple[str, str]) -> Content:
 
 
 class RequestModal(ModalScreen[str]):
-    # Single keys that answer (update.ANSWER_KEYS), handled in on_key, not as bindings, so the
+    # Single keys that answer (model.ANSWER_KEYS), handled in on_key, not as bindings, so the
     # answer carries the key's time.
-    ANSWER_KEYS: dict[str, str] = {}
+    ANSWER_KEYS: ClassVar[dict[str, str]] = {}
 
     class Shown(Message):
         def __init__(self, request_id: str) -> None:
@@ -206,7 +207,7 @@ class ContinueModal(RequestModal):
 class QuestionModal(RequestModal):
     """Numbered options (1-9 pick, space toggles with several allowed), free text, Enter sends."""
 
-    BINDINGS = [Binding("escape", "cancel", "skip", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "skip", show=False)]
 
     def __init__(self, req: Request) -> None:
         super().__init__(req)

@@ -3,8 +3,10 @@ so a 100,000-line output scrolls as well as a short one). `/` finds, `n` goes to
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Input, Static, TextArea
@@ -15,7 +17,7 @@ from mrsmith_tui.tui.view.clean_input import CleanInput
 
 
 class ReviewScreen(Screen[None]):
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,ctrl+o", "close", "back", show=False, priority=True),
         Binding("slash", "find", "find", show=False),
         Binding("n", "next", "next match", show=False),

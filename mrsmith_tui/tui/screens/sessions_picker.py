@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.content import Content
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
@@ -18,7 +20,7 @@ from mrsmith_tui.session.store import SessionInfo, format_sessions
 class SessionPicker(ModalScreen[str | None]):
     """Dismisses with the chosen session's id, or None (Esc)."""
 
-    BINDINGS = [Binding("escape", "cancel", "back", show=False)]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "back", show=False)]
 
     def __init__(self, sessions: list[SessionInfo], current: str | None) -> None:
         super().__init__(id="sessions")
@@ -29,7 +31,7 @@ class SessionPicker(ModalScreen[str | None]):
         # The --list table, one row an option, so the picker and the CLI read the same.
         header, *rows = format_sessions(self.sessions, prompt_width=48).splitlines()
         options = []
-        for info, row in zip(self.sessions, rows):
+        for info, row in zip(self.sessions, rows, strict=False):  # one row a session
             mark = "● " if info.id == self.current else "  "
             row = clean(PROCESS.redact(row))  # first prompts from transcripts: text, never markup
             options.append(Option(Content(mark + row + ("  (this session)" if info.id == self.current else "")), id=info.id))

@@ -1,6 +1,7 @@
 """The impure glue between Textual, the worker threads and the pure model/update.
 
     link.py             the session and the channel its Msgs come through (generations, /sessions)
+    bridge.py           the channel's two doors: the frame throttle (CoalescingSink) and the approver
     worker.py           the worker threads: a turn, or a command's job
     effect_runner.py    carries out update's effects
     command_context.py  what a /command may touch (commands/registry.py's CommandContext)

@@ -17,8 +17,8 @@ from textual.message import Message
 from mrsmith_tui import msgs as m
 from mrsmith_tui.core.outbound import OutboundFilter
 from mrsmith_tui.tui import model as ui
-from mrsmith_tui.tui.bridge import CoalescingSink, TuiApprover
 from mrsmith_tui.tui.model import agent_fields
+from mrsmith_tui.tui.shell.bridge import CoalescingSink, TuiApprover
 
 if TYPE_CHECKING:
     from mrsmith_tui.tui.app import MrSmithApp

@@ -16,7 +16,7 @@ from textual.content import Content
 
 from mrsmith_tui.security.redact import map_strings
 from mrsmith_tui.security.terminal_text import clean
-from mrsmith_tui.tui.model import Block, duration, one_line, short_count, spinner
+from mrsmith_tui.tui.model import Block, duration, one_line, spinner
 
 GUTTER = "│ "
 LINE_CAP = 1_000  # chars of one shown line
@@ -215,7 +215,7 @@ def diff_line(line: str, width: int = 0) -> Content:
     room = width - len(GUTTER)
     if room >= 8 and len(line) > room:
         line = line[: room - 1] + "…"
-    if line.startswith("+++") or line.startswith("---"):
+    if line.startswith(("+++", "---")):
         style = f"bold {MUTED}"
     elif line.startswith("+"):
         style = "$success"

@@ -8,11 +8,12 @@ token) stays bounded however long the session grows.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.console import Console
 from rich.text import Text
 from textual import events
+from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.message import Message
@@ -110,7 +111,7 @@ class BlockView(Static):
 
 
 class ConversationView(VerticalScroll):
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         ("up,k", "key('up')", "previous block"),
         ("down,j", "key('down')", "next block"),
         ("enter,space", "key('fold')", "fold"),

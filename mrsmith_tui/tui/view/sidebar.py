@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual import events
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
@@ -101,7 +103,7 @@ class SidebarView(Static):
 
     # One letter only (x): any other printable key goes back to the prompt with the key, so
     # someone who starts typing while the panel has the focus neither loses the key nor stops an agent.
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up", "key('up')", "previous agent", show=False),
         Binding("down", "key('down')", "next agent", show=False),
         Binding("enter", "key('open')", "open agent", show=False),

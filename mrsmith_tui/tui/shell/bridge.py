@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import itertools
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Callable
 
 from mrsmith_tui import msgs as m
 from mrsmith_tui.coalesce import FRAME_SECONDS, CoalescingSink
@@ -75,7 +75,7 @@ class TuiApprover:
         """Answer "no" to every pending request (of the main run only, unless told otherwise)."""
         with self._lock:
             chosen = [(rid, f) for rid, (f, agent) in self._futures.items() if agent is None or not main_only]
-        for rid, future in chosen:
+        for _rid, future in chosen:
             if not future.done():
                 future.set_result("")
         return [rid for rid, _ in chosen]
