@@ -30,6 +30,7 @@ from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.commands import REGISTRY
 from mrsmith_tui.tui.model import agent_fields
+from mrsmith_tui.tui.shell.bridge import CoalescingSink, TuiApprover
 from mrsmith_tui.tui.shell.command_context import ShellCommandContext
 from mrsmith_tui.tui.shell.effect_runner import carry_out
 from mrsmith_tui.tui.shell.history_file import default_history_path, load_history
@@ -95,7 +96,7 @@ class MrSmithApp(App[int]):
         self.worker = RunWorker(self)
         self.painter = Painter(self)
         self.routes = ScreenRoutes(self)
-        self.commands = ShellCommandContext(self, config, sessions_root)
+        self.command_context = ShellCommandContext(self, config, sessions_root)
         self.model = self._initial_model(config)
         self._markdown = MarkdownTheme(self)
         self._theme_warning = choose_theme(self, theme)
@@ -105,11 +106,11 @@ class MrSmithApp(App[int]):
         return self.link.session
 
     @property
-    def sink(self) -> Callable[[m.Msg], None]:
+    def sink(self) -> CoalescingSink:
         return self.link.sink
 
     @property
-    def approver(self) -> Any:
+    def approver(self) -> TuiApprover:
         return self.link.approver
 
     # ----------------------------------------------------------------- composing and starting

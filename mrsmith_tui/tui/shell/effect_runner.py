@@ -37,7 +37,7 @@ def carry_out(app: MrSmithApp, effect: fx.Effect) -> None:
     elif isinstance(effect, fx.WakeAt):
         app.painter.wake_up_at(effect.at)
     elif isinstance(effect, fx.Command):
-        run_command(REGISTRY, app.commands, effect.name, effect.arg)
+        run_command(REGISTRY, app.command_context, effect.name, effect.arg)
     elif isinstance(effect, fx.StopAgent):
         _stop_agent(app, effect.agent_id)
     elif isinstance(effect, fx.Focus):
