@@ -7,11 +7,13 @@ and revokes them. (The question `/reset` asks about them is screens/keep_permiss
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from mrsmith_tui.tools.approval import ORIGIN_TEXT, Permission
 from mrsmith_tui.tui.commands.registry import CommandContext, NoteKind, SlashCommand
 from mrsmith_tui.tui.model import Model, one_line
+
+if TYPE_CHECKING:
+    from mrsmith_tui.tools.approval import Permission
 
 USAGE = "/permissions lists · /permissions revoke N, SPEC or all"
 SPEC_SHOWN = 60  # a spec longer than this (a whole heredoc command) is listed cut, on one line
@@ -21,6 +23,12 @@ def short(spec: str, limit: int = SPEC_SHOWN) -> str:
     return one_line(spec, limit)
 
 
+def _origin(origin: str) -> str:
+    from mrsmith_tui.tools.approval import ORIGIN_TEXT  # when used: the app starts without the tools
+
+    return ORIGIN_TEXT.get(origin, origin)
+
+
 def permissions_text(perms: list[Permission]) -> str:
     if not perms:
         return ("No permissions: every call that needs approval asks. An \"always\" answer, --allow SPEC "
@@ -28,7 +36,7 @@ def permissions_text(perms: list[Permission]) -> str:
     shown = [short(p.spec) for p in perms]
     width = max(len(s) for s in shown)
     lines = [f"Permissions: these run without asking · {USAGE}"]
-    lines += [f"{i}. {s.ljust(width)}  from {ORIGIN_TEXT.get(p.origin, p.origin)}"
+    lines += [f"{i}. {s.ljust(width)}  from {_origin(p.origin)}"
               for i, (p, s) in enumerate(zip(perms, shown, strict=True), 1)]
     return "\n".join(lines)
 
@@ -59,7 +67,7 @@ def permissions_command(gate: Any, arg: str) -> tuple[str, NoteKind]:
     if gone is None:
         known = ", ".join(short(p.spec, 40) for p in perms) or "none"
         return f"/permissions revoke: no permission {short(spec, 40)!r} (in force: {known})", "warning"
-    return f"revoked {short(gone.spec)} (from {ORIGIN_TEXT.get(gone.origin, gone.origin)}) · such calls ask again", "notice"
+    return f"revoked {short(gone.spec)} (from {_origin(gone.origin)}) · such calls ask again", "notice"
 
 
 def _count(n: int) -> str:
