@@ -1,7 +1,7 @@
 """From transcript records back to a session: its history, and the Msgs that redraw it.
 
-`rebuild(records)` gives the history exactly as the live run held it (the same message
-dicts Conversation appends), plus the agent the session was last on and its usage, so a
+`rebuild(records)` gives the history exactly as the live run held it (the same typed
+entries, `mrsmith_tui.history`, that Conversation appends), plus the agent the session was last on and its usage, so a
 resumed session goes on where it stopped. A transcript cut by a kill is repaired: a tool
 call that never got its result gets a stand-in result, so the next request is well formed.
 
@@ -9,9 +9,9 @@ call that never got its result gets a stand-in result, so the next request is we
 same blocks as a live one. Replayed ids (runs, blocks, tool calls) carry an "h" prefix so
 they never collide with the ids of the live session that goes on after them.
 
-Compaction lives in the history as marks: the messages a summary replaces get
-`"compacted": True` (the context builder leaves them out) and the summary follows them as
-a user message marked `"summary": True`. `apply_compaction` is the one place that does it,
+Compaction lives in the history as marks: the entries a summary replaces get
+`compacted=True` (the context builder leaves them out) and the summary follows them as
+a UserEntry of kind "summary". `apply_compaction` is the one place that does it,
 for the live /compact and for resume alike.
 """
 
@@ -22,11 +22,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mrsmith_tui import msgs
+from mrsmith_tui.history import (
+    HistoryEntry,
+    ToolCallBlock,
+    ToolResultEntry,
+    UserEntry,
+    assistant,
+)
 from mrsmith_tui.session.records import FORMAT_VERSION
 from mrsmith_tui.session.store import prompt_of
 
 __all__ = [
-    "Rebuilt", "rebuild", "rebuild_history", "replay_msgs", "apply_compaction", "summary_message",
+    "Rebuilt", "rebuild", "rebuild_history", "replay_msgs", "apply_compaction", "summary_entry",
     "SUMMARY_PREFIX", "NO_RESULT",
 ]
 
@@ -34,22 +41,22 @@ SUMMARY_PREFIX = "[Summary of the earlier conversation, written when the context
 NO_RESULT = "(no result: the program stopped before this tool call finished)"
 
 
-def summary_message(summary: str) -> dict[str, Any]:
-    return {"role": "user", "content": SUMMARY_PREFIX + summary, "summary": True}
+def summary_entry(summary: str) -> UserEntry:
+    return UserEntry(text=SUMMARY_PREFIX + summary, kind="summary")
 
 
-def apply_compaction(history: list[dict[str, Any]], summary: str, replaces: int) -> None:
-    """Mark the first `replaces` messages as compacted and put the summary after them (in place)."""
+def apply_compaction(history: list[HistoryEntry], summary: str, replaces: int) -> None:
+    """Mark the first `replaces` entries as compacted and put the summary after them (in place)."""
     replaces = max(0, min(replaces, len(history)))
     for i in range(replaces):
-        if not history[i].get("compacted"):
-            history[i] = {**history[i], "compacted": True}
-    history.insert(replaces, summary_message(summary))
+        if not history[i].compacted:
+            history[i] = history[i].model_copy(update={"compacted": True})
+    history.insert(replaces, summary_entry(summary))
 
 
 @dataclass
 class Rebuilt:
-    history: list[dict[str, Any]] = field(default_factory=list)
+    history: list[HistoryEntry] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     header: dict[str, Any] = field(default_factory=dict)
     format: int = 0
@@ -62,8 +69,8 @@ class Rebuilt:
     last_run_number: int = 0  # the highest N of the "runN" ids used
 
 
-def _tool_calls(raw: Any) -> list[dict[str, Any]]:
-    """Tool calls in the history's (OpenAI) shape, from the record's flat shape or an older OpenAI one."""
+def _tool_calls(raw: Any) -> list[ToolCallBlock]:
+    """Tool calls from the record's flat shape or an older OpenAI one."""
     out = []
     for call in raw or []:
         if not isinstance(call, dict):
@@ -72,8 +79,7 @@ def _tool_calls(raw: Any) -> list[dict[str, Any]]:
         arguments = fn.get("arguments", "")
         if not isinstance(arguments, str):
             arguments = json.dumps(arguments)
-        out.append({"id": str(call.get("id", "")), "type": "function",
-                    "function": {"name": str(fn.get("name", "")), "arguments": arguments}})
+        out.append(ToolCallBlock(id=str(call.get("id", "")), name=str(fn.get("name", "")), arguments=arguments))
     return out
 
 
@@ -98,7 +104,7 @@ def rebuild(records: list[dict[str, Any]]) -> Rebuilt:
 
     def settle() -> None:
         for call_id, name in pending:
-            history.append({"role": "tool", "tool_call_id": call_id, "name": name, "content": NO_RESULT})
+            history.append(ToolResultEntry(call_id=call_id, name=name, content=NO_RESULT))
         pending.clear()
 
     for index, r in enumerate(records):
@@ -117,35 +123,26 @@ def rebuild(records: list[dict[str, Any]]) -> Rebuilt:
             settle()
             out.runs += 1
             out.last_run_number = max(out.last_run_number, _run_number(r.get("run_id")))
-            history.append({"role": "user", "content": str(r.get("text", ""))})
+            history.append(UserEntry(text=str(r.get("text", ""))))
         elif kind == "assistant":
             settle()
             content, reasoning = str(r.get("content") or ""), str(r.get("reasoning") or "")
             if r.get("partial"):
-                if not content:  # a cut answer with only reasoning never entered the history
-                    continue
-                message: dict[str, Any] = {"role": "assistant", "content": content, "partial": True}
-                if reasoning:
-                    message["reasoning"] = reasoning
-                history.append(message)
+                if content:  # a cut answer with only reasoning never entered the history
+                    history.append(assistant(content, reasoning, partial=True))
                 continue
-            message = {"role": "assistant", "content": content}
-            if reasoning:
-                message["reasoning"] = reasoning
             calls = _tool_calls(r.get("tool_calls"))
-            if calls:
-                message["tool_calls"] = calls
-                pending.extend((c["id"], c["function"]["name"]) for c in calls)
-            history.append(message)
+            pending.extend((c.id, c.name) for c in calls)
+            history.append(assistant(content, reasoning, tool_calls=tuple(calls)))
         elif kind == "tool_result":
             call_id = str(r.get("tool_call_id", ""))
             pending[:] = [p for p in pending if p[0] != call_id]
-            history.append({"role": "tool", "tool_call_id": call_id, "name": str(r.get("name", "")),
-                            "content": str(r.get("content", ""))})
+            history.append(ToolResultEntry(call_id=call_id, name=str(r.get("name", "")),
+                                           content=str(r.get("content", ""))))
         elif kind == "skill":
             settle()
             text = r.get("context", r.get("text", r.get("body", "")))
-            history.append({"role": "user", "content": str(text), "context": True})
+            history.append(UserEntry(text=str(text), kind="context"))
         elif kind == "compaction":
             settle()
             replaces = r.get("replaces")
@@ -166,7 +163,7 @@ def rebuild(records: list[dict[str, Any]]) -> Rebuilt:
     return out
 
 
-def rebuild_history(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def rebuild_history(records: list[dict[str, Any]]) -> list[HistoryEntry]:
     return rebuild(records).history
 
 
@@ -251,7 +248,7 @@ class _Replayer:
             if r.get("content"):
                 self.block("text", str(r["content"]))
             for call in _tool_calls(r.get("tool_calls")):
-                self.calls[call["id"]] = (call["function"]["name"], call["function"]["arguments"], self.at)
+                self.calls[call.id] = (call.name, call.arguments, self.at)
         elif kind == "tool_result":
             call_id = str(r.get("tool_call_id", ""))
             name, waited = self.call_started(call_id, str(r.get("name", "")))

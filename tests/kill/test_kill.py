@@ -18,6 +18,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Sequence
 
 from core.fakes import FakeProvider, ScriptedApprover, answer
 from loopback import Turn, chunk, usage_chunk
@@ -25,6 +26,7 @@ from mrsmith_tui import msgs
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.config.schema import AgentConfig, Config, ProviderConfig
 from mrsmith_tui.core.resume import resume_session
+from mrsmith_tui.history import AssistantEntry, HistoryEntry, ToolResultEntry
 from mrsmith_tui.session.resume import rebuild, replay_msgs
 from mrsmith_tui.session.transcript import read_transcript
 
@@ -121,16 +123,16 @@ class Chains:
             time.sleep(0.002)
 
 
-def _well_formed(messages: list[dict]) -> None:
+def _well_formed(entries: Sequence[HistoryEntry]) -> None:
     """Every tool call is answered before the conversation goes on (else providers refuse it)."""
     waiting: set[str] = set()
-    for m in messages:
-        if m["role"] == "tool":
-            assert m["tool_call_id"] in waiting, m
-            waiting.discard(m["tool_call_id"])
+    for m in entries:
+        if isinstance(m, ToolResultEntry):
+            assert m.call_id in waiting, m
+            waiting.discard(m.call_id)
             continue
-        assert not waiting, f"unanswered tool calls {waiting} before {m['role']}"
-        waiting = {c["id"] for c in m.get("tool_calls") or []}
+        assert not waiting, f"unanswered tool calls {waiting} before {m.role}"
+        waiting = {c.id for c in m.tool_calls} if isinstance(m, AssistantEntry) else set()
     assert not waiting
 
 
@@ -179,7 +181,7 @@ def test_transcripts_survive_100_random_sigkills(tmp_path, loopback):
             approver=ScriptedApprover(), target=path, provider_factory=factory,
         )
         assert session.run("after the kill", CancelToken()).final_text == "resumed fine"
-        _well_formed(made[-1].requests[-1].messages[1:])
+        _well_formed(made[-1].requests[-1].entries)
         session.close()
         after, warnings = read_transcript(path)
         assert warnings == [] and after[-1]["type"] == "run_end"

@@ -10,6 +10,7 @@ from core.fakes import EchoTool, ScriptedApprover, answer, calls
 from mrsmith_tui import msgs
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.core.resume import resume_session
+from mrsmith_tui.history import AssistantEntry, ToolCallBlock, ToolResultEntry, UserEntry, assistant
 from mrsmith_tui.session.resume import NO_RESULT, rebuild, rebuild_history, replay_msgs
 from mrsmith_tui.session.store import SessionNotFound
 from mrsmith_tui.session.transcript import read_transcript
@@ -36,7 +37,7 @@ def test_rebuild_gives_back_the_history_exactly(tmp_path):
     records, warnings = read_transcript(s.transcript_path)
     assert warnings == []
     assert rebuild_history(records) == s.history
-    assert any(m.get("reasoning") == "let me look" and m.get("tool_calls") for m in s.history)
+    assert any(isinstance(m, AssistantEntry) and m.reasoning == "let me look" and m.tool_calls for m in s.history)
 
 
 def test_rebuild_repairs_a_tool_call_cut_by_a_kill(tmp_path):
@@ -48,8 +49,8 @@ def test_rebuild_repairs_a_tool_call_cut_by_a_kill(tmp_path):
     records, warnings = read_transcript(s.transcript_path)
     assert len(warnings) == 1 and "torn" in warnings[0]
     history = rebuild_history(records)
-    assert history[-1] == {"role": "tool", "tool_call_id": "call_1", "name": "echo", "content": NO_RESULT}
-    assert history[-2]["tool_calls"][0]["id"] == "call_1"
+    assert history[-1] == ToolResultEntry(call_id="call_1", name="echo", content=NO_RESULT)
+    assert isinstance(history[-2], AssistantEntry) and history[-2].tool_calls[0].id == "call_1"
 
 
 def test_a_format_0_transcript_resumes(tmp_path):
@@ -70,11 +71,10 @@ def test_a_format_0_transcript_resumes(tmp_path):
     state = rebuild(read_transcript(path)[0])
     assert state.format == 0 and state.runs == 1
     assert state.history == [
-        {"role": "user", "content": "hi"},
-        {"role": "assistant", "content": "", "tool_calls": [
-            {"id": "c1", "type": "function", "function": {"name": "echo", "arguments": '{"text": "x"}'}}]},
-        {"role": "tool", "tool_call_id": "c1", "name": "echo", "content": "x"},
-        {"role": "assistant", "content": "hello"},
+        UserEntry(text="hi"),
+        assistant(tool_calls=(ToolCallBlock(id="c1", name="echo", arguments='{"text": "x"}'),)),
+        ToolResultEntry(call_id="c1", name="echo", content="x"),
+        assistant("hello"),
     ]
     sink = msgs.ListSink()
     factory = Factory(answer("again"))
