@@ -65,7 +65,7 @@ def _spawn_and_stop(workdir: Path) -> list[Figure]:
 def _provider_cancel() -> Figure:
     from loopback import LoopbackServer, Turn, chunk
     from mrsmith_tui.cancel import CancelToken
-    from mrsmith_tui.provider.base import ChatRequest
+    from mrsmith_tui.provider.types import ChatRequest
     from mrsmith_tui.provider.openai_compat import OpenAICompatProvider
 
     turn = Turn(events=[chunk(f"t{i} ") for i in range(200)], delay=0.05)

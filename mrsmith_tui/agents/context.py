@@ -18,10 +18,10 @@ from mrsmith_tui import __version__, msgs
 from mrsmith_tui.agents.book import AgentBook, AgentRecord
 from mrsmith_tui.config.schema import AgentConfig, ProviderConfig
 from mrsmith_tui.core.conversation import Conversation
-from mrsmith_tui.core.prompt import build_system_prompt
+from mrsmith_tui.core.system_prompt import build_system_prompt
 from mrsmith_tui.core.session_api import ServiceHost
 from mrsmith_tui.core.usage import UsageLedger
-from mrsmith_tui.provider.base import Provider
+from mrsmith_tui.provider.types import Provider
 from mrsmith_tui.session import records
 from mrsmith_tui.session.transcript import TranscriptWriter
 from mrsmith_tui.skills.catalog import SkillCatalog

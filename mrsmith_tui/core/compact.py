@@ -16,9 +16,9 @@ from typing import Any
 
 from mrsmith_tui import msgs
 from mrsmith_tui.cancel import CancelToken, Cancelled
-from mrsmith_tui.core.context import build_messages
+from mrsmith_tui.core.context_window import build_messages
 from mrsmith_tui.core.session_api import Compactable
-from mrsmith_tui.provider.base import ChatRequest, ContentDelta, ProviderError, StreamDone
+from mrsmith_tui.provider.types import ChatRequest, StreamText, ProviderError, StreamDone
 from mrsmith_tui.session.resume import apply_compaction
 
 __all__ = ["compact", "maybe_auto_compact", "compaction_cut", "AUTO_COMPACT_PERCENT", "COMPACT_INSTRUCTION"]
@@ -62,7 +62,7 @@ def _summarise(session: Compactable, messages: list[dict[str, Any]], cancel: Can
     done: StreamDone | None = None
     for event in session.provider.stream(request, cancel):
         cancel.check()
-        if isinstance(event, ContentDelta):
+        if isinstance(event, StreamText):
             parts.append(event.text)
         elif isinstance(event, StreamDone):
             done = event

@@ -18,18 +18,18 @@ from mrsmith_tui.cancel import CancelToken, Cancelled
 from mrsmith_tui.config.schema import AgentConfig
 from mrsmith_tui.core.argcheck import check_arguments, parse_arguments
 from mrsmith_tui.core.budget import ToolCallBudget
-from mrsmith_tui.core.context import TokenEstimator, build_messages
+from mrsmith_tui.core.context_window import TokenEstimator, build_messages
 from mrsmith_tui.core.ids import IdSource
 from mrsmith_tui.core.small_context import compact_specs, is_small
 from mrsmith_tui.core.stream import BlockStream
 from mrsmith_tui.core.usage import UsageLedger
-from mrsmith_tui.provider.base import (
+from mrsmith_tui.provider.types import (
     MAX_ARGUMENT_CHARS,
     ChatRequest,
-    ContentDelta,
+    StreamText,
     Provider,
     ProviderError,
-    ReasoningDelta,
+    StreamReasoning,
     StreamDone,
     StreamNotice,
     ToolCall,
@@ -288,9 +288,9 @@ class Conversation:
             for event in self.provider.stream(request, cancel):
                 if cancel.cancelled:
                     break
-                if isinstance(event, ReasoningDelta):
+                if isinstance(event, StreamReasoning):
                     blocks.add("reasoning", event.text)
-                elif isinstance(event, ContentDelta):
+                elif isinstance(event, StreamText):
                     blocks.add("text", event.text)
                 elif isinstance(event, StreamDone):
                     done = event

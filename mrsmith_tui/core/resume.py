@@ -25,7 +25,7 @@ from mrsmith_tui.config.load import sessions_dir
 from mrsmith_tui.config.schema import Config, ProviderConfig
 from mrsmith_tui.core.session import AgentSession, build_session
 from mrsmith_tui.core.session_api import Sink
-from mrsmith_tui.provider.base import Provider
+from mrsmith_tui.provider.types import Provider
 from mrsmith_tui.session.resume import Rebuilt, rebuild, replay_msgs
 from mrsmith_tui.session.store import SessionNotFound, load_records, transcript_of
 from mrsmith_tui.tools.base import Approver

@@ -32,7 +32,7 @@ from mrsmith_tui.config.schema import AgentConfig, Config
 from mrsmith_tui.core.compact import compact as compact_session
 from mrsmith_tui.core.compact import maybe_auto_compact
 from mrsmith_tui.core.conversation import Conversation, RunResult
-from mrsmith_tui.core.prompt import build_system_prompt
+from mrsmith_tui.core.system_prompt import build_system_prompt
 from mrsmith_tui.core.session_api import AddOnFactory, History, SessionAddOns
 from mrsmith_tui.core.session_parts import (
     ProviderFactory,
@@ -42,7 +42,7 @@ from mrsmith_tui.core.session_parts import (
     session_secrets,
 )
 from mrsmith_tui.core.small_context import is_small
-from mrsmith_tui.provider.base import Provider
+from mrsmith_tui.provider.types import Provider
 from mrsmith_tui.session.transcript import TranscriptWriter, new_session_id
 from mrsmith_tui.tools.base import Approver, Tool, ToolContext
 from mrsmith_tui.tools.registry import ToolRegistry

@@ -35,7 +35,7 @@ if TYPE_CHECKING:  # names for the annotations only: the core's own modules impo
     from mrsmith_tui.core.conversation import Conversation, RunResult
     from mrsmith_tui.core.ids import IdSource
     from mrsmith_tui.core.usage import UsageLedger
-    from mrsmith_tui.provider.base import Provider
+    from mrsmith_tui.provider.types import Provider
     from mrsmith_tui.session.transcript import TranscriptWriter
     from mrsmith_tui.tools.approval import ApprovalGate
     from mrsmith_tui.tools.base import Tool

@@ -22,7 +22,7 @@ from mrsmith_tui.core.budget import ToolCallBudget
 from mrsmith_tui.core.ids import IdSource
 from mrsmith_tui.core.session_api import Sink
 from mrsmith_tui.core.usage import UsageLedger
-from mrsmith_tui.provider.base import Provider
+from mrsmith_tui.provider.types import Provider
 from mrsmith_tui.session import records
 from mrsmith_tui.session.transcript import TranscriptWriter
 from mrsmith_tui.tools.approval import ApprovalGate, Permission

@@ -25,17 +25,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mrsmith_tui.msgs import UsageInfo
-from mrsmith_tui.provider.base import (
+from mrsmith_tui.provider.types import (
     MAX_ARGUMENT_CHARS,
     ChatRequest,
-    ContentDelta,
+    StreamText,
     ProviderError,
-    ReasoningDelta,
+    StreamReasoning,
     StreamDone,
     StreamEvent,
     StreamNotice,
     ToolCall,
-    ToolCallDelta,
+    StreamToolCall,
 )
 
 # Malformed chunks in a row before the stream counts as broken (one alone is skipped, as other
@@ -96,7 +96,7 @@ class _ThinkSplitter:
         self._held += text
         while self._held:
             if self._state == "content":
-                out.append(ContentDelta(self._held))
+                out.append(StreamText(self._held))
                 self._held = ""
             elif self._state == "undecided":
                 stripped = self._held.lstrip()
@@ -110,13 +110,13 @@ class _ThinkSplitter:
                 end = self._held.find(_THINK_CLOSE)
                 if end >= 0:
                     if end:
-                        out.append(ReasoningDelta(self._held[:end]))
+                        out.append(StreamReasoning(self._held[:end]))
                     self._state, self._held = "after", self._held[end + len(_THINK_CLOSE) :]
                 else:
                     keep = _partial_suffix(self._held, _THINK_CLOSE)
                     emit = self._held[: len(self._held) - keep]
                     if emit:
-                        out.append(ReasoningDelta(emit))
+                        out.append(StreamReasoning(emit))
                     self._held = self._held[len(emit) :]
                     break
             else:  # "after": drop the blank lines between the thinking and the answer
@@ -130,9 +130,9 @@ class _ThinkSplitter:
         if not held:
             return []
         if self._state == "thinking":
-            return [ReasoningDelta(held)]  # never closed: it was all thinking
+            return [StreamReasoning(held)]  # never closed: it was all thinking
         if self._state == "undecided":
-            return [ContentDelta(held)]
+            return [StreamText(held)]
         return []
 
 
@@ -304,10 +304,10 @@ class StreamAssembler:
         )
 
     def _record(self, ev: StreamEvent, out: list[StreamEvent]) -> None:
-        if isinstance(ev, ContentDelta):
+        if isinstance(ev, StreamText):
             self._grow(len(ev.text))
             self._content.append(ev.text)
-        elif isinstance(ev, ReasoningDelta):
+        elif isinstance(ev, StreamReasoning):
             self._grow(len(ev.text))
             self._reasoning.append(ev.text)
         out.append(ev)
@@ -315,10 +315,10 @@ class StreamAssembler:
     def _delta(self, delta: dict[str, Any], out: list[StreamEvent]) -> None:
         reasoning = _reasoning_of(delta)
         if reasoning:
-            self._record(ReasoningDelta(reasoning), out)
+            self._record(StreamReasoning(reasoning), out)
         refusal = delta.get("refusal")  # OpenAI: the model declined; its words are the answer
         if isinstance(refusal, str) and refusal:
-            self._record(ContentDelta(refusal), out)
+            self._record(StreamText(refusal), out)
         content = delta.get("content")
         if isinstance(content, list):  # Mistral: typed content parts
             for part in content:
@@ -326,7 +326,7 @@ class StreamAssembler:
                 if kind == "thinking":
                     text = _text_of(part.get("thinking"))
                     if text:
-                        self._record(ReasoningDelta(text), out)
+                        self._record(StreamReasoning(text), out)
                 elif kind == "text":
                     content_text = _text_of(part.get("text"))
                     for ev in self._think.feed(content_text):
@@ -360,7 +360,7 @@ class StreamAssembler:
                 call.arguments.append(arguments)
             else:
                 call.arguments = []  # refused when the call comes to run; nothing more is held
-        out.append(ToolCallDelta(index=slot, name=call.name, arguments_chars=call.size, arguments_tail=call.tail()))
+        out.append(StreamToolCall(index=slot, name=call.name, arguments_chars=call.size, arguments_tail=call.tail()))
 
     def _grow(self, chars: int) -> None:
         self._answer_chars += chars

@@ -23,7 +23,7 @@ from mrsmith_tui import __version__
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.config.schema import ProviderConfig
 from mrsmith_tui.provider.assemble import StreamAssembler, context_exceeded, error_text, one_line
-from mrsmith_tui.provider.base import ChatRequest, ProviderError, StreamEvent, StreamNotice
+from mrsmith_tui.provider.types import ChatRequest, ProviderError, StreamEvent, StreamNotice
 from mrsmith_tui.provider.sse import SSELineTooLong, SSEParser
 from mrsmith_tui.security.redact import shown_url
 

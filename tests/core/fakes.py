@@ -7,11 +7,11 @@ from typing import Any, Callable, Iterator
 
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.msgs import UsageInfo
-from mrsmith_tui.provider.base import (
+from mrsmith_tui.provider.types import (
     ChatRequest,
-    ContentDelta,
+    StreamText,
     ProviderError,
-    ReasoningDelta,
+    StreamReasoning,
     StreamDone,
     StreamEvent,
     ToolCall,
@@ -26,10 +26,10 @@ def answer(text: str, *, reasoning: str = "", usage: UsageInfo | None = None) ->
 
     def script(req: ChatRequest, cancel: CancelToken) -> Iterator[StreamEvent]:
         if reasoning:
-            yield ReasoningDelta(reasoning)
+            yield StreamReasoning(reasoning)
         half = len(text) // 2
-        yield ContentDelta(text[:half])
-        yield ContentDelta(text[half:])
+        yield StreamText(text[:half])
+        yield StreamText(text[half:])
         yield StreamDone(text, reasoning, (), "stop", usage or UsageInfo(100, 10))
 
     return script
@@ -40,9 +40,9 @@ def calls(*specs: tuple[str, Any], reasoning: str = "", content: str = "", usage
 
     def script(req: ChatRequest, cancel: CancelToken) -> Iterator[StreamEvent]:
         if reasoning:
-            yield ReasoningDelta(reasoning)
+            yield StreamReasoning(reasoning)
         if content:
-            yield ContentDelta(content)
+            yield StreamText(content)
         tool_calls = tuple(
             ToolCall(id=f"call_{i + 1}", name=name, arguments=args if isinstance(args, str) else json.dumps(args))
             for i, (name, args) in enumerate(specs)
@@ -55,7 +55,7 @@ def calls(*specs: tuple[str, Any], reasoning: str = "", content: str = "", usage
 def failing(message: str, *, partial: str = "") -> Script:
     def script(req: ChatRequest, cancel: CancelToken) -> Iterator[StreamEvent]:
         if partial:
-            yield ContentDelta(partial)
+            yield StreamText(partial)
         raise ProviderError(message, partial_content=partial)
 
     return script

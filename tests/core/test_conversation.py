@@ -12,7 +12,7 @@ from mrsmith_tui.config.schema import AgentConfig
 from mrsmith_tui.core.budget import ToolCallBudget
 from mrsmith_tui.core.conversation import BUDGET_SPENT_INSTRUCTION, Conversation
 from mrsmith_tui.msgs import UsageInfo
-from mrsmith_tui.provider.base import ContentDelta, ReasoningDelta, StreamDone, ToolCall
+from mrsmith_tui.provider.types import StreamText, StreamReasoning, StreamDone, ToolCall
 from mrsmith_tui.tools.approval import ApprovalGate
 from mrsmith_tui.tools.base import ToolContext
 from mrsmith_tui.tools.registry import ToolRegistry
@@ -227,9 +227,9 @@ def test_cancel_mid_stream_ends_once_with_cancelled():
     cancel = CancelToken()
 
     def script(req, token) -> Iterator:
-        yield ContentDelta("partial ")
+        yield StreamText("partial ")
         cancel.cancel()  # the person presses Esc while tokens stream
-        yield ContentDelta("never shown")
+        yield StreamText("never shown")
         yield StreamDone("partial never shown", "", (), "stop", UsageInfo(1, 1))
 
     conv, sink, transcript = make(FakeProvider(script))
@@ -263,9 +263,9 @@ def test_cancel_during_tools_answers_every_call_and_stops():
 def test_every_provider_delta_is_one_text_delta():
     """The core holds nothing back: how often text reaches a screen is the frontend's choice."""
     def script(req, token):
-        yield ReasoningDelta("hm")
+        yield StreamReasoning("hm")
         for piece in "abcdef":
-            yield ContentDelta(piece)
+            yield StreamText(piece)
         yield StreamDone("abcdef", "hm", (), "stop", UsageInfo(1, 1))
 
     conv, sink, _ = make(FakeProvider(script))
@@ -315,12 +315,12 @@ def test_tool_calls_ignored_when_no_tools_were_offered():
 
 
 def test_a_provider_error_caused_by_cancel_is_a_cancel_not_an_error():
-    from mrsmith_tui.provider.base import ProviderError
+    from mrsmith_tui.provider.types import ProviderError
 
     cancel = CancelToken()
 
     def script(req, token):
-        yield ContentDelta("some")
+        yield StreamText("some")
         cancel.cancel()
         raise ProviderError("stream cut", partial_content="some")
 
@@ -332,7 +332,7 @@ def test_a_provider_error_caused_by_cancel_is_a_cancel_not_an_error():
 
 def test_a_stream_without_an_end_is_an_error_not_a_cancel():
     def script(req, token):
-        yield ContentDelta("half")
+        yield StreamText("half")
 
     conv, sink, _ = make(FakeProvider(script))
     result = conv.run_turn("go", CancelToken())
@@ -380,11 +380,11 @@ def test_a_tools_elapsed_leaves_out_the_time_spent_waiting_for_approval(monkeypa
 
 
 def test_stream_notices_become_a_retry_notice_and_one_warning_per_run_with_a_count():
-    from mrsmith_tui.provider.base import StreamDone, StreamNotice
+    from mrsmith_tui.provider.types import StreamDone, StreamNotice
 
     def noisy(req, cancel):
         yield StreamNotice("retry", "retrying in 2 s (429 from host)")
-        yield ContentDelta("a")
+        yield StreamText("a")
         yield StreamNotice("skipped_chunk", "skipped a malformed chunk from provider 'fake': {x")
         yield StreamNotice("skipped_chunk", "skipped a malformed chunk from provider 'fake': {y")
         yield StreamDone(content="a", reasoning="", tool_calls=(), finish_reason="stop", usage=UsageInfo(1, 1))

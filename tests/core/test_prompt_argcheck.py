@@ -6,7 +6,7 @@ import datetime as dt
 
 from mrsmith_tui.config.schema import AgentConfig
 from mrsmith_tui.core.argcheck import check_arguments, parse_arguments
-from mrsmith_tui.core.prompt import build_system_prompt
+from mrsmith_tui.core.system_prompt import build_system_prompt
 
 AGENT = AgentConfig(name="a", provider="p", model="m", system_prompt="Be brief.")
 

@@ -9,7 +9,7 @@ from mrsmith_tui import msgs
 from mrsmith_tui.agents.compose import compose_session
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.config.schema import AgentConfig, Config, ProviderConfig
-from mrsmith_tui.core.prompt import agents_md_files, build_system_prompt
+from mrsmith_tui.core.system_prompt import agents_md_files, build_system_prompt
 from mrsmith_tui.core.usage_report import usage_report
 
 LLAMA_PROPS = {"/props": {"default_generation_settings": {"n_ctx": 4096}}}

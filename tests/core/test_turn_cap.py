@@ -39,7 +39,7 @@ def test_the_cap_is_configurable_and_does_not_spend_the_session_budget():
 
 
 def test_a_call_with_too_large_arguments_is_refused_with_its_size():
-    from mrsmith_tui.provider.base import StreamDone, ToolCall
+    from mrsmith_tui.provider.types import StreamDone, ToolCall
     from mrsmith_tui.msgs import UsageInfo
 
     def script(req, cancel):

@@ -12,15 +12,15 @@ import pytest
 
 from mrsmith_tui.msgs import UsageInfo
 from mrsmith_tui.provider.assemble import MAX_BAD_CHUNKS, StreamAssembler, context_exceeded
-from mrsmith_tui.provider.base import (
+from mrsmith_tui.provider.types import (
     ChatRequest,
-    ContentDelta,
+    StreamText,
     ProviderError,
     StreamNotice,
-    ReasoningDelta,
+    StreamReasoning,
     StreamDone,
     ToolCall,
-    ToolCallDelta,
+    StreamToolCall,
 )
 
 
@@ -59,7 +59,7 @@ def test_openai_text_with_usage_on_final_empty_choices_chunk():
                    "completion_tokens_details": {"reasoning_tokens": 4, "audio_tokens": 0}}},
         "[DONE]",
     ])
-    assert events == [ContentDelta("Hel"), ContentDelta("lo")]
+    assert events == [StreamText("Hel"), StreamText("lo")]
     assert done.content == "Hello" and done.finish_reason == "stop"
     assert done.usage == UsageInfo(prompt_tokens=19, completion_tokens=10, cached_tokens=8, reasoning_tokens=4)
 
@@ -82,7 +82,7 @@ def test_openai_parallel_tool_calls_in_fragments():
         ToolCall("call_b", "get_time", "{}"),
     )
     assert done.finish_reason == "tool_calls" and done.content == ""
-    assert ToolCallDelta(0, "get_weather", 5, '{"loc') in events
+    assert StreamToolCall(0, "get_weather", 5, '{"loc') in events
 
 
 def test_interleaved_tool_call_fragments_merge_by_index():
@@ -114,7 +114,7 @@ def test_deepseek_reasoner_reasoning_content_and_cache_hit_usage():
     ])
     assert done.reasoning == "9.11 vs 9.8: compare tenths."
     assert done.content == "9.8 is larger."
-    assert isinstance(events[0], ReasoningDelta) and isinstance(events[-1], ContentDelta)
+    assert isinstance(events[0], StreamReasoning) and isinstance(events[-1], StreamText)
     assert done.usage == UsageInfo(12, 40, cached_tokens=6, reasoning_tokens=30)
 
 
@@ -302,7 +302,7 @@ def test_leading_think_split_at_any_piece_size(size):
     events, done = assemble([choice({"content": p}) for p in pieces])
     assert done.reasoning == "\nstep one"
     assert done.content == "The answer."
-    assert texts(events, ReasoningDelta) == done.reasoning and texts(events, ContentDelta) == done.content
+    assert texts(events, StreamReasoning) == done.reasoning and texts(events, StreamText) == done.content
 
 
 def test_think_only_counts_at_the_start():
@@ -312,7 +312,7 @@ def test_think_only_counts_at_the_start():
 
 def test_a_lone_less_than_is_content_once_it_cannot_be_think():
     events, done = assemble([choice({"content": "<"}), choice({"content": "b>bold"})])
-    assert done.content == "<b>bold" and events == [ContentDelta("<b>bold")]
+    assert done.content == "<b>bold" and events == [StreamText("<b>bold")]
 
 
 def test_unclosed_think_is_reasoning():

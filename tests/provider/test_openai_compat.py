@@ -11,7 +11,7 @@ from loopback import Turn, chunk, held, text_turn, tool_turn, usage_chunk
 
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.config.schema import ProviderConfig
-from mrsmith_tui.provider.base import ChatRequest, ContentDelta, ProviderError, ReasoningDelta, StreamDone, StreamNotice
+from mrsmith_tui.provider.types import ChatRequest, StreamText, ProviderError, StreamReasoning, StreamDone, StreamNotice
 from mrsmith_tui.provider.openai_compat import OpenAICompatProvider, list_models, make_provider
 
 REQUEST = ChatRequest(model="test-model", messages=[{"role": "user", "content": "hi"}])
@@ -47,8 +47,8 @@ def test_streams_text_reasoning_and_usage(loopback):
     done = events[-1]
     assert isinstance(done, StreamDone)
     assert done.content == "Hello there" and done.reasoning == "thinking hard"
-    assert "".join(e.text for e in events if isinstance(e, ContentDelta)) == "Hello there"
-    assert any(isinstance(e, ReasoningDelta) for e in events)
+    assert "".join(e.text for e in events if isinstance(e, StreamText)) == "Hello there"
+    assert any(isinstance(e, StreamReasoning) for e in events)
     assert (done.usage.prompt_tokens, done.usage.completion_tokens, done.usage.estimated) == (10, 5, False)
 
 

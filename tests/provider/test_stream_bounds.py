@@ -9,7 +9,7 @@ import pytest
 from mrsmith_tui.provider import assemble as assemble_mod
 from mrsmith_tui.provider import sse as sse_mod
 from mrsmith_tui.provider.assemble import TAIL_CHARS, StreamAssembler
-from mrsmith_tui.provider.base import ProviderError, ToolCallDelta
+from mrsmith_tui.provider.types import ProviderError, StreamToolCall
 from mrsmith_tui.provider.sse import SSELineTooLong, SSEParser
 
 
@@ -50,7 +50,7 @@ def test_a_growing_call_reports_its_size_and_a_bounded_tail() -> None:
     events = asm.feed_data(_chunk({"tool_calls": [{"index": 0, "id": "c", "function": {"name": "w", "arguments": ""}}]}))
     for _ in range(5000):
         events += asm.feed_data(_chunk({"tool_calls": [{"index": 0, "function": {"arguments": "ab"}}]}))
-    last = [e for e in events if isinstance(e, ToolCallDelta)][-1]
+    last = [e for e in events if isinstance(e, StreamToolCall)][-1]
     assert last.arguments_chars == 10_000 and last.arguments_tail == "ab" * (TAIL_CHARS // 2)
 
 

@@ -11,7 +11,7 @@ import os
 import pytest
 
 from mrsmith_tui.cancel import CancelToken
-from mrsmith_tui.provider.base import ChatRequest, ContentDelta, ProviderError, StreamDone
+from mrsmith_tui.provider.types import ChatRequest, StreamText, ProviderError, StreamDone
 from mrsmith_tui.provider.openai_compat import OpenAICompatProvider, list_models
 
 BASE_URL = os.environ.get("MRSMITH_REAL_BASE_URL", "")
@@ -36,7 +36,7 @@ def test_streams_text_and_real_usage():
     events = list(real_provider().stream(ask("Say hello in five words."), CancelToken()))
     done = events[-1]
     assert isinstance(done, StreamDone)
-    deltas = [e for e in events if isinstance(e, ContentDelta)]
+    deltas = [e for e in events if isinstance(e, StreamText)]
     assert len(deltas) > 1, "the answer should arrive in several pieces"
     assert done.content == "".join(d.text for d in deltas) and (done.content.strip() or done.reasoning)
     assert not done.usage.estimated

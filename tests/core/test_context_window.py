@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from mrsmith_tui.core.context import TokenEstimator, build_messages, split_turns, to_wire
+from mrsmith_tui.core.context_window import TokenEstimator, build_messages, split_turns, to_wire
 
 
 def turn(n: int, *, tool: bool = False, size: int = 400) -> list[dict]:

@@ -37,17 +37,17 @@ class ChatRequest:
 
 
 @dataclass(frozen=True)
-class ContentDelta:
+class StreamText:
     text: str
 
 
 @dataclass(frozen=True)
-class ReasoningDelta:
+class StreamReasoning:
     text: str
 
 
 @dataclass(frozen=True)
-class ToolCallDelta:
+class StreamToolCall:
     """A tool call began or grew (for live display); the final calls come in StreamDone."""
 
     index: int
@@ -77,7 +77,7 @@ class StreamNotice:
     text: str
 
 
-StreamEvent = ContentDelta | ReasoningDelta | ToolCallDelta | StreamDone | StreamNotice
+StreamEvent = StreamText | StreamReasoning | StreamToolCall | StreamDone | StreamNotice
 
 
 class ProviderError(MrSmithError):
