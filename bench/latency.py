@@ -65,14 +65,15 @@ def _spawn_and_stop(workdir: Path) -> list[Figure]:
 def _provider_cancel() -> Figure:
     from loopback import LoopbackServer, Turn, chunk
     from mrsmith_tui.cancel import CancelToken
-    from mrsmith_tui.provider.types import ChatRequest
+    from mrsmith_tui.history import UserEntry
     from mrsmith_tui.provider.openai_compat import OpenAICompatProvider
+    from mrsmith_tui.provider.types import ChatRequest
 
     turn = Turn(events=[chunk(f"t{i} ") for i in range(200)], delay=0.05)
     with LoopbackServer([turn]) as srv:
         p = OpenAICompatProvider(name="b", base_url=srv.base_url, api_key=None)
         cancel = CancelToken()
-        request = ChatRequest(model="m", messages=[{"role": "user", "content": "hi"}])
+        request = ChatRequest(model="m", system_prompt="", entries=(UserEntry(text="hi"),))
         t0 = None
         for n, _ in enumerate(p.stream(request, cancel)):
             if n == 3:

@@ -37,6 +37,7 @@ from mrsmith_tui.core.resume import Recorded, go_on, open_recorded
 from mrsmith_tui.core.session import AgentSession, open_session
 from mrsmith_tui.core.session_api import AddOnFactory, ServiceHost, SessionAddOns, Sink
 from mrsmith_tui.core.session_parts import ProviderFactory, session_parts
+from mrsmith_tui.history import UserEntry
 from mrsmith_tui.skills.catalog import SkillCatalog, SkillDirs, discover
 from mrsmith_tui.skills.skill import CONTEXT_PREFIX as SKILL_CONTEXT_PREFIX
 from mrsmith_tui.skills.skill import Skill
@@ -156,6 +157,6 @@ def _skip_recorded_ids(book: AgentBook, session: ServiceHost) -> None:
 def _drop_skill_bodies(session: ServiceHost) -> None:
     """A loaded skill stays until an agent switch: the new agent starts without the old one's skills."""
     session.history[:] = [
-        m for m in session.history
-        if not (m.get("context") and str(m.get("content", "")).startswith(SKILL_CONTEXT_PREFIX))
+        e for e in session.history
+        if not (isinstance(e, UserEntry) and e.kind == "context" and e.text.startswith(SKILL_CONTEXT_PREFIX))
     ]

@@ -21,6 +21,7 @@ from mrsmith_tui.core.conversation import Conversation
 from mrsmith_tui.core.system_prompt import build_system_prompt
 from mrsmith_tui.core.session_api import ServiceHost
 from mrsmith_tui.core.usage import UsageLedger
+from mrsmith_tui.history import HistoryEntry
 from mrsmith_tui.provider.types import Provider
 from mrsmith_tui.session import records
 from mrsmith_tui.session.transcript import TranscriptWriter
@@ -97,7 +98,7 @@ class ContextFactory:
         return TranscriptWriter(Path(main).parent / f"{record.agent_id}.jsonl", sink=self.book.sink, secrets=s.secrets(), header=header)
 
     def build(self, record: AgentRecord, agent: AgentConfig, *, exclude: Iterable[str], note: str = "",
-              history: list[dict[str, Any]] | None = None, append_to: Path | None = None) -> Conversation:
+              history: list[HistoryEntry] | None = None, append_to: Path | None = None) -> Conversation:
         """`history` and `append_to`: a recorded agent (its transcript goes on, with no second header)."""
         s = self.session
         sink = self.book.agent_sink(record)

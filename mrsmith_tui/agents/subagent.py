@@ -17,6 +17,7 @@ from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.config.load import ConfigError, resolve_agent
 from mrsmith_tui.core.conversation import RunResult
 from mrsmith_tui.core.session_api import ServiceHost
+from mrsmith_tui.history import AssistantEntry
 from mrsmith_tui.tools.base import ToolResult
 
 FLEET_TOOLS = frozenset({"spawn_agent", "wait_agents", "stop_agent", "list_agents"})
@@ -25,9 +26,9 @@ SUBAGENT_EXCLUDED = FLEET_TOOLS | {"task"}
 
 def last_answer(conversation: Any) -> str:
     """The newest assistant text of a context (what a stopped agent had produced)."""
-    for message in reversed(conversation.history):
-        if message.get("role") == "assistant" and message.get("content"):
-            return str(message["content"])
+    for entry in reversed(conversation.history):
+        if isinstance(entry, AssistantEntry) and entry.text:
+            return entry.text
     return ""
 
 

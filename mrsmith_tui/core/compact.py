@@ -12,13 +12,15 @@ agent sets autoCompact and the context is at 90 % of its limit).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from mrsmith_tui import msgs
 from mrsmith_tui.cancel import CancelToken, Cancelled
-from mrsmith_tui.core.context_window import build_messages
+from mrsmith_tui.core.context_window import context_entries
 from mrsmith_tui.core.session_api import Compactable
-from mrsmith_tui.provider.types import ChatRequest, StreamText, ProviderError, StreamDone
+from mrsmith_tui.history import HistoryEntry, UserEntry
+from mrsmith_tui.provider.types import ChatRequest, ProviderError, StreamDone, StreamText
 from mrsmith_tui.session.resume import apply_compaction
 
 __all__ = ["compact", "maybe_auto_compact", "compaction_cut", "AUTO_COMPACT_PERCENT", "COMPACT_INSTRUCTION"]
@@ -33,17 +35,14 @@ COMPACT_INSTRUCTION = (
 )
 
 
-def compaction_cut(history: list[dict[str, Any]], keep_turns: int = 1) -> tuple[int, int]:
+def compaction_cut(history: Sequence[HistoryEntry], keep_turns: int = 1) -> tuple[int, int]:
     """(start, cut): the context's messages history[start:cut] are summarised; cut == start: nothing to do.
 
     `start` is the first message still in the context; `cut` is the start of the newest
     `keep_turns` turns (a turn starts at a prompt the person sent).
     """
-    start = next((i for i, m in enumerate(history) if not m.get("compacted")), len(history))
-    prompts = [
-        i for i in range(start, len(history))
-        if history[i].get("role") == "user" and not history[i].get("summary") and not history[i].get("context")
-    ]
+    start = next((i for i, e in enumerate(history) if not e.compacted), len(history))
+    prompts = [i for i in range(start, len(history)) if _is_prompt(history[i])]
     if len(prompts) <= keep_turns:
         return start, start
     cut = prompts[-keep_turns] if keep_turns > 0 else len(history)
@@ -51,11 +50,17 @@ def compaction_cut(history: list[dict[str, Any]], keep_turns: int = 1) -> tuple[
     return (start, cut) if older_prompts else (start, start)
 
 
-def _summarise(session: Compactable, messages: list[dict[str, Any]], cancel: CancelToken) -> tuple[str, msgs.UsageInfo]:
+def _is_prompt(entry: HistoryEntry) -> bool:
+    return isinstance(entry, UserEntry) and entry.kind == "prompt"
+
+
+def _summarise(session: Compactable, system_prompt: str, entries: list[HistoryEntry], cancel: CancelToken) -> tuple[str, msgs.UsageInfo]:
     request = ChatRequest(
         model=session.agent.model,
-        messages=messages + [{"role": "user", "content": COMPACT_INSTRUCTION}],
+        system_prompt=system_prompt,
+        entries=tuple(entries) + (UserEntry(text=COMPACT_INSTRUCTION, kind="context"),),
         tools=[],
+        thinking=session.agent.thinking,
         include_usage=session.config.include_usage,
     )
     parts: list[str] = []
@@ -88,7 +93,7 @@ def compact(session: Compactable, cancel: CancelToken, *, keep_turns: int = 1) -
     before = session.ledger.context_tokens
     session.sink(msgs.Notice(text=f"compacting {cut - start} earlier messages…"))
     try:
-        summary, usage = _summarise(session, build_messages(system, history[start:cut], thinking=thinking), cancel)
+        summary, usage = _summarise(session, system, context_entries(system, history[start:cut]), cancel)
     except Cancelled:
         session.sink(msgs.Notice(text="compaction cancelled; the context is unchanged"))
         return ""
@@ -98,7 +103,7 @@ def compact(session: Compactable, cancel: CancelToken, *, keep_turns: int = 1) -
 
     apply_compaction(history, summary, cut)
     estimator = session.conversation.estimator
-    context = estimator.count(build_messages(system, history, thinking=thinking))
+    context = estimator.context(system, history, thinking)
     ledger = session.ledger
     ledger.reset_context()
     # The summary call is spent by the session but is not the context: totals yes, gauge no.

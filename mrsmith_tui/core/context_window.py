@@ -1,43 +1,32 @@
-"""From history to the messages sent: the wire form, and the `full` / `sliding` builders.
+"""Which history entries one request carries: `full` (all of them) or `sliding` (the newest that fit).
 
-History (see Conversation) holds everything, reasoning included, as OpenAI message dicts
-with a few private keys ("reasoning", "name" on tool results, "partial"). What is sent is
-built fresh for every call: private keys dropped, reasoning sent back as
-`reasoning_content` only when the agent's `thinking` is "preserve", and, for `sliding`,
-only the most recent whole turns that fit the window.
+The history (`mrsmith_tui.history`) holds everything, reasoning and compacted entries
+included. For each call the core chooses the entries still in the context: a /compact
+summary's replaced entries never, and with the `sliding` builder only the most recent whole
+turns that fit the window. The choice is wire-neutral; turning the entries into what a
+server takes is the provider's (`provider.chat_wire` for Chat Completions).
 
-A turn starts at a user message and runs to the next one, so an assistant message with
-tool calls always travels with its tool results.
+A turn starts at a user entry and runs to the next one, so an assistant entry with tool
+calls always travels with its tool results.
+
+Sizes are estimated on the Chat Completions form of the entries: it is the yardstick the
+estimator is calibrated against (the real prompt tokens a server reports for what was sent),
+and another wire's form differs from it by far less than the estimate's own error.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any, Literal
 
-_WIRE_KEYS = {
-    "system": ("content",),
-    "user": ("content",),
-    "assistant": ("content", "tool_calls"),
-    "tool": ("tool_call_id", "content"),
-}
+from mrsmith_tui.history import HistoryEntry
+from mrsmith_tui.provider.chat_wire import system_message, wire_message, wire_messages
+from mrsmith_tui.provider.types import Thinking
 
+__all__ = ["TokenEstimator", "split_turns", "sliding_window", "context_entries", "Builder"]
 
-def to_wire(message: dict[str, Any], thinking: Literal["strip", "preserve"] = "strip") -> dict[str, Any]:
-    role = message.get("role", "user")
-    out: dict[str, Any] = {"role": role}
-    for key in _WIRE_KEYS.get(role, ("content",)):
-        if key in message:
-            out[key] = message[key]
-    if role == "assistant":
-        if not out.get("tool_calls"):
-            out.pop("tool_calls", None)
-            out["content"] = out.get("content") or ""
-        elif not out.get("content"):
-            out["content"] = None
-        if thinking == "preserve" and message.get("reasoning"):
-            out["reasoning_content"] = message["reasoning"]
-    return out
+Builder = Literal["full", "sliding"]
 
 
 class TokenEstimator:
@@ -59,47 +48,56 @@ class TokenEstimator:
         if estimate > 0 and real_prompt_tokens > 0:
             self.scale = min(4.0, max(0.25, real_prompt_tokens / estimate))
 
+    def entry(self, entry: HistoryEntry, thinking: Thinking = "strip") -> int:
+        return self.count(wire_message(entry, thinking))
 
-def split_turns(history: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
-    turns: list[list[dict[str, Any]]] = []
-    for message in history:
-        if message.get("role") == "user" or not turns:
+    def system(self, system_prompt: str) -> int:
+        return self.count(system_message(system_prompt))
+
+    def context(self, system_prompt: str, entries: Sequence[HistoryEntry], thinking: Thinking = "strip") -> int:
+        """The whole context: the system prompt and every entry still in it."""
+        return self.count(wire_messages(system_prompt, entries, thinking))
+
+
+def split_turns(history: Sequence[HistoryEntry]) -> list[list[HistoryEntry]]:
+    turns: list[list[HistoryEntry]] = []
+    for entry in history:
+        if entry.role == "user" or not turns:
             turns.append([])
-        turns[-1].append(message)
+        turns[-1].append(entry)
     return turns
 
 
 def sliding_window(
-    history: list[dict[str, Any]], *, budget_tokens: int, estimator: TokenEstimator, thinking: str = "strip"
-) -> list[dict[str, Any]]:
+    history: Sequence[HistoryEntry], *, budget_tokens: int, estimator: TokenEstimator, thinking: Thinking = "strip"
+) -> list[HistoryEntry]:
     """The most recent whole turns whose wire size fits `budget_tokens` (the newest always kept)."""
-    kept: list[list[dict[str, Any]]] = []
+    kept: list[list[HistoryEntry]] = []
     used = 0
     for turn in reversed(split_turns(history)):
-        size = sum(estimator.count(to_wire(m, thinking)) for m in turn)  # type: ignore[arg-type]
+        size = sum(estimator.entry(e, thinking) for e in turn)
         if kept and used + size > budget_tokens:
             break
         kept.append(turn)
         used += size
-    return [m for turn in reversed(kept) for m in turn]
+    return [e for turn in reversed(kept) for e in turn]
 
 
-def build_messages(
+def context_entries(
     system_prompt: str,
-    history: list[dict[str, Any]],
+    history: Sequence[HistoryEntry],
     *,
-    builder: Literal["full", "sliding"] = "full",
-    thinking: Literal["strip", "preserve"] = "strip",
+    builder: Builder = "full",
+    thinking: Thinking = "strip",
     window_tokens: int = 0,
     estimator: TokenEstimator | None = None,
     reserved_tokens: int = 0,
-) -> list[dict[str, Any]]:
-    """The messages for one call. `reserved_tokens`: what the tool specs take of the window."""
-    system = {"role": "system", "content": system_prompt}
-    # Messages a /compact summary replaced stay in the history but leave the context.
-    chosen = [m for m in history if not m.get("compacted")]
+) -> list[HistoryEntry]:
+    """The entries for one call. `reserved_tokens`: what the tool specs take of the window."""
+    # Entries a /compact summary replaced stay in the history but leave the context.
+    chosen = [e for e in history if not e.compacted]
     if builder == "sliding":
         estimator = estimator or TokenEstimator()
-        budget = window_tokens - estimator.count(system) - reserved_tokens
+        budget = window_tokens - estimator.system(system_prompt) - reserved_tokens
         chosen = sliding_window(chosen, budget_tokens=max(0, budget), estimator=estimator, thinking=thinking)
-    return [system] + [to_wire(m, thinking) for m in chosen]
+    return chosen

@@ -18,20 +18,22 @@ from mrsmith_tui.cancel import CancelToken, Cancelled
 from mrsmith_tui.config.schema import AgentConfig
 from mrsmith_tui.core.argcheck import check_arguments, parse_arguments
 from mrsmith_tui.core.budget import ToolCallBudget
-from mrsmith_tui.core.context_window import TokenEstimator, build_messages
+from mrsmith_tui.core.context_window import TokenEstimator, context_entries
 from mrsmith_tui.core.ids import IdSource
 from mrsmith_tui.core.small_context import compact_specs, is_small
 from mrsmith_tui.core.stream import BlockStream
 from mrsmith_tui.core.usage import UsageLedger
+from mrsmith_tui.history import HistoryEntry, ToolCallBlock, ToolResultEntry, UserEntry, assistant
+from mrsmith_tui.provider.chat_wire import request_messages
 from mrsmith_tui.provider.types import (
     MAX_ARGUMENT_CHARS,
     ChatRequest,
-    StreamText,
     Provider,
     ProviderError,
-    StreamReasoning,
     StreamDone,
     StreamNotice,
+    StreamReasoning,
+    StreamText,
     ToolCall,
 )
 from mrsmith_tui.tools.approval import ApprovalGate
@@ -75,7 +77,7 @@ class Conversation:
         *,
         ledger: UsageLedger | None = None,
         ids: IdSource | None = None,
-        history: list[dict[str, Any]] | None = None,
+        history: list[HistoryEntry] | None = None,
         system_prompt: str | Callable[[], str] = "",
         context_builder: str | None = None,
         context_window_ratio: float = 0.75,
@@ -91,7 +93,7 @@ class Conversation:
         self.budget = budget if budget is not None else ToolCallBudget(agent.max_tool_calls_per_session)
         self.ledger = ledger or UsageLedger(sink, max_context_tokens=agent.max_context_tokens, budget=self.budget)
         self.ids = ids or IdSource()
-        self.history: list[dict[str, Any]] = history if history is not None else []
+        self.history: list[HistoryEntry] = history if history is not None else []
         self._system_prompt = system_prompt
         self.context_builder = context_builder or agent.context_builder or "full"
         self.context_window_ratio = context_window_ratio
@@ -130,7 +132,7 @@ class Conversation:
     def _flush_context(self) -> None:
         while self._pending_context:
             text, record = self._pending_context.pop(0)
-            self.history.append({"role": "user", "content": text, "context": True})
+            self.history.append(UserEntry(text=text, kind="context"))
             if record is not None:
                 self._record(record)
 
@@ -149,7 +151,7 @@ class Conversation:
         self.sink(msgs.UserPrompt(run_id=run_id, text=prompt))
         self.sink(msgs.RunStarted(run_id=run_id, agent=self.agent.name, model=self.agent.model))
         text = with_attachments(prompt, attachments)
-        self.history.append({"role": "user", "content": text})
+        self.history.append(UserEntry(text=text))
         user_record: dict[str, Any] = {"type": "user", "run_id": run_id, "text": text}
         if attachments:
             user_record["attachments"] = [label for label, _ in attachments]
@@ -221,8 +223,9 @@ class Conversation:
         window = int(self.context_window_ratio * self.agent.max_context_tokens)
         if trim_to:
             window = min(window, trim_to)
-        messages = build_messages(
-            self.system_prompt,
+        system_prompt = self.system_prompt
+        entries = context_entries(
+            system_prompt,
             self.history,
             builder="sliding" if trim_to else self.context_builder,  # type: ignore[arg-type]
             thinking=self.agent.thinking,
@@ -231,12 +234,14 @@ class Conversation:
             reserved_tokens=self.estimator.count(specs) if specs else 0,
         )
         if extra:
-            messages.append({"role": "user", "content": extra})
+            entries.append(UserEntry(text=extra, kind="context"))
         effort = self.reasoning_effort.strip() if self.reasoning_effort else None
         return ChatRequest(
             model=self.agent.model,
-            messages=messages,
+            system_prompt=system_prompt,
+            entries=tuple(entries),
             tools=specs,
+            thinking=self.agent.thinking,
             reasoning_effort=effort or None,
             include_usage=self.include_usage,
         )
@@ -250,7 +255,7 @@ class Conversation:
     def prompt_overhead(self) -> tuple[int, int, int]:
         """(system prompt tokens, tool schema tokens, tools offered): what every request costs up front."""
         specs = self.tool_specs()
-        system = self.estimator.count([{"role": "system", "content": self.system_prompt}])
+        system = self.estimator.context(self.system_prompt, ())
         return system, self.estimator.count(specs) if specs else 0, len(specs)
 
     def _call_model(self, run_id: str, cancel: CancelToken, *, offer_tools: bool, extra: str | None = None) -> _Answer:
@@ -313,14 +318,9 @@ class Conversation:
 
         calls = done.tool_calls if offer_tools else ()
         content, reasoning = done.content, done.reasoning  # the provider's assembled answer is the authority
-        message: dict[str, Any] = {"role": "assistant", "content": content}
-        if reasoning:
-            message["reasoning"] = reasoning
-        if calls:
-            message["tool_calls"] = [
-                {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}} for c in calls
-            ]
-        self.history.append(PROCESS.redact_value(message))  # an echoed key is not sent back (the calls run as given)
+        entry = assistant(content, reasoning,
+                          tool_calls=tuple(ToolCallBlock(id=c.id, name=c.name, arguments=c.arguments) for c in calls))
+        self.history.append(_redacted(entry))  # an echoed key is not sent back (the calls run as given)
         self._record(
             {
                 "type": "assistant",
@@ -349,10 +349,7 @@ class Conversation:
         if not content and not reasoning:
             return
         if content:  # reasoning alone is no use to the model, and some servers refuse an empty answer
-            message: dict[str, Any] = {"role": "assistant", "content": content, "partial": True}
-            if reasoning:
-                message["reasoning"] = reasoning
-            self.history.append(message)
+            self.history.append(assistant(content, reasoning, partial=True))
         self._record(
             {"type": "assistant", "run_id": run_id, "content": content, "reasoning": reasoning,
              "tool_calls": [], "model": self.agent.model, "partial": True}
@@ -360,7 +357,7 @@ class Conversation:
 
     def _account(self, run_id: str, request: ChatRequest, usage: msgs.UsageInfo) -> None:
         if not usage.estimated and usage.prompt_tokens:
-            self.estimator.calibrate({"messages": request.messages, "tools": request.tools}, usage.prompt_tokens)
+            self.estimator.calibrate({"messages": request_messages(request), "tools": request.tools}, usage.prompt_tokens)
         for m in self.ledger.record(run_id, usage):  # the ledger posts; the transcript keeps its warnings
             if isinstance(m, msgs.Warning):
                 self._record({"type": "warning", "text": m.text, "code": m.code})
@@ -471,7 +468,7 @@ class Conversation:
                     diff=result.diff, elapsed=elapsed, denied=denied,
                 )
             )
-        self.history.append({"role": "tool", "tool_call_id": call.id, "name": call.name, "content": result.content})
+        self.history.append(ToolResultEntry(call_id=call.id, name=call.name, content=result.content))
         record = {"type": "tool_result", "run_id": run_id, "tool_call_id": call.id, "name": call.name,
                   "content": result.content, "ok": result.ok, "elapsed": round(elapsed, 3)}
         # Optional fields (older readers skip them): what a resumed screen needs to draw the block again.
@@ -482,6 +479,13 @@ class Conversation:
         if denied:
             record["denied"] = True
         self._record(record)
+
+
+def _redacted(entry: HistoryEntry) -> HistoryEntry:
+    """`entry` with the process's secrets replaced in every string it holds."""
+    dumped = entry.model_dump()
+    redacted = PROCESS.redact_value(dumped)
+    return entry if redacted == dumped else type(entry).model_validate(redacted)
 
 
 def with_attachments(prompt: str, attachments: Sequence[tuple[str, str]]) -> str:

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from mrsmith_tui import msgs
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.config.schema import AgentConfig, Config
+from mrsmith_tui.history import HistoryEntry
 from mrsmith_tui.tools.services import Services
 
 if TYPE_CHECKING:  # names for the annotations only: the core's own modules import this one
@@ -45,7 +46,7 @@ if TYPE_CHECKING:  # names for the annotations only: the core's own modules impo
 __all__ = ["AddOnFactory", "Compactable", "ServiceHost", "Session", "SessionAddOns", "Sink"]
 
 Sink = Callable[[msgs.Msg], None]
-History = list[dict[str, Any]]  # the person's agent's history (see core.conversation)
+History = list[HistoryEntry]  # the person's agent's history, typed and wire-neutral (mrsmith_tui.history)
 
 
 class Session(Protocol):

@@ -25,17 +25,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mrsmith_tui.msgs import UsageInfo
+from mrsmith_tui.provider.chat_wire import request_messages
 from mrsmith_tui.provider.types import (
     MAX_ARGUMENT_CHARS,
     ChatRequest,
-    StreamText,
     ProviderError,
-    StreamReasoning,
     StreamDone,
     StreamEvent,
     StreamNotice,
-    ToolCall,
+    StreamReasoning,
+    StreamText,
     StreamToolCall,
+    ToolCall,
 )
 
 # Malformed chunks in a row before the stream counts as broken (one alone is skipped, as other
@@ -56,7 +57,7 @@ def estimate_tokens(chars: int) -> int:
 def estimate_prompt_tokens(request: ChatRequest) -> int:
     """About four characters a token over everything the request sends as text."""
     size = len(json.dumps(request.tools)) if request.tools else 0
-    for message in request.messages:
+    for message in request_messages(request):
         content = message.get("content")
         if isinstance(content, str):
             size += len(content)

@@ -23,8 +23,9 @@ from mrsmith_tui import __version__
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.config.schema import ProviderConfig
 from mrsmith_tui.provider.assemble import StreamAssembler, context_exceeded, error_text, one_line
-from mrsmith_tui.provider.types import ChatRequest, ProviderError, StreamEvent, StreamNotice
+from mrsmith_tui.provider.chat_wire import request_messages
 from mrsmith_tui.provider.sse import SSELineTooLong, SSEParser
+from mrsmith_tui.provider.types import ChatRequest, ProviderError, StreamEvent, StreamNotice
 from mrsmith_tui.security.redact import shown_url
 
 RETRYABLE_STATUS = frozenset({408, 409, 429}) | frozenset(range(500, 600))
@@ -73,7 +74,7 @@ class OpenAICompatProvider:
         return f"{self.base_url}/chat/completions"
 
     def request_body(self, request: ChatRequest) -> dict[str, Any]:
-        body: dict[str, Any] = {"model": request.model, "messages": request.messages, "stream": True}
+        body: dict[str, Any] = {"model": request.model, "messages": request_messages(request), "stream": True}
         if request.tools:
             body["tools"] = request.tools
         if self.include_usage and request.include_usage:

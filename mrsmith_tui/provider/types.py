@@ -1,6 +1,9 @@
 """The Provider port: one streamed chat completion, already assembled into events.
 
-A provider turns a `ChatRequest` into an iterator of `StreamEvent`s. Dialect quirks
+A provider turns a `ChatRequest` into an iterator of `StreamEvent`s. The request carries the
+typed, wire-neutral history entries the core chose for the context, not wire messages: each
+provider translates them for its own wire (Chat Completions: `provider.chat_wire`), so
+another wire (the Anthropic Messages API) plugs in by translating the same entries. Dialect quirks
 (where reasoning arrives, how tool-call fragments are keyed, where usage comes) stay
 inside the provider; the run only ever sees these events, ending with one `StreamDone`.
 Failures raise `ProviderError` with a one-line message fit to show the person.
@@ -9,11 +12,14 @@ Failures raise `ProviderError` with a one-line message fit to show the person.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Protocol
+from typing import Any, Iterator, Literal, Protocol
 
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.errors import MrSmithError
+from mrsmith_tui.history import HistoryEntry
 from mrsmith_tui.msgs import UsageInfo
+
+Thinking = Literal["strip", "preserve"]  # whether earlier reasoning is sent back to the model
 
 
 MAX_ARGUMENT_CHARS = 8 * 1024 * 1024  # one tool call's arguments; a call with more is refused, not run
@@ -30,8 +36,10 @@ class ToolCall:
 @dataclass(frozen=True)
 class ChatRequest:
     model: str
-    messages: list[dict[str, Any]]  # OpenAI chat format, ready to send
+    system_prompt: str
+    entries: tuple[HistoryEntry, ...]  # the context, oldest first (compacted entries are left out on the wire)
     tools: list[dict[str, Any]] = field(default_factory=list)  # OpenAI "function" tool specs
+    thinking: Thinking = "strip"  # "preserve": earlier reasoning goes back to the model where the wire can carry it
     reasoning_effort: str | None = None
     include_usage: bool = True
 

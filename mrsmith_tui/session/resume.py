@@ -1,8 +1,8 @@
 """From transcript records back to a session: its history, and the Msgs that redraw it.
 
 `rebuild(records)` gives the history exactly as the live run held it (the same typed
-entries, `mrsmith_tui.history`, that Conversation appends), plus the agent the session was last on and its usage, so a
-resumed session goes on where it stopped. A transcript cut by a kill is repaired: a tool
+entries, `mrsmith_tui.history`, that Conversation appends), plus the agent the session was
+last on and its usage, so a resumed session goes on where it stopped. A transcript cut by a kill is repaired: a tool
 call that never got its result gets a stand-in result, so the next request is well formed.
 
 `replay_msgs(records)` gives the Msg stream a frontend folds to draw the session with the

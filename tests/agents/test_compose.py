@@ -15,6 +15,7 @@ from mrsmith_tui.agents.fleet import Fleet
 from mrsmith_tui.agents.subagent import SubagentRunner
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.core.session import AgentSession
+from mrsmith_tui.history import UserEntry
 from mrsmith_tui.skills.catalog import SkillCatalog, SkillDirs
 
 from .helpers import PersonApprover, make_config, until
@@ -77,7 +78,7 @@ def test_a_resumed_session_is_composed_the_same_way(tmp_path, loopback, no_patch
                             skills_dirs=SkillDirs(()))
     assert again.session_id == first.session_id and again.transcript_path == first.transcript_path
     assert isinstance(again.services.fleet, Fleet) and again.services.approval_gate is again.gate
-    assert [h["content"] for h in again.history if h["role"] == "user"] == ["go"]
+    assert [h.text for h in again.history if isinstance(h, UserEntry)] == ["go"]
     assert sink.of(msgs.SessionStarted)[0].resumed
     assert again.services.fleet.book.new_id("agent") == "agent-2"  # after the recorded agent-1
     again.close()

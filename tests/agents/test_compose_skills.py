@@ -7,6 +7,7 @@ from pathlib import Path
 from loopback import text_turn, tool_turn
 from mrsmith_tui import msgs
 from mrsmith_tui.cancel import CancelToken
+from mrsmith_tui.history import UserEntry
 from mrsmith_tui.paths import BUNDLED_SKILLS_DIR
 from mrsmith_tui.session.transcript import read_transcript
 from mrsmith_tui.skills.catalog import SkillDirs, discover
@@ -75,7 +76,7 @@ def test_load_by_hand_twice_and_agent_switch_drops_it(tmp_path, loopback):
     catalog = session.services.skills
     catalog.load("plan")
     catalog.load("plan")
-    assert sum("PLAN BODY" in str(m.get("content")) for m in session.history) == 1
+    assert sum(isinstance(m, UserEntry) and "PLAN BODY" in m.text for m in session.history) == 1
     assert len(sink.of(msgs.SkillLoaded)) == 1
 
     again = session.tools.get("skill").run({"name": "plan"}, session.tool_ctx)
@@ -85,7 +86,7 @@ def test_load_by_hand_twice_and_agent_switch_drops_it(tmp_path, loopback):
 
     session.switch_agent("other")
     assert not catalog.is_loaded("plan")
-    assert not any("PLAN BODY" in str(m.get("content")) for m in session.history)
+    assert not any(isinstance(m, UserEntry) and "PLAN BODY" in m.text for m in session.history)
     assert "skill" in session.tools and "spawn_agent" in session.tools
 
 

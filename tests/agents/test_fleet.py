@@ -62,7 +62,7 @@ def test_spawned_agents_work_after_the_run_and_the_next_turn_collects_the_report
     assert "Started agent-1 (survey)" in [m for m in router.requests("main")[-1]["messages"] if m["role"] == "tool"][-1]["content"]
     # The worker outlives the run; nothing of it reaches the main context on its own.
     until(lambda: states(sink, "agent-1") == ["done"], what="the worker to finish")
-    assert all("survey report" not in str(m.get("content")) for m in session.history)
+    assert all("survey report" not in str(m.model_dump()) for m in session.history)
 
     assert session.run("next", CancelToken()).final_text == "collected"
     collected = [m for m in router.requests("main")[-1]["messages"] if m["role"] == "tool"][-1]["content"]

@@ -9,6 +9,7 @@ import threading
 from loopback import held, text_turn, tool_calls_turn, tool_turn
 from mrsmith_tui.agents.compose import compose_session
 from mrsmith_tui.config.schema import AgentConfig, Config, ProviderConfig
+from mrsmith_tui.history import UserEntry
 from mrsmith_tui.tui.screens.agent_screen import AgentScreen
 from mrsmith_tui.tui.app import MrSmithApp
 from mrsmith_tui.tui.view.chat_view import BlockView
@@ -114,9 +115,9 @@ async def test_skills_command_lists_and_loads_a_skill_once(tmp_path):
         await until(pilot, lambda: app.model.conv.blocks[-1].text.startswith("Skills"))
         listing = app.model.conv.blocks[-1].text.splitlines()
         assert any(line.startswith("* plan ") for line in listing) and any(line.startswith("  tdd ") for line in listing)
-        contexts = [msg for msg in app.session.history if msg.get("context")]
-        assert len(contexts) == 1 and "plan" in contexts[0]["content"]
+        contexts = [e for e in app.session.history if isinstance(e, UserEntry) and e.kind == "context"]
+        assert len(contexts) == 1 and "plan" in contexts[0].text
         transcript = app.session.transcript_path
     records = [json.loads(x) for x in transcript.read_text().splitlines()]
     (skill,) = [r for r in records if r["type"] == "skill"]
-    assert skill["context"] == contexts[0]["content"]
+    assert skill["context"] == contexts[0].text

@@ -7,13 +7,14 @@ from typing import Any, Callable, Iterator
 
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.msgs import UsageInfo
+from mrsmith_tui.provider.chat_wire import request_messages
 from mrsmith_tui.provider.types import (
     ChatRequest,
-    StreamText,
     ProviderError,
-    StreamReasoning,
     StreamDone,
     StreamEvent,
+    StreamReasoning,
+    StreamText,
     ToolCall,
 )
 from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
@@ -61,6 +62,17 @@ def failing(message: str, *, partial: str = "") -> Script:
     return script
 
 
+class Sent:
+    """A recorded request: the ChatRequest's fields, and `messages`, what the Chat Completions wire sends for it."""
+
+    def __init__(self, request: ChatRequest) -> None:
+        self.request = request
+        self.messages = request_messages(request)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.request, name)
+
+
 class FakeProvider:
     """Plays one script per call (the last one repeats); records every request."""
 
@@ -68,11 +80,11 @@ class FakeProvider:
 
     def __init__(self, *scripts: Script) -> None:
         self.scripts = list(scripts)
-        self.requests: list[ChatRequest] = []
+        self.requests: list[Sent] = []
 
     def stream(self, request: ChatRequest, cancel: CancelToken) -> Iterator[StreamEvent]:
         n = len(self.requests)
-        self.requests.append(request)
+        self.requests.append(Sent(request))
         script = self.scripts[min(n, len(self.scripts) - 1)]
         return script(request, cancel)
 

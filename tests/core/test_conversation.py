@@ -11,8 +11,9 @@ from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.config.schema import AgentConfig
 from mrsmith_tui.core.budget import ToolCallBudget
 from mrsmith_tui.core.conversation import BUDGET_SPENT_INSTRUCTION, Conversation
+from mrsmith_tui.history import ToolResultEntry, assistant
 from mrsmith_tui.msgs import UsageInfo
-from mrsmith_tui.provider.types import StreamText, StreamReasoning, StreamDone, ToolCall
+from mrsmith_tui.provider.types import StreamDone, StreamReasoning, StreamText, ToolCall
 from mrsmith_tui.tools.approval import ApprovalGate
 from mrsmith_tui.tools.base import ToolContext
 from mrsmith_tui.tools.registry import ToolRegistry
@@ -147,7 +148,7 @@ def test_reasoning_is_stripped_from_the_next_request():
     conv.run_turn("go", CancelToken())
     sent = json.dumps(provider.requests[1].messages)
     assert "secret plan" not in sent and "reasoning" not in sent
-    assert conv.history[1]["reasoning"] == "secret plan"  # history keeps everything
+    assert conv.history[1].reasoning == "secret plan"  # history keeps everything
 
 
 def test_reasoning_is_sent_back_when_thinking_is_preserve():
@@ -155,8 +156,8 @@ def test_reasoning_is_sent_back_when_thinking_is_preserve():
     conv, _, _ = make(provider, thinking="preserve")
     conv.run_turn("a", CancelToken())
     conv.run_turn("b", CancelToken())
-    assistant = provider.requests[1].messages[2]
-    assert assistant == {"role": "assistant", "content": "one", "reasoning_content": "because"}
+    sent_answer = provider.requests[1].messages[2]
+    assert sent_answer == {"role": "assistant", "content": "one", "reasoning_content": "because"}
 
 
 def test_round_cap_asks_and_yes_gives_a_fresh_set_of_rounds():
@@ -199,7 +200,7 @@ def test_budget_warns_once_at_80_percent_and_when_spent_asks_for_a_summary():
     assert last.tools == [] and last.messages[-1] == {"role": "user", "content": BUDGET_SPENT_INSTRUCTION}
     assert "budget" in provider.requests[3].messages[-2]["content"]  # the refused 6th call's result
     assert result.final_text == "summary: send continue"
-    assert BUDGET_SPENT_INSTRUCTION not in json.dumps(conv.history)  # transient, not in history
+    assert BUDGET_SPENT_INSTRUCTION not in json.dumps([e.model_dump() for e in conv.history])  # transient, not in history
     assert "warning" in transcript.types()
 
     # `continue` grants a fresh budget: tools are offered again.
@@ -220,7 +221,7 @@ def test_provider_error_ends_the_run_and_keeps_the_partial_text():
     assert len(ended) == 1 and ended[0].error == result.error
     assert transcript.types() == ["user", "assistant", "error", "run_end"]
     assert transcript.records[1]["content"] == "half an ans"
-    assert conv.history[-1]["content"] == "half an ans"
+    assert conv.history[-1] == assistant("half an ans", partial=True)
 
 
 def test_cancel_mid_stream_ends_once_with_cancelled():
@@ -254,9 +255,9 @@ def test_cancel_during_tools_answers_every_call_and_stops():
     conv, sink, _ = make(provider, CancellingTool())
     result = conv.run_turn("go", cancel)
     assert result.cancelled and len(provider.requests) == 1
-    tool_results = [m for m in conv.history if m["role"] == "tool"]
-    assert [m["tool_call_id"] for m in tool_results] == ["call_1", "call_2"]
-    assert "cancelled" in tool_results[1]["content"]
+    tool_results = [m for m in conv.history if isinstance(m, ToolResultEntry)]
+    assert [m.call_id for m in tool_results] == ["call_1", "call_2"]
+    assert "cancelled" in tool_results[1].content
     assert len(sink.of(msgs.RunEnded)) == 1
 
 

@@ -10,6 +10,7 @@ import json
 
 import pytest
 
+from mrsmith_tui.history import UserEntry
 from mrsmith_tui.msgs import UsageInfo
 from mrsmith_tui.provider.assemble import MAX_BAD_CHUNKS, StreamAssembler, context_exceeded
 from mrsmith_tui.provider.types import (
@@ -391,7 +392,7 @@ def test_done_sentinel_is_noted():
 
 
 def test_no_usage_is_estimated_from_request_and_output():
-    request = ChatRequest(model="m", messages=[{"role": "system", "content": "a" * 40}, {"role": "user", "content": "b" * 40}])
+    request = ChatRequest(model="m", system_prompt="a" * 40, entries=(UserEntry(text="b" * 40),))
     _, done = assemble([choice({"content": "c" * 20}), choice({"reasoning_content": "d" * 20}, "stop")], request)
     assert done.usage.estimated
     assert done.usage.prompt_tokens == 20 and done.usage.completion_tokens == 10

@@ -11,10 +11,12 @@ from loopback import Turn, chunk, held, text_turn, tool_turn, usage_chunk
 
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.config.schema import ProviderConfig
-from mrsmith_tui.provider.types import ChatRequest, StreamText, ProviderError, StreamReasoning, StreamDone, StreamNotice
+from mrsmith_tui.history import UserEntry
+from mrsmith_tui.provider.chat_wire import request_messages
 from mrsmith_tui.provider.openai_compat import OpenAICompatProvider, list_models, make_provider
+from mrsmith_tui.provider.types import ChatRequest, ProviderError, StreamDone, StreamNotice, StreamReasoning, StreamText
 
-REQUEST = ChatRequest(model="test-model", messages=[{"role": "user", "content": "hi"}])
+REQUEST = ChatRequest(model="test-model", system_prompt="", entries=(UserEntry(text="hi"),))
 
 
 class Sleeps(list):
@@ -55,10 +57,10 @@ def test_streams_text_reasoning_and_usage(loopback):
 def test_request_body_and_auth_header(loopback):
     srv = loopback([tool_turn("read_file", {"path": "a.py"})])
     tools = [{"type": "function", "function": {"name": "read_file", "parameters": {"type": "object"}}}]
-    request = ChatRequest(model="m1", messages=[{"role": "user", "content": "go"}], tools=tools, reasoning_effort="high")
+    request = ChatRequest(model="m1", system_prompt="S", entries=(UserEntry(text="go"),), tools=tools, reasoning_effort="high")
     done = collect(provider(srv), request)[-1]
     body, headers = srv.requests[0], {k.lower(): v for k, v in srv.headers[0].items()}
-    assert body["model"] == "m1" and body["messages"] == request.messages and body["tools"] == tools
+    assert body["model"] == "m1" and body["messages"] == request_messages(request) and body["tools"] == tools
     assert body["stream"] is True and body["stream_options"] == {"include_usage": True}
     assert body["reasoning_effort"] == "high"
     assert headers["authorization"] == "Bearer sk-test"
@@ -67,7 +69,7 @@ def test_request_body_and_auth_header(loopback):
 
 def test_optional_fields_are_omitted(loopback):
     srv = loopback([text_turn("ok")])
-    request = ChatRequest(model="m", messages=[{"role": "user", "content": "x"}], reasoning_effort="  ")
+    request = ChatRequest(model="m", system_prompt="", entries=(UserEntry(text="x"),), reasoning_effort="  ")
     collect(provider(srv, api_key=None, include_usage=False), request)
     body, headers = srv.requests[0], {k.lower() for k in srv.headers[0]}
     assert "tools" not in body and "stream_options" not in body and "reasoning_effort" not in body

@@ -11,8 +11,9 @@ import os
 import pytest
 
 from mrsmith_tui.cancel import CancelToken
-from mrsmith_tui.provider.types import ChatRequest, StreamText, ProviderError, StreamDone
+from mrsmith_tui.history import UserEntry
 from mrsmith_tui.provider.openai_compat import OpenAICompatProvider, list_models
+from mrsmith_tui.provider.types import ChatRequest, ProviderError, StreamDone, StreamText
 
 BASE_URL = os.environ.get("MRSMITH_REAL_BASE_URL", "")
 MODEL = os.environ.get("MRSMITH_REAL_MODEL", "gemma")
@@ -29,7 +30,7 @@ def real_provider() -> OpenAICompatProvider:
 
 
 def ask(text: str) -> ChatRequest:
-    return ChatRequest(model=MODEL, messages=[{"role": "user", "content": text}])
+    return ChatRequest(model=MODEL, system_prompt="", entries=(UserEntry(text=text),))
 
 
 def test_streams_text_and_real_usage():

@@ -12,6 +12,7 @@ from mrsmith_tui.core.resume import resume_session
 from mrsmith_tui.core.session import build_session
 from mrsmith_tui.core.usage import UsageLedger
 from mrsmith_tui.core.usage_report import usage_report
+from mrsmith_tui.history import UserEntry
 from mrsmith_tui.msgs import UsageInfo
 from mrsmith_tui.session.resume import SUMMARY_PREFIX, rebuild_history
 from mrsmith_tui.session.transcript import read_transcript
@@ -40,14 +41,15 @@ def test_compact_summarises_older_turns_in_the_context_not_the_history(tmp_path,
     s.run("one", CancelToken())
     s.run("two", CancelToken())
     before = s.ledger.context_tokens
-    history_before = [dict(m) for m in s.history]
+    history_before = list(s.history)
 
     assert compact(s, CancelToken()) == "SUMMARY: did two things"
     asked = srv.requests[2]["messages"]
     assert asked[-1]["content"] == COMPACT_INSTRUCTION and asked[1]["content"] == "one" and not srv.requests[2].get("tools")
     assert all(m["content"] != "two" for m in asked)  # the newest turn is kept, not summarised
     # the history keeps everything; the context drops the first turn for the summary
-    assert [m["content"] for m in s.history if m["role"] == "user"][:1] == ["one"]
+    assert [m.text for m in s.history if isinstance(m, UserEntry)][:1] == ["one"]
+    assert all(m.compacted for m in s.history[:2]) and s.history[2].kind == "summary"
     assert len(s.history) == len(history_before) + 1
     assert s.ledger.context_tokens < before
     gauge = sink.of(msgs.UsageReported)[-1]
@@ -85,7 +87,7 @@ def test_a_failed_compaction_leaves_the_context_unchanged(tmp_path):
     s, sink, _ = new_session(two_agents(tmp_path), tmp_path, answer("a"), answer("b"), failing("provider 'p' answered 500"))
     s.run("one", CancelToken())
     s.run("two", CancelToken())
-    history = [dict(m) for m in s.history]
+    history = list(s.history)
     assert compact(s, CancelToken()) == ""
     assert s.history == history
     assert sink.of(msgs.Error)[-1].text == "compaction failed: provider 'p' answered 500"
