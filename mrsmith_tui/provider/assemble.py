@@ -20,12 +20,12 @@ MAX_ANSWER_CHARS ends the stream with a ProviderError.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from mrsmith_tui.msgs import UsageInfo
 from mrsmith_tui.provider.chat_wire import request_messages
+from mrsmith_tui.provider.server_errors import context_exceeded, error_text, one_line, whole_number
 from mrsmith_tui.provider.types import (
     MAX_ARGUMENT_CHARS,
     ChatRequest,
@@ -145,63 +145,16 @@ def _partial_suffix(text: str, tag: str) -> int:
     return 0
 
 
-def _as_int(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
-
-
 def parse_usage(usage: dict[str, Any]) -> UsageInfo:
     prompt_details = usage.get("prompt_tokens_details") or {}
     completion_details = usage.get("completion_tokens_details") or {}
-    cached = _as_int(prompt_details.get("cached_tokens")) or _as_int(usage.get("prompt_cache_hit_tokens"))
+    cached = whole_number(prompt_details.get("cached_tokens")) or whole_number(usage.get("prompt_cache_hit_tokens"))
     return UsageInfo(
-        prompt_tokens=_as_int(usage.get("prompt_tokens")),
-        completion_tokens=_as_int(usage.get("completion_tokens")),
+        prompt_tokens=whole_number(usage.get("prompt_tokens")),
+        completion_tokens=whole_number(usage.get("completion_tokens")),
         cached_tokens=cached,
-        reasoning_tokens=_as_int(completion_details.get("reasoning_tokens")),
+        reasoning_tokens=whole_number(completion_details.get("reasoning_tokens")),
     )
-
-
-def error_text(error: Any) -> str:
-    """The human part of an error object, on one line."""
-    if isinstance(error, dict):
-        for key in ("message", "error", "detail", "msg"):
-            if error.get(key):
-                return error_text(error[key])
-        return one_line(json.dumps(error))
-    if isinstance(error, list) and error:
-        return error_text(error[0])
-    return one_line(str(error))
-
-
-_CONTEXT_PHRASES = ("context_length_exceeded", "exceed_context_size", "maximum context length",
-                    "exceeds the available context", "context length exceeded", "context window",
-                    "too many tokens", "prompt is too long", "reduce the length")
-_LIMIT_PATTERNS = (r"maximum context length is (\d+)", r"n_ctx[\"'=: ]+(\d+)", r"context (?:size|length|window) (?:of |is )?(\d+)")
-
-
-def context_exceeded(error: Any) -> tuple[bool, int]:
-    """(True, the context size when the server named it) for the known "does not fit" errors:
-    OpenAI `code: context_length_exceeded`, llama.cpp `type: exceed_context_size_error` (with
-    `n_ctx`), vLLM's `This model's maximum context length is N tokens` (as `object: error`)."""
-    if isinstance(error, dict) and isinstance(error.get("error"), dict):
-        inner = error["error"]
-        found, limit = context_exceeded(inner)
-        return (found, limit or _as_int(error.get("n_ctx")))
-    text = json.dumps(error) if not isinstance(error, str) else error
-    lowered = text.lower()
-    if not any(p in lowered for p in _CONTEXT_PHRASES):
-        return False, 0
-    limit = _as_int(error.get("n_ctx")) if isinstance(error, dict) else 0
-    for pattern in _LIMIT_PATTERNS:
-        m = re.search(pattern, lowered)
-        if m and not limit:
-            limit = int(m.group(1))
-    return True, limit
-
-
-def one_line(text: str, limit: int = 300) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class StreamAssembler:
@@ -267,7 +220,7 @@ class StreamAssembler:
             self._usage = parse_usage(usage)
         out: list[StreamEvent] = []
         for choice in chunk.get("choices") or ():
-            if not isinstance(choice, dict) or _as_int(choice.get("index")) != 0:
+            if not isinstance(choice, dict) or whole_number(choice.get("index")) != 0:
                 continue  # only the first choice is ever asked for (n = 1)
             delta = choice.get("delta") or choice.get("message") or {}
             if isinstance(delta, dict):

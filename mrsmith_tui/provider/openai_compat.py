@@ -22,8 +22,9 @@ import httpx
 from mrsmith_tui import __version__
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.config.schema import ProviderConfig
-from mrsmith_tui.provider.assemble import StreamAssembler, context_exceeded, error_text, one_line
+from mrsmith_tui.provider.assemble import StreamAssembler
 from mrsmith_tui.provider.chat_wire import request_messages
+from mrsmith_tui.provider.server_errors import context_exceeded, error_text, one_line
 from mrsmith_tui.provider.sse import SSELineTooLong, SSEParser
 from mrsmith_tui.provider.types import ChatRequest, ProviderError, StreamEvent, StreamNotice
 from mrsmith_tui.security.redact import shown_url
@@ -113,7 +114,7 @@ class OpenAICompatProvider:
     def _delay(self, attempt: int, retry_after: float | None) -> float:
         if retry_after is not None:
             return min(retry_after, MAX_RETRY_AFTER)
-        return BACKOFF_BASE * 2 ** (attempt - 1) + random.uniform(0, BACKOFF_BASE / 2)
+        return BACKOFF_BASE * 2.0 ** (attempt - 1) + random.uniform(0, BACKOFF_BASE / 2)
 
     def _wait(self, seconds: float, cancel: CancelToken) -> None:
         if self._sleep is not None:

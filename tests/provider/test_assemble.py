@@ -12,7 +12,8 @@ import pytest
 
 from mrsmith_tui.history import UserEntry
 from mrsmith_tui.msgs import UsageInfo
-from mrsmith_tui.provider.assemble import MAX_BAD_CHUNKS, StreamAssembler, context_exceeded
+from mrsmith_tui.provider.assemble import MAX_BAD_CHUNKS, StreamAssembler
+from mrsmith_tui.provider.server_errors import context_exceeded
 from mrsmith_tui.provider.types import (
     ChatRequest,
     StreamText,
