@@ -26,8 +26,10 @@ def parse_arguments(raw: str) -> tuple[dict[str, Any] | None, str | None]:
         return {}, None
     try:
         value = json.loads(raw)
-    except ValueError as e:
+    except json.JSONDecodeError as e:
         return None, f"the arguments are not valid JSON ({e.msg} at position {e.pos})"
+    except ValueError as e:  # not a JSON error: a number too long to convert
+        return None, f"the arguments are not valid JSON ({e})"
     if not isinstance(value, dict):
         return None, f"the arguments must be a JSON object, got {_kind(value)}"
     return value, None

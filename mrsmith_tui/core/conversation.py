@@ -17,7 +17,7 @@ from mrsmith_tui import msgs
 from mrsmith_tui.cancel import CancelToken, Cancelled
 from mrsmith_tui.config.schema import AgentConfig
 from mrsmith_tui.core.argcheck import check_arguments, parse_arguments
-from mrsmith_tui.core.budget import ToolCallBudget
+from mrsmith_tui.core.budget import Spend, ToolCallBudget
 from mrsmith_tui.core.context_window import TokenEstimator, context_entries
 from mrsmith_tui.core.ids import IdSource
 from mrsmith_tui.core.small_context import compact_specs, is_small
@@ -36,9 +36,9 @@ from mrsmith_tui.provider.types import (
     StreamText,
     ToolCall,
 )
-from mrsmith_tui.tools.approval import ApprovalGate
 from mrsmith_tui.security.redact import PROCESS
-from mrsmith_tui.tools.base import ToolContext, ToolResult
+from mrsmith_tui.tools.approval import ApprovalGate
+from mrsmith_tui.tools.base import Tool, ToolContext, ToolResult
 from mrsmith_tui.tools.registry import ToolRegistry
 
 BUDGET_SPENT_INSTRUCTION = (
@@ -397,7 +397,7 @@ class Conversation:
             self._report_budget(spend)
             self._run_one(run_id, call, cancel)
 
-    def _report_budget(self, spend) -> None:
+    def _report_budget(self, spend: Spend) -> None:
         self.sink(msgs.ToolBudget(used=spend.used, limit=spend.limit))
         if spend.warn_80:
             self._warn(f"{spend.used} of {spend.limit} tool calls of this session used (maxToolCallsPerSession)", "budget-80")
@@ -433,12 +433,17 @@ class Conversation:
             result, denied, began = self._authorized_run(tool, args, call, cancel)
         self._tool_result(run_id, call, result, elapsed=time.monotonic() - began, denied=denied, announce=True)
 
-    def _authorized_run(self, tool, args: dict[str, Any], call: ToolCall, cancel: CancelToken) -> tuple[ToolResult, bool, float]:
+    def _authorized_run(self, tool: Tool, args: dict[str, Any], call: ToolCall, cancel: CancelToken) -> tuple[ToolResult, bool, float]:
         """(result, denied, when the tool began to run: after any approval)"""
         ctx = self.tool_ctx
         ctx.cancel = cancel
         began = time.monotonic()
-        ctx.output = lambda text, _id=call.id: self.sink(msgs.ToolOutput(call_id=_id, text=text))
+        call_id = call.id
+
+        def output(text: str) -> None:
+            self.sink(msgs.ToolOutput(call_id=call_id, text=text))
+
+        ctx.output = output
         try:
             refusal = self.gate.authorize(tool, args, call.arguments, ctx)
             if refusal is not None:

@@ -9,7 +9,7 @@ import threading
 
 class IdSource:
     def __init__(self) -> None:
-        self._counters: dict[str, itertools.count] = {}
+        self._counters: dict[str, itertools.count[int]] = {}
         self._lock = threading.Lock()
 
     def next(self, prefix: str) -> str:

@@ -23,8 +23,8 @@ def usage_report(ledger: Any) -> str:
     """Tokens per turn and in total, context against its limit, cache hits, tool budget, sub-agents."""
     by_turn: dict[str, tuple[int, UsageInfo]] = {}  # run id -> (model calls, summed usage), in order
     for run_id, usage in ledger.turns:
-        calls, total = by_turn.get(run_id, (0, UsageInfo()))
-        by_turn[run_id] = (calls + 1, total + usage)
+        calls, summed = by_turn.get(run_id, (0, UsageInfo()))
+        by_turn[run_id] = (calls + 1, summed + usage)
     lines = ["Usage"]
     if not by_turn:
         lines.append("  no model calls yet")

@@ -74,7 +74,9 @@ def _from_ollama(show: Any) -> int:
     m = re.search(r"(?m)^\s*num_ctx\s+(\d+)", str(show.get("parameters") or ""))
     if m:
         return int(m.group(1))
-    info = show.get("model_info") if isinstance(show.get("model_info"), dict) else {}
+    info = show.get("model_info")
+    if not isinstance(info, dict):
+        return 0
     return next((_positive(v) for k, v in info.items() if k.endswith(".context_length") and _positive(v)), 0)
 
 

@@ -56,3 +56,8 @@ def test_parse_arguments():
     assert parse_arguments('{"a": 1}') == ({"a": 1}, None)
     assert parse_arguments("nope")[1].startswith("the arguments are not valid JSON")
     assert parse_arguments('"s"')[1] == "the arguments must be a JSON object, got a string"
+
+
+def test_a_number_too_long_to_convert_is_a_json_problem_not_a_crash():
+    args, problem = parse_arguments('{"n": ' + "9" * 5000 + "}")
+    assert args is None and problem is not None and problem.startswith("the arguments are not valid JSON")
