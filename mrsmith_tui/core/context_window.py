@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 from mrsmith_tui.history import HistoryEntry
-from mrsmith_tui.provider.chat_wire import system_message, wire_message, wire_messages
-from mrsmith_tui.provider.types import Thinking
+from mrsmith_tui.provider.chat_wire import request_messages, system_message, wire_message, wire_messages
+from mrsmith_tui.provider.types import ChatRequest, Thinking
 
 __all__ = ["TokenEstimator", "split_turns", "sliding_window", "context_entries", "Builder"]
 
@@ -47,6 +47,10 @@ class TokenEstimator:
         estimate = self.raw(sent)
         if estimate > 0 and real_prompt_tokens > 0:
             self.scale = min(4.0, max(0.25, real_prompt_tokens / estimate))
+
+    def calibrate_by(self, request: ChatRequest, real_prompt_tokens: int) -> None:
+        """Calibrate by what the server counted for `request`."""
+        self.calibrate({"messages": request_messages(request), "tools": request.tools}, real_prompt_tokens)
 
     def entry(self, entry: HistoryEntry, thinking: Thinking = "strip") -> int:
         return self.count(wire_message(entry, thinking))

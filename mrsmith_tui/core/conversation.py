@@ -24,7 +24,6 @@ from mrsmith_tui.core.small_context import compact_specs, is_small
 from mrsmith_tui.core.stream import BlockStream
 from mrsmith_tui.core.usage import UsageLedger
 from mrsmith_tui.history import HistoryEntry, ToolCallBlock, ToolResultEntry, UserEntry, assistant
-from mrsmith_tui.provider.chat_wire import request_messages
 from mrsmith_tui.provider.types import (
     MAX_ARGUMENT_CHARS,
     ChatRequest,
@@ -357,7 +356,7 @@ class Conversation:
 
     def _account(self, run_id: str, request: ChatRequest, usage: msgs.UsageInfo) -> None:
         if not usage.estimated and usage.prompt_tokens:
-            self.estimator.calibrate({"messages": request_messages(request), "tools": request.tools}, usage.prompt_tokens)
+            self.estimator.calibrate_by(request, usage.prompt_tokens)
         for m in self.ledger.record(run_id, usage):  # the ledger posts; the transcript keeps its warnings
             if isinstance(m, msgs.Warning):
                 self._record({"type": "warning", "text": m.text, "code": m.code})

@@ -10,7 +10,7 @@ add-ons (the agents' composition, agents.compose, is the one the frontends call)
 blocking (call it from a worker thread); everything it does reaches the frontend as Msgs
 through the sink.
 
-History is a plain list of OpenAI message dicts (plus "reasoning"), without the system
+History is a list of typed, wire-neutral entries (`mrsmith_tui.history`), without the system
 prompt, which is rebuilt for every call (so sections added later take effect); resume
 hands the recorded history in. `/reset` starts a fresh session id and transcript, so a
 transcript always holds one continuous conversation.
