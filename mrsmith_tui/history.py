@@ -14,7 +14,7 @@ with `model_copy(update=...)`.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal, Union
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -44,7 +44,7 @@ class ToolCallBlock(_Frozen):
     arguments: str  # the JSON text as the model wrote it (it may not parse; the tool loop says so)
 
 
-AssistantBlock = Annotated[Union[TextBlock, ReasoningBlock, ToolCallBlock], Field(discriminator="type")]
+AssistantBlock = Annotated[TextBlock | ReasoningBlock | ToolCallBlock, Field(discriminator="type")]
 
 
 # --------------------------------------------------------------------------- entries
@@ -94,7 +94,7 @@ class ToolResultEntry(_Frozen):
     compacted: bool = False
 
 
-HistoryEntry = Annotated[Union[UserEntry, AssistantEntry, ToolResultEntry], Field(discriminator="role")]
+HistoryEntry = Annotated[UserEntry | AssistantEntry | ToolResultEntry, Field(discriminator="role")]
 
 
 def assistant(text: str = "", reasoning: str = "", signature: str = "",

@@ -16,14 +16,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from mrsmith_tui import msgs
-from mrsmith_tui.cancel import CancelToken, Cancelled
+from mrsmith_tui.cancel import Cancelled, CancelToken
 from mrsmith_tui.core.context_window import context_entries
 from mrsmith_tui.core.session_api import Compactable
 from mrsmith_tui.history import HistoryEntry, UserEntry
 from mrsmith_tui.provider.types import ChatRequest, ProviderError, StreamDone, StreamText
 from mrsmith_tui.session.resume import apply_compaction
 
-__all__ = ["compact", "maybe_auto_compact", "compaction_cut", "AUTO_COMPACT_PERCENT", "COMPACT_INSTRUCTION"]
+__all__ = ["AUTO_COMPACT_PERCENT", "COMPACT_INSTRUCTION", "compact", "compaction_cut", "maybe_auto_compact"]
 
 AUTO_COMPACT_PERCENT = 90.0
 

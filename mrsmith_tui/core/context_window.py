@@ -24,7 +24,7 @@ from mrsmith_tui.history import HistoryEntry
 from mrsmith_tui.provider.chat_wire import request_messages, system_message, wire_message, wire_messages
 from mrsmith_tui.provider.types import ChatRequest, Thinking
 
-__all__ = ["TokenEstimator", "split_turns", "sliding_window", "context_entries", "Builder"]
+__all__ = ["Builder", "TokenEstimator", "context_entries", "sliding_window", "split_turns"]
 
 Builder = Literal["full", "sliding"]
 

@@ -25,7 +25,7 @@ from typing import Any
 from mrsmith_tui.history import AssistantEntry, HistoryEntry, ToolCallBlock, ToolResultEntry, UserEntry
 from mrsmith_tui.provider.types import ChatRequest, Thinking
 
-__all__ = ["wire_message", "wire_messages", "request_messages", "system_message"]
+__all__ = ["request_messages", "system_message", "wire_message", "wire_messages"]
 
 
 def system_message(system_prompt: str) -> dict[str, Any]:

@@ -104,9 +104,8 @@ class SSEParser:
             self._data.append(value)
         elif name == "event":
             self._event_type = value
-        elif name == "id":
-            if "\0" not in value:
-                self._last_id = value
+        elif name == "id" and "\0" not in value:
+            self._last_id = value
         # `retry` and unknown fields are ignored: the provider reconnects by retrying the POST.
 
     def _dispatch(self, events: list[SSEEvent]) -> None:

@@ -11,8 +11,9 @@ Failures raise `ProviderError` with a one-line message fit to show the person.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Literal, Protocol
+from typing import Any, Literal, Protocol
 
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.errors import MrSmithError

@@ -13,8 +13,8 @@ preserved, and with the full and the sliding builder.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -101,5 +101,5 @@ def test_the_bodies_sent_are_byte_identical_to_before_the_typed_history(name):
     bodies = run_scenario(**SCENARIOS[name])  # type: ignore[arg-type]
     expected = (FIXTURES / f"chat_wire_{name}.jsonl").read_text(encoding="utf-8").splitlines()
     assert len(bodies) == len(expected)
-    for n, (got, want) in enumerate(zip(bodies, expected)):
+    for n, (got, want) in enumerate(zip(bodies, expected, strict=True)):
         assert got == want, f"request {n} differs"

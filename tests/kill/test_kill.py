@@ -16,9 +16,9 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
-from typing import Sequence
 
 from core.fakes import FakeProvider, ScriptedApprover, answer
 from loopback import Turn, chunk, usage_chunk
