@@ -83,7 +83,7 @@ def run_scenario(thinking: str, context_builder: str, max_context_tokens: int = 
     approver = ScriptedApprover()
     ctx = ToolContext(root=Path("."), cancel=CancelToken(), approver=approver, emit=sink)
     conv = Conversation(agent, provider, ToolRegistry([EchoTool()]), ctx, ApprovalGate(approver), sink, None,
-                        ToolCallBudget(4), system_prompt="You are the scripted agent.", coalesce_seconds=0)
+                        ToolCallBudget(4), system_prompt="You are the scripted agent.")
     conv.run_turn("read the notes", CancelToken(), attachments=[("stdin", "piped notes\n")])
     conv.add_context("[skill body] Plan first, then act.")
     conv.run_turn("second", CancelToken())
