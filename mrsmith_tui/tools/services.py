@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from mrsmith_tui.cancel import CancelToken
 
@@ -98,9 +98,3 @@ class Services:
     fleet: FleetService | None = None
     skills: SkillsService | None = None
     subagents: SubagentService | None = None
-
-    def get(self, name: str, default: Any = None) -> Any:
-        """Transitional, for callers that still read the services as a mapping (`.get("fleet")`):
-        the attribute of that name. Read the attributes instead."""
-        value = getattr(self, name, None) if name in self.__dataclass_fields__ else None
-        return default if value is None else value

@@ -25,6 +25,7 @@ from textual.widgets import Static
 from mrsmith_tui import msgs as m
 from mrsmith_tui.config.schema import Config
 from mrsmith_tui.core.outbound import OutboundFilter
+from mrsmith_tui.core.session_api import Session
 from mrsmith_tui.security.redact import PROCESS, map_strings
 from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.tui import model as ui
@@ -102,7 +103,7 @@ class MrSmithApp(App[int]):
         self._theme_warning = choose_theme(self, theme)
 
     @property
-    def session(self) -> Any:
+    def session(self) -> Session | None:
         return self.link.session
 
     @property
@@ -318,7 +319,7 @@ class MrSmithApp(App[int]):
 def run_tui(make_session: SessionFactory, *, config: Config, theme: str | None = None,
             history_path: Path | None = None, resume: ResumeFactory | None = None,
             sessions_root: Path | None = None) -> int:
-    """Run the full-screen UI. `make_session(sink, approver)` builds the AgentSession;
+    """Run the full-screen UI. `make_session(sink, approver)` builds the session;
     `resume(session_id, sink, approver)` builds one on a recorded session (for /sessions)."""
     _paint_sooner()
     app = MrSmithApp(make_session, config=config, theme=theme,

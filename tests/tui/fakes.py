@@ -1,15 +1,19 @@
-"""A scripted stand-in for AgentSession: each run plays a list of steps through the sink."""
+"""A scripted stand-in for a session (core.session_api.Session): each run plays a list of steps through the sink."""
 
 from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from mrsmith_tui import msgs as m
 from mrsmith_tui.config.schema import AgentConfig, Config, ProviderConfig
+from mrsmith_tui.core.usage import UsageLedger
+from mrsmith_tui.tools.approval import ApprovalGate, PolicyApprover
 from mrsmith_tui.tools.base import ApprovalQuery
+from mrsmith_tui.tools.services import Services
 
 AT = 1_700_000_000.0  # frozen time for every scripted Msg
 
@@ -57,9 +61,13 @@ class FakeSession:
     def __init__(self, sink: Any, approver: Any, script: list[list[Any]] | None = None) -> None:
         self.sink, self.approver = sink, approver
         self.agent = CONFIG.agents[0]
-        self.services: dict[str, Any] = {}
+        self.services = Services()
         self.session_id = "01930000-0000-7000-8000-000000000000"
+        self.cwd = Path.cwd()
         self.transcript_path: Path | None = None
+        self.gate = ApprovalGate(PolicyApprover())
+        self.ledger = UsageLedger(lambda msg: None, max_context_tokens=32_000)
+        self.compactions = 0
         self.script = list(script or [])
         self.prompts: list[str] = []
         self.answers: list[str] = []
@@ -81,6 +89,10 @@ class FakeSession:
                 step(self, cancel)
         self.sink(m.RunEnded(run_id=rid, cancelled=cancel.cancelled, at=AT))
 
+    def compact(self, cancel: Any) -> str:
+        self.compactions += 1
+        return ""
+
     def reset(self) -> None:
         self.resets += 1
 
@@ -92,6 +104,14 @@ class FakeSession:
 
     def close(self) -> None:
         self.closed = True
+
+
+def fake_session(**fields: Any) -> FakeSession:
+    """A session with no channel (for the commands' tests), `fields` set on it."""
+    session = FakeSession(sink=None, approver=None)
+    for name, value in fields.items():
+        setattr(session, name, value)
+    return session
 
 
 def factory(script: list[list[Any]] | None = None, made: list | None = None) -> Callable[[Any, Any], FakeSession]:
@@ -115,6 +135,9 @@ class FakeFleet:
         self.session.sink(m.AgentStateChanged(agent_id=agent_id, state="stopping", at=AT))
         self.session.sink(m.AgentStateChanged(agent_id=agent_id, state="stopped", at=AT))
 
+    def stop_all(self, *, join_seconds: float = 2.0) -> None:
+        pass
+
     def list(self) -> list:
         return []
 
@@ -122,7 +145,7 @@ class FakeFleet:
 def fleet_factory(made: list) -> Callable[[Any, Any], FakeSession]:
     def make(sink: Any, approver: Any) -> FakeSession:
         session = FakeSession(sink, approver)
-        session.services["fleet"] = FakeFleet(session)
+        session.services = Services(fleet=FakeFleet(session))
         made.append(session)
         return session
     return make

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from mrsmith_tui import msgs as m
-from mrsmith_tui.tui.screens.agent_screen import AgentScreen
 from mrsmith_tui.tui.app import MrSmithApp
+from mrsmith_tui.tui.screens.agent_screen import AgentScreen
 from mrsmith_tui.tui.view.chat_view import BlockView
 from mrsmith_tui.tui.view.sidebar import SidebarView
 from tests.tui.fakes import AT, CONFIG, fleet_factory
@@ -56,14 +56,14 @@ async def test_panel_opens_an_agents_screen_and_stops_it_there():
         app.sink(m.FromAgent(agent_id="agent-2", at=AT, msg=m.TextDelta(block_id="t", text="done: all green", at=AT)))
         await until(pilot, lambda: len(screen.query(BlockView)) == 4)
         await pilot.press("x")
-        await until(pilot, lambda: made[0].services["fleet"].stops == [("agent-2", 0)])
+        await until(pilot, lambda: made[0].services.fleet.stops == [("agent-2", 0)])
         await until(pilot, lambda: "stopped" in str(screen.query_one("#agent-status").render()))
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, AgentScreen))
         await until(pilot, lambda: app.focused is app.query_one(SidebarView))
         # stop the other one straight from the panel
         await pilot.press("up", "x")
-        await until(pilot, lambda: ("agent-1", 0) in made[0].services["fleet"].stops)
+        await until(pilot, lambda: ("agent-1", 0) in made[0].services.fleet.stops)
         await until(pilot, lambda: all(r.state == "stopped" for r in app.model.sidebar.agents))
         await pilot.press("escape")
         await until(pilot, lambda: app.focused is not None and app.focused.id == "prompt")
@@ -71,7 +71,7 @@ async def test_panel_opens_an_agents_screen_and_stops_it_there():
 
 
 async def test_clicking_a_panel_row_opens_that_agent():
-    app, made = fleet_app()
+    app, _ = fleet_app()
     async with app.run_test(size=(120, 36)) as pilot:
         await start_agents(pilot, app, "agent-1")
         await until(pilot, lambda: app.query_one(SidebarView).display and app.query_one(SidebarView)._owners)
@@ -89,7 +89,7 @@ async def test_stop_from_the_input_line_names_unknown_ids():
     async with app.run_test(size=(120, 36)) as pilot:
         await start_agents(pilot, app, "agent-1")
         await pilot.press(*"/agents stop agent-1", "enter")
-        await until(pilot, lambda: made[0].services["fleet"].stops == [("agent-1", 0)])
+        await until(pilot, lambda: made[0].services.fleet.stops == [("agent-1", 0)])
         await pilot.press(*"/agents stop nope", "enter")
         await until(pilot, lambda: any("no agent 'nope'" in b.text for b in app.model.conv.blocks))
 
@@ -104,7 +104,7 @@ async def test_typing_on_the_panel_or_an_agents_screen_goes_to_the_prompt():
         await until(pilot, lambda: app.focused is not None and app.focused.id == "prompt")
         await pilot.press(*"me text")
         await until(pilot, lambda: app.model.input.draft == "some text")
-        assert made[0].services["fleet"].stops == [] and app.model.sidebar.selected is None
+        assert made[0].services.fleet.stops == [] and app.model.sidebar.selected is None
         for _ in range(9):
             await pilot.press("backspace")
         await pilot.press(*"/agents agent-1", "enter")
@@ -112,4 +112,4 @@ async def test_typing_on_the_panel_or_an_agents_screen_goes_to_the_prompt():
         await pilot.press(*"hey")
         await until(pilot, lambda: not isinstance(app.screen, AgentScreen) and app.model.input.draft == "hey")
         assert app.focused is not None and app.focused.id == "prompt"
-        assert made[0].services["fleet"].stops == []
+        assert made[0].services.fleet.stops == []

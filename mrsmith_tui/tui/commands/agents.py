@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mrsmith_tui.tui import model as ui
-from mrsmith_tui.tui.commands.registry import CommandContext, SlashCommand
+from mrsmith_tui.tui.commands.registry import CommandContext, SlashCommand, session_of
 from mrsmith_tui.tui.model import Model, agent_fields
 
 
@@ -26,11 +26,12 @@ class AgentsCommand(SlashCommand[str]):
         return tuple(f"/agents {p}" for p in ("stop", *ids) if p.startswith(arg) and p != arg)
 
     def run(self, ctx: CommandContext, args: str) -> None:
-        current = getattr(getattr(ctx.session, "agent", None), "name", "")
+        session = session_of(ctx)
+        current = session.agent.name
         lines = ["Agents"] + [f"{'●' if a.name == current else '○'} {a.name}  {a.provider}/{a.model}"
                               for a in ctx.config.agents]
-        fleet = getattr(ctx.session, "services", {}).get("fleet")
-        records = fleet.list() if fleet is not None and hasattr(fleet, "list") else []
+        fleet = session.services.fleet
+        records = fleet.list() if fleet is not None else []
         if records:
             lines += ["", "Background agents · in the panel: ↑/↓ select, Enter open, x stop · /agents stop ID"]
             for r in records:
@@ -63,7 +64,7 @@ class AgentCommand(SlashCommand[AgentChoice]):
         return model.agents_known
 
     def run(self, ctx: CommandContext, args: AgentChoice) -> None:
-        session = ctx.session
+        session = session_of(ctx)
         session.switch_agent(args.name)  # an unknown name raises before anything changes
         if not args.keep:
             session.reset()
@@ -78,7 +79,7 @@ class SkillsCommand(SlashCommand[str]):
     rank = 70
 
     def run(self, ctx: CommandContext, args: str) -> None:
-        catalog = getattr(ctx.session, "services", {}).get("skills")
+        catalog = session_of(ctx).services.skills
         if catalog is None:
             ctx.note("skills are not available in this build", "warning")
             return
@@ -88,7 +89,7 @@ class SkillsCommand(SlashCommand[str]):
                 ctx.note("no skills found (./skills or ~/.config/mrsmith/skills)")
                 return
             lines = ["Skills (* loaded) · /skills NAME loads one"] + [
-                f"{'*' if catalog.is_loaded(s.name) else ' '} {s.name}  {getattr(s, 'description', '')}" for s in skills]
+                f"{'*' if catalog.is_loaded(s.name) else ' '} {s.name}  {s.description}" for s in skills]
             ctx.note("\n".join(lines))
             return
         already = catalog.is_loaded(args)
@@ -123,12 +124,12 @@ class ReasoningCommand(SlashCommand[EffortChoice]):
         return EffortChoice(effort=None if arg == "off" else arg)
 
     def run(self, ctx: CommandContext, args: EffortChoice) -> None:
+        session = session_of(ctx)
         if args.show:
-            effort = getattr(getattr(ctx.session, "agent", None), "reasoning_effort", None)
-            current = ctx.model.ledger.effort or effort
+            current = ctx.model.ledger.effort or session.agent.reasoning_effort
             ctx.note(f"reasoning effort: {current or 'model default'} · /reasoning <value|off>")
             return
-        ctx.session.set_reasoning_effort(args.effort)
+        session.set_reasoning_effort(args.effort)
         ctx.emit(ui.EffortChanged, effort=args.effort)
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from mrsmith_tui.security.redact import PROCESS
-from mrsmith_tui.tui.commands.registry import CommandContext, SlashCommand
+from mrsmith_tui.tui.commands.registry import CommandContext, SlashCommand, session_of
 
 
 class CopyCommand(SlashCommand[str]):
@@ -32,9 +32,9 @@ class ExportCommand(SlashCommand[Path | None]):
         return Path(arg).expanduser() if arg else None
 
     def run(self, ctx: CommandContext, args: Path | None) -> None:
-        session_id = str(getattr(ctx.session, "session_id", "session"))
-        target = args or Path.cwd() / f"mrsmith-{session_id[:8]}.md"
-        transcript = getattr(ctx.session, "transcript_path", None)
+        session = session_of(ctx)
+        target = args or Path.cwd() / f"mrsmith-{session.session_id[:8]}.md"
+        transcript = session.transcript_path
         if transcript is not None:
             from mrsmith_tui.session.export import export_session
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from mrsmith_tui.tui.commands.registry import CommandContext, NoteKind, SlashCommand
+from mrsmith_tui.tui.commands.registry import CommandContext, NoteKind, SlashCommand, session_of
 from mrsmith_tui.tui.model import Model, one_line
 
 if TYPE_CHECKING:
-    from mrsmith_tui.tools.approval import Permission
+    from mrsmith_tui.tools.approval import ApprovalGate, Permission
 
 USAGE = "/permissions lists · /permissions revoke N, SPEC or all"
 SPEC_SHOWN = 60  # a spec longer than this (a whole heredoc command) is listed cut, on one line
@@ -41,7 +41,7 @@ def permissions_text(perms: list[Permission]) -> str:
     return "\n".join(lines)
 
 
-def permissions_command(gate: Any, arg: str) -> tuple[str, NoteKind]:
+def permissions_command(gate: ApprovalGate, arg: str) -> tuple[str, NoteKind]:
     """Carry out `/permissions [arg]` on the gate: (the text to show, "notice" or "warning")."""
     verb, _, rest = arg.strip().partition(" ")
     rest = rest.strip()
@@ -53,10 +53,11 @@ def permissions_command(gate: Any, arg: str) -> tuple[str, NoteKind]:
     if not rest:
         return f"/permissions revoke: which one? {USAGE}", "warning"
     if rest == "all":
-        gone = gate.revoke_all()
-        if not gone:
+        all_gone = gate.revoke_all()
+        if not all_gone:
             return "no permissions to revoke", "notice"
-        return f"revoked {_count(len(gone))}: {', '.join(short(p.spec) for p in gone)} · such calls ask again", "notice"
+        return (f"revoked {_count(len(all_gone))}: {', '.join(short(p.spec) for p in all_gone)} · such calls ask again",
+                "notice")
     spec = rest
     if rest.isdecimal():  # not isdigit: "²" is a digit int() cannot read
         n = int(rest)
@@ -84,11 +85,7 @@ class PermissionsCommand(SlashCommand[str]):
         return ("revoke",)
 
     def run(self, ctx: CommandContext, args: str) -> None:
-        gate = getattr(ctx.session, "gate", None)
-        if gate is None:
-            ctx.note("/permissions: this session has no approval gate", "warning")
-            return
-        text, kind = permissions_command(gate, args)
+        text, kind = permissions_command(session_of(ctx).gate, args)
         ctx.note(text, kind)
 
 

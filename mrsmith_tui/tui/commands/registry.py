@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 
     from mrsmith_tui.cancel import CancelToken
     from mrsmith_tui.config.schema import Config
+    from mrsmith_tui.core.session_api import Session
 
 NoteKind = Literal["notice", "warning", "error"]
 Args = TypeVar("Args")
@@ -30,7 +31,7 @@ class CommandContext(Protocol):
     """What a command may use. The shell implements it (shell/command_context.py); tests fake it."""
 
     @property
-    def session(self) -> Any: ...  # the AgentSession; None before it is built
+    def session(self) -> Session | None: ...  # None before it is built
 
     @property
     def config(self) -> Config: ...
@@ -138,6 +139,14 @@ class CommandRegistry:
     def help_text(self) -> str:
         width = max(len(c.name) for c in self._commands)
         return "Commands\n" + "\n".join(f"{c.name.ljust(width)}  {c.help_line}" for c in self._commands)
+
+
+def session_of(ctx: CommandContext) -> Session:
+    """The session of a command that needs one (run_command refuses such a command before it is built)."""
+    session = ctx.session
+    if session is None:
+        raise CommandError("no session")
+    return session
 
 
 def run_command(registry: CommandRegistry, ctx: CommandContext, name: str, arg: str) -> None:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.commands.permissions import short
-from mrsmith_tui.tui.commands.registry import CommandContext, SlashCommand
+from mrsmith_tui.tui.commands.registry import CommandContext, SlashCommand, session_of
 
 
 class HelpCommand(SlashCommand[str]):
@@ -40,8 +39,7 @@ class ResetCommand(SlashCommand[None]):
         return None
 
     def run(self, ctx: CommandContext, args: None) -> None:
-        gate = getattr(ctx.session, "gate", None)
-        answered = [p.spec for p in gate.permissions() if p.origin == "answer"] if gate is not None else []
+        answered = [p.spec for p in session_of(ctx).gate.permissions() if p.origin == "answer"]
         if not answered:
             _reset(ctx, keep=True)
             return
@@ -61,7 +59,7 @@ def _reset(ctx: CommandContext, keep: bool) -> None:
     """The old conversation's requests are refused at once (their modals leave); the reset itself
     runs in a worker, since stopping the session's agents waits for their threads."""
     ctx.cancel_requests()
-    session, emit_later = ctx.session, ctx.emit_later
+    session, emit_later = session_of(ctx), ctx.emit_later
 
     def job(token: CancelToken) -> str | None:
         gone = [] if keep else session.gate.revoke_all("answer")
@@ -83,11 +81,7 @@ class CompactCommand(SlashCommand[None]):
         return None
 
     def run(self, ctx: CommandContext, args: None) -> None:
-        session = ctx.session
-        if not hasattr(session, "compact"):
-            ctx.note("/compact is not available in this build", "warning")
-            ctx.emit_later(ui.WorkerDone)
-            return
+        session = session_of(ctx)
         ctx.run_in_worker(lambda token: session.compact(token) or "compacted")
 
 
@@ -108,11 +102,12 @@ class SessionsCommand(SlashCommand[None]):
         from mrsmith_tui.session.store import list_sessions
         from mrsmith_tui.tui.screens.sessions_picker import SessionPicker
 
-        sessions = list_sessions(root, cwd=Path(getattr(ctx.session, "cwd", Path.cwd())))
+        session = session_of(ctx)
+        sessions = list_sessions(root, cwd=session.cwd)
         if not sessions:
             ctx.note(f"no sessions of this folder under {root}")
             return
-        current = str(getattr(ctx.session, "session_id", "")) or None
+        current = session.session_id or None
 
         def picked(session_id: str | None) -> None:
             if session_id is not None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mrsmith_tui.tui.commands.registry import CommandContext, SlashCommand
+from mrsmith_tui.tui.commands.registry import CommandContext, SlashCommand, session_of
 
 
 class UsageCommand(SlashCommand[None]):
@@ -16,13 +16,9 @@ class UsageCommand(SlashCommand[None]):
         return None
 
     def run(self, ctx: CommandContext, args: None) -> None:
-        ledger = getattr(ctx.session, "ledger", None)
-        if ledger is None:
-            ctx.note("usage: this session keeps no ledger", "warning")
-            return
         from mrsmith_tui.core.usage_report import usage_report
 
-        ctx.note(usage_report(ledger))
+        ctx.note(usage_report(session_of(ctx).ledger))
 
 
 COMMANDS: tuple[SlashCommand[Any], ...] = (UsageCommand(),)

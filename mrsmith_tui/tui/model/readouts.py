@@ -4,9 +4,12 @@ frame, compact numbers and durations, the keys that answer a request. Pure funct
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mrsmith_tui.tui.model.state import Model, StatusLedger
+
+if TYPE_CHECKING:
+    from mrsmith_tui.config.schema import AgentConfig
 
 __all__ = [
     "ANSWER_KEYS",
@@ -44,7 +47,7 @@ REQUEST_WORDS = {"approval": "approval", "continue": "go-on request", "question"
 TASK_GLYPH = {"pending": "○", "in_progress": "◐", "completed": "●", "cancelled": "⊘"}
 
 
-def agent_fields(agent: Any) -> dict[str, Any]:
+def agent_fields(agent: AgentConfig) -> dict[str, Any]:
     """What the status bar shows of an agent config: the fields of initial_model, AgentSwitched, SessionSwitched."""
     return {"agent": agent.name, "model": agent.model, "effort": agent.reasoning_effort,
             "context_limit": agent.max_context_tokens}

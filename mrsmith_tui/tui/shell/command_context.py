@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from mrsmith_tui import msgs as m
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.config.schema import Config
+from mrsmith_tui.core.session_api import Session
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.commands.registry import NoteKind
 
@@ -27,7 +28,7 @@ class ShellCommandContext:
         self._sessions_root = sessions_root
 
     @property
-    def session(self) -> Any:
+    def session(self) -> Session | None:
         return self._app.session
 
     @property

@@ -54,7 +54,7 @@ def cancel_run(app: MrSmithApp) -> None:
 
 
 def _stop_agent(app: MrSmithApp, agent_id: str) -> None:
-    fleet = getattr(app.session, "services", {}).get("fleet") if app.session is not None else None
+    fleet = app.session.services.fleet if app.session is not None else None
     if fleet is None:
         app.ui(ui.Note, text=f"cannot stop {agent_id}: no fleet in this session", kind="error")
         return

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual.message import Message
 
 from mrsmith_tui import msgs as m
 from mrsmith_tui.core.outbound import OutboundFilter
+from mrsmith_tui.core.session_api import Session, Sink
+from mrsmith_tui.tools.base import Approver
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.model import agent_fields
 from mrsmith_tui.tui.shell.bridge import CoalescingSink, TuiApprover
@@ -23,8 +25,8 @@ from mrsmith_tui.tui.shell.bridge import CoalescingSink, TuiApprover
 if TYPE_CHECKING:
     from mrsmith_tui.tui.app import MrSmithApp
 
-SessionFactory = Callable[[Any, Any], Any]  # (sink, approver) -> AgentSession
-ResumeFactory = Callable[[str, Any, Any], Any]  # (session_id, sink, approver) -> AgentSession
+SessionFactory = Callable[[Sink, Approver], Session]
+ResumeFactory = Callable[[str, Sink, Approver], Session]  # (session_id, sink, approver): a recorded session
 
 
 class Dispatch(Message):
@@ -41,7 +43,7 @@ class SessionLink:
         self._app = app
         self._make_session = make_session
         self.resume = resume  # resume(session_id, sink, approver): another recorded session, replayed
-        self.session: Any = None
+        self.session: Session | None = None
         self._tried = False
         self.generation = 0
         self.sink, self.approver = self._open_channel()
@@ -78,17 +80,16 @@ class SessionLink:
 
     def _adopt(self) -> None:
         """The status bar shows the session's agent (the context size the server reported stays)."""
-        agent = getattr(self.session, "agent", None)
-        if agent is not None:
+        if self.session is not None:
             app = self._app
-            fields = agent_fields(agent)
+            fields = agent_fields(self.session.agent)
             fields["context_limit"] = app.model.ledger.context_limit or fields["context_limit"]
             app.model = replace(app.model, ledger=replace(app.model.ledger, **fields))
 
     def switch(self, session_id: str) -> None:
         """Put a recorded session on screen in place of this one; the old one is closed, its Msgs dropped."""
         app = self._app
-        if session_id == str(getattr(self.session, "session_id", "")):
+        if self.session is not None and session_id == self.session.session_id:
             app.ui(ui.Note, text=f"already in session {session_id}")
             return
         if app.model.run.running:
@@ -111,7 +112,7 @@ class SessionLink:
         old_approver.close()
         old_sink.close()
         # Dispatched now, so it lands before the replayed Msgs the sink has queued.
-        app.ui(ui.SessionSwitched, session_id=str(getattr(new, "session_id", session_id)), **agent_fields(new.agent))
+        app.ui(ui.SessionSwitched, session_id=new.session_id, **agent_fields(new.agent))
         self.session = new
         if old is not None:
             try:

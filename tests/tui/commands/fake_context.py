@@ -10,6 +10,7 @@ from typing import Any
 from mrsmith_tui import msgs as m
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.config.schema import Config
+from mrsmith_tui.core.session_api import Session
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.commands.registry import NoteKind
 from mrsmith_tui.tui.update import initial_model
@@ -18,7 +19,7 @@ from tests.tui.fakes import CONFIG
 
 @dataclass
 class FakeContext:
-    session: Any = None
+    session: Session | None = None
     config: Config = CONFIG
     model: ui.Model = field(default_factory=initial_model)
     themes: frozenset[str] = frozenset({"mrsmith", "nord"})

@@ -7,16 +7,13 @@ from types import SimpleNamespace
 import pytest
 
 from mrsmith_tui import msgs as m
+from mrsmith_tui.tools.services import Services
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.commands import REGISTRY, run_command
 from mrsmith_tui.tui.commands.agents import AgentChoice, AgentCommand, EffortChoice, ReasoningCommand
 from mrsmith_tui.tui.update import initial_model, update
 from tests.tui.commands.fake_context import FakeContext
-from tests.tui.fakes import FakeSession
-
-
-def fake_session() -> FakeSession:
-    return FakeSession(sink=None, approver=None)
+from tests.tui.fakes import fake_session
 
 
 def test_the_family_and_its_help():
@@ -72,7 +69,7 @@ def test_agents_lists_the_configured_agents_and_the_background_ones():
     assert text.splitlines()[:3] == ["Agents", "● default  local/qwen3-coder", "○ fast  local/qwen3-mini"]
     assert "not available in this build" in text
     record = SimpleNamespace(agent_id="agent-1", label="bg", state="running", elapsed=lambda: 3.0, tool_calls=2)
-    s.services["fleet"] = SimpleNamespace(list=lambda: [record])
+    s.services = Services(fleet=SimpleNamespace(list=lambda: [record]))
     run_command(REGISTRY, ctx, "/agents", "")
     assert ctx.last_note[0].endswith("agent-1  bg  running · 3s · 2 tools")
 
@@ -94,7 +91,7 @@ def test_skills_lists_or_loads_one():
     ctx = FakeContext(session=fake_session())
     run_command(REGISTRY, ctx, "/skills", "")
     assert ctx.last_note == ("skills are not available in this build", "warning")
-    ctx.session.services["skills"] = catalog
+    ctx.session.services = Services(skills=catalog)
     run_command(REGISTRY, ctx, "/skills", "")
     assert ctx.last_note[0] == "Skills (* loaded) · /skills NAME loads one\n  plan  make a plan"
     run_command(REGISTRY, ctx, "/skills", "plan")

@@ -48,18 +48,14 @@ async def test_the_reset_question_keeps_its_keys_on_a_60x20_screen_with_long_spe
 
 
 def test_the_command_lists_and_revokes_through_the_sessions_gate():
-    from types import SimpleNamespace
-
     from mrsmith_tui.tui.commands import REGISTRY, run_command
     from mrsmith_tui.tui.update import initial_model
     from tests.tui.commands.fake_context import FakeContext
+    from tests.tui.fakes import fake_session
 
     command = REGISTRY.find("/permissions")
     assert command.summary and command.complete(initial_model(), "r") == ("/permissions revoke",)
-    ctx = FakeContext(session=object())
-    run_command(REGISTRY, ctx, "/permissions", "")
-    assert ctx.last_note == ("/permissions: this session has no approval gate", "warning")
-    ctx.session = SimpleNamespace(gate=gate())
+    ctx = FakeContext(session=fake_session(gate=gate()))
     run_command(REGISTRY, ctx, "/permissions", "")
     assert ctx.last_note[0].startswith("Permissions: these run without asking")
     run_command(REGISTRY, ctx, "/permissions", "revoke 1")

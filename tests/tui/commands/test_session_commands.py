@@ -12,13 +12,11 @@ from mrsmith_tui.tui.commands.session import CompactCommand, ResetCommand, Sessi
 from mrsmith_tui.tui.screens.keep_permissions import KeepPermissionsModal
 from mrsmith_tui.tui.screens.sessions_picker import SessionPicker
 from tests.tui.commands.fake_context import FakeContext
-from tests.tui.fakes import FakeSession
+from tests.tui.fakes import FakeSession, fake_session
 
 
 def session(*permissions: Permission) -> FakeSession:
-    s = FakeSession(sink=None, approver=None)
-    s.gate = ApprovalGate(PolicyApprover(), list(permissions))  # type: ignore[attr-defined]
-    return s
+    return fake_session(gate=ApprovalGate(PolicyApprover(), list(permissions)))
 
 
 def test_the_family_and_its_help():
@@ -56,18 +54,16 @@ def test_reset_cancelled_at_the_question_frees_the_run_and_keeps_the_conversatio
     assert ctx.emitted_later == [(ui.WorkerDone, {})] and ctx.jobs == []
 
 
-def test_compact_runs_in_a_worker_or_says_it_cannot():
-    ctx = FakeContext(session=object())
+def test_compact_runs_in_a_worker():
+    s = fake_session()
+    ctx = FakeContext(session=s)
     run_command(REGISTRY, ctx, "/compact", "")
-    assert ctx.last_note == ("/compact is not available in this build", "warning")
-    assert ctx.emitted_later == [(ui.WorkerDone, {})]
-    ctx = FakeContext(session=SimpleNamespace(compact=lambda token: None))
-    run_command(REGISTRY, ctx, "/compact", "")
-    assert ctx.run_jobs() == ["compacted"]
+    assert ctx.notes == [] and ctx.emitted_later == []
+    assert ctx.run_jobs() == ["compacted"] and s.compactions == 1
 
 
 def test_sessions_lists_this_folders_sessions_in_a_picker(tmp_path: Path):
-    ctx = FakeContext(session=SimpleNamespace(cwd=tmp_path, session_id="s1"))
+    ctx = FakeContext(session=fake_session(cwd=tmp_path, session_id="s1"))
     run_command(REGISTRY, ctx, "/sessions", "")
     assert ctx.last_note == ("/sessions: this screen cannot switch sessions", "warning")
     ctx.sessions_root = tmp_path / "sessions"
@@ -79,7 +75,7 @@ def test_sessions_lists_this_folders_sessions_in_a_picker(tmp_path: Path):
 def test_a_picked_session_is_switched_to(monkeypatch, tmp_path: Path):
     info = SimpleNamespace(id="s2")
     monkeypatch.setattr("mrsmith_tui.session.store.list_sessions", lambda root, cwd: [info])
-    ctx = FakeContext(session=SimpleNamespace(cwd=tmp_path, session_id="s1"), sessions_root=tmp_path)
+    ctx = FakeContext(session=fake_session(cwd=tmp_path, session_id="s1"), sessions_root=tmp_path)
     run_command(REGISTRY, ctx, "/sessions", "")
     (screen, picked), = ctx.asked
     assert isinstance(screen, SessionPicker)

@@ -9,6 +9,7 @@ from mrsmith_tui.tui.commands import REGISTRY, run_command
 from mrsmith_tui.tui.commands.theme import ThemeCommand
 from mrsmith_tui.tui.update import initial_model
 from tests.tui.commands.fake_context import FakeContext
+from tests.tui.fakes import fake_session
 
 
 def test_each_has_help_and_theme_needs_a_name_but_no_session():
@@ -19,13 +20,10 @@ def test_each_has_help_and_theme_needs_a_name_but_no_session():
 
 
 def test_usage_shows_the_report_of_the_sessions_ledger():
-    ctx = FakeContext(session=object())
-    run_command(REGISTRY, ctx, "/usage", "")
-    assert ctx.last_note == ("usage: this session keeps no ledger", "warning")
     from mrsmith_tui.core.usage import UsageLedger
 
     ledger = UsageLedger(lambda msg: None, max_context_tokens=32_000)
-    ctx.session = SimpleNamespace(ledger=ledger)
+    ctx = FakeContext(session=fake_session(ledger=ledger))
     run_command(REGISTRY, ctx, "/usage", "")
     assert ctx.last_note == (usage_report(ledger), "notice")
 
@@ -33,7 +31,7 @@ def test_usage_shows_the_report_of_the_sessions_ledger():
 def test_jobs_lists_the_background_jobs(monkeypatch):
     from mrsmith_tui.tools import jobs
 
-    ctx = FakeContext(session=object())
+    ctx = FakeContext(session=fake_session())
     monkeypatch.setattr(jobs.JOBS, "list", list)
     run_command(REGISTRY, ctx, "/jobs", "")
     assert ctx.last_note == ("no background jobs (a shell call with background: true starts one)", "notice")
