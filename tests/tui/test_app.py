@@ -7,6 +7,7 @@ import threading
 
 import pytest
 from textual import events
+from textual.command import CommandList
 
 from mrsmith_tui import msgs as m
 from mrsmith_tui.tui import model as ui
@@ -19,7 +20,6 @@ from mrsmith_tui.tui.view.prompt_box import PromptArea
 from mrsmith_tui.tui.view.status import StatusBar
 from tests.tui.fakes import AT, CONFIG, Clock, approve, factory, hold_until, wait_cancel
 from tests.tui.pilot import painted, until
-from textual.command import CommandList
 
 
 def palette_highlights(app, word: str) -> bool:

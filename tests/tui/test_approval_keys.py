@@ -13,11 +13,11 @@ from textual.command import CommandPalette
 
 from mrsmith_tui import msgs as m
 from mrsmith_tui.tools.base import ApprovalQuery
-from mrsmith_tui.tui.app import MrSmithApp
 from mrsmith_tui.tui import model as ui
+from mrsmith_tui.tui.app import MrSmithApp
 from mrsmith_tui.tui.screens.modals import ApprovalModal, QuestionModal
-from mrsmith_tui.tui.update import GRACE
 from mrsmith_tui.tui.screens.review import ReviewScreen
+from mrsmith_tui.tui.update import GRACE
 from mrsmith_tui.tui.view.prompt_box import PromptArea
 from mrsmith_tui.tui.view.status import StatusBar
 from tests.tui.fakes import AT, CONFIG, Clock, FakeSession, approve, factory, hold_until

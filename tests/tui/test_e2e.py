@@ -9,8 +9,8 @@ import pytest
 from loopback import text_turn, tool_turn
 from mrsmith_tui.config.schema import AgentConfig, Config, ProviderConfig
 from mrsmith_tui.tui.app import MrSmithApp
-from mrsmith_tui.tui.screens.modals import ApprovalModal
 from mrsmith_tui.tui.screens.keep_permissions import KeepPermissionsModal
+from mrsmith_tui.tui.screens.modals import ApprovalModal
 from tests.tui.fakes import Clock
 from tests.tui.pilot import painted, until
 

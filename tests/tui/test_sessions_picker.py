@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+from textual.widgets import OptionList
+
 from loopback import text_turn
 from mrsmith_tui import msgs as m
 from mrsmith_tui.cancel import CancelToken
@@ -14,7 +16,6 @@ from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.app import MrSmithApp
 from mrsmith_tui.tui.screens.sessions_picker import SessionPicker
 from mrsmith_tui.tui.update import initial_model, update
-from textual.widgets import OptionList
 from tests.tui.pilot import until
 
 

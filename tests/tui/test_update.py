@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from mrsmith_tui import msgs as m
-from mrsmith_tui.tui.update import effects as fx
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.model import fit_status, sidebar_visible, status_fields
 from mrsmith_tui.tui.update import GRACE, completions, initial_model, key_route, update
+from mrsmith_tui.tui.update import effects as fx
 from mrsmith_tui.tui.update.requests import takes_keys
 
 
@@ -59,7 +59,7 @@ def test_unchanged_slices_keep_their_identity_while_a_block_streams():
     assert model.sidebar is sidebar  # the sidebar region will not redraw
     first = model.conv.blocks
     model, _ = fold(model, m.TextDelta(block_id="t1", text="c", at=2.2))
-    assert model.conv.blocks[:-1] == first[:-1] and all(a is b for a, b in zip(model.conv.blocks[:-1], first[:-1]))
+    assert model.conv.blocks[:-1] == first[:-1] and all(a is b for a, b in zip(model.conv.blocks[:-1], first[:-1], strict=True))
     assert ledger.state == "thinking" and model.ledger.state == "streaming"
 
 
@@ -227,7 +227,7 @@ def test_a_prompt_emptied_by_editing_does_not_arm_but_sending_it_does():
     model, _ = fold(model, ui.DraftChanged(text="", at=7.0), ui.Tick(at=20.0))
     assert not model.pending.armed
     model, _ = fold(running(), ui.DraftChanged(text="next question", at=4.9), approval(at=5.0))
-    model, effects = fold(model, ui.Submit(text="next question", at=6.0))
+    model, _ = fold(model, ui.Submit(text="next question", at=6.0))
     assert model.pending.armed and model.run.queued == ("next question",)
 
 
