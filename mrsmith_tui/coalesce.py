@@ -11,7 +11,6 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import replace
 
 from mrsmith_tui import msgs as m
 
@@ -35,8 +34,8 @@ def _delta_key(msg: m.Msg) -> Key | None:
 def _with_text(first: m.Msg, last: m.Msg, text: str) -> m.Msg:
     """`first` carrying the merged text and the time of `last` (inside a FromAgent wrapper too)."""
     if isinstance(first, m.FromAgent) and isinstance(last, m.FromAgent):
-        return replace(first, msg=_with_text(first.msg, last.msg, text), at=last.at)
-    return replace(first, text=text, at=last.at)  # type: ignore[call-arg]
+        return first.model_copy(update={"msg": _with_text(first.msg, last.msg, text), "at": last.at})
+    return first.model_copy(update={"text": text, "at": last.at})
 
 
 def _text_of(delta: m.Msg) -> str:

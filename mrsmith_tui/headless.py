@@ -120,7 +120,7 @@ def _permission_lines(m: msgs.PermissionsInForce) -> list[tuple[str, str | None]
 
 def permissions_in_force(gate: ApprovalGate, *, approve_all: bool = False) -> msgs.PermissionsInForce:
     """The gate's permissions as the Msg a headless run reports before it starts."""
-    specs = tuple(msgs.Allowed(p.spec, p.origin) for p in gate.permissions())
+    specs = tuple(msgs.Allowed(spec=p.spec, origin=p.origin) for p in gate.permissions())
     return msgs.PermissionsInForce(specs=specs, approve_all=approve_all)
 
 

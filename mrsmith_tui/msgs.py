@@ -1,9 +1,11 @@
 """The Msg vocabulary: the one port between the core and every frontend.
 
 Everything a run does reaches the TUI, the headless printer, the transcript and the tests
-as one of these frozen dataclasses, posted through a `Sink`. Msgs are plain data (str,
-int, float, bool, tuples, and the small records below) so they can be printed as JSON
-lines (`to_json`) and compared in tests.
+as one of these frozen pydantic models, posted through a `Sink`. Msgs are plain data (str,
+int, float, bool, tuples, and the small records below); each carries its class name as its
+`type` tag, so a Msg is printed as one JSON object (`to_json`: the `--json` stream, the
+transcript's lines) and read back as the same Msg (`from_json`, through the discriminated
+union `AnyMsg`). Construction is by keyword only.
 
 Time enters the program only here: every Msg carries `at` (wall-clock seconds), set when
 it is made. The TUI model never reads a clock; it reads `msg.at`.
@@ -11,16 +13,21 @@ it is made. The TUI model never reads a clock; it reads `msg.at`.
 
 from __future__ import annotations
 
-import dataclasses
 import time
-from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Annotated, Any, Literal, Protocol, Union
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from mrsmith_tui.history import AssistantEntry, UserEntry
 
 # --------------------------------------------------------------------------- records
 
 
-@dataclass(frozen=True)
-class UsageInfo:
+class _Record(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class UsageInfo(_Record):
     """Token usage of one model call (or a sum of several)."""
 
     prompt_tokens: int = 0
@@ -31,11 +38,11 @@ class UsageInfo:
 
     def __add__(self, other: UsageInfo) -> UsageInfo:
         return UsageInfo(
-            self.prompt_tokens + other.prompt_tokens,
-            self.completion_tokens + other.completion_tokens,
-            self.cached_tokens + other.cached_tokens,
-            self.reasoning_tokens + other.reasoning_tokens,
-            self.estimated or other.estimated,
+            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+            completion_tokens=self.completion_tokens + other.completion_tokens,
+            cached_tokens=self.cached_tokens + other.cached_tokens,
+            reasoning_tokens=self.reasoning_tokens + other.reasoning_tokens,
+            estimated=self.estimated or other.estimated,
         )
 
 
@@ -43,21 +50,18 @@ TodoStatus = Literal["pending", "in_progress", "completed", "cancelled"]
 TodoPriority = Literal["high", "medium", "low"]
 
 
-@dataclass(frozen=True)
-class Todo:
+class Todo(_Record):
     content: str
     status: TodoStatus = "pending"
     priority: TodoPriority = "medium"
 
 
-@dataclass(frozen=True)
-class QuestionOption:
+class QuestionOption(_Record):
     label: str
     description: str = ""
 
 
-@dataclass(frozen=True)
-class Question:
+class Question(_Record):
     question: str
     options: tuple[QuestionOption, ...] = ()
     multiple: bool = False
@@ -68,11 +72,14 @@ AgentState = Literal["running", "waiting", "stopping", "stopped", "done", "faile
 # --------------------------------------------------------------------------- base
 
 
-@dataclass(frozen=True)
-class Msg:
-    """Base of every Msg. `at` is wall-clock time (seconds since the epoch)."""
+class Msg(BaseModel):
+    """Base of every Msg. `type` is the class name (each class pins it with a Literal);
+    `at` is wall-clock time (seconds since the epoch)."""
 
-    at: float = field(default_factory=time.time, kw_only=True)
+    model_config = ConfigDict(frozen=True, extra="forbid", ser_json_inf_nan="constants")
+
+    type: str = ""
+    at: float = Field(default_factory=time.time)
 
 
 class Sink(Protocol):
@@ -97,8 +104,8 @@ class ListSink:
 # --------------------------------------------------------------------------- session and run
 
 
-@dataclass(frozen=True)
 class SessionStarted(Msg):
+    type: Literal["SessionStarted"] = "SessionStarted"
     session_id: str
     transcript_path: str = ""  # "" when persistence is off (--no-session)
     agent: str = ""
@@ -108,23 +115,23 @@ class SessionStarted(Msg):
     resumed: bool = False
 
 
-@dataclass(frozen=True)
 class UserPrompt(Msg):
     """A prompt the person sent (echoed by the run when it starts a turn)."""
 
+    type: Literal["UserPrompt"] = "UserPrompt"
     run_id: str
     text: str
 
 
-@dataclass(frozen=True)
 class RunStarted(Msg):
+    type: Literal["RunStarted"] = "RunStarted"
     run_id: str
     agent: str = ""
     model: str = ""
 
 
-@dataclass(frozen=True)
 class RunEnded(Msg):
+    type: Literal["RunEnded"] = "RunEnded"
     run_id: str
     cancelled: bool = False
     error: str | None = None  # one line, e.g. "provider 'groq' answered 401: Invalid API Key"
@@ -138,20 +145,20 @@ class RunEnded(Msg):
 # provider delta; frontends merge them per frame (coalesce.py); a block always ends with BlockEnded.
 
 
-@dataclass(frozen=True)
 class ReasoningDelta(Msg):
+    type: Literal["ReasoningDelta"] = "ReasoningDelta"
     block_id: str
     text: str
 
 
-@dataclass(frozen=True)
 class TextDelta(Msg):
+    type: Literal["TextDelta"] = "TextDelta"
     block_id: str
     text: str
 
 
-@dataclass(frozen=True)
 class BlockEnded(Msg):
+    type: Literal["BlockEnded"] = "BlockEnded"
     block_id: str
     kind: Literal["reasoning", "text"]
     text: str  # the whole block, as assembled
@@ -160,24 +167,24 @@ class BlockEnded(Msg):
 # --------------------------------------------------------------------------- tools
 
 
-@dataclass(frozen=True)
 class ToolCallStarted(Msg):
+    type: Literal["ToolCallStarted"] = "ToolCallStarted"
     call_id: str
     name: str
     arguments: str  # raw JSON as the model sent it
     summary: str = ""  # one short line for the header, e.g. "git status" or "src/a.py"
 
 
-@dataclass(frozen=True)
 class ToolOutput(Msg):
     """Live output of a running tool (a shell's stdout/stderr), in order."""
 
+    type: Literal["ToolOutput"] = "ToolOutput"
     call_id: str
     text: str
 
 
-@dataclass(frozen=True)
 class ToolCallFinished(Msg):
+    type: Literal["ToolCallFinished"] = "ToolCallFinished"
     call_id: str
     name: str
     ok: bool
@@ -188,11 +195,11 @@ class ToolCallFinished(Msg):
     denied: bool = False  # refused by the person or the policy
 
 
-@dataclass(frozen=True)
 class JobStarted(Msg):
     """A shell command started in the background (`background: true`); stopped when mrsmith exits
     unless `detach` is set."""
 
+    type: Literal["JobStarted"] = "JobStarted"
     job_id: str
     pid: int
     command: str
@@ -200,8 +207,8 @@ class JobStarted(Msg):
     detach: bool = False
 
 
-@dataclass(frozen=True)
 class JobEnded(Msg):
+    type: Literal["JobEnded"] = "JobEnded"
     job_id: str
     pid: int
     exit_code: int | None = None  # negative: killed by that signal
@@ -210,46 +217,46 @@ class JobEnded(Msg):
 # --------------------------------------------------------------------------- usage and budgets
 
 
-@dataclass(frozen=True)
 class UsageReported(Msg):
     """Usage of one model call. `context_tokens` is what the context now holds."""
 
+    type: Literal["UsageReported"] = "UsageReported"
     usage: UsageInfo
     context_tokens: int = 0
     context_limit: int = 0
 
 
-@dataclass(frozen=True)
 class ToolBudget(Msg):
+    type: Literal["ToolBudget"] = "ToolBudget"
     used: int
     limit: int | None
 
 
-@dataclass(frozen=True)
 class Warning(Msg):  # noqa: A001 - the vocabulary's word; use msgs.Warning
+    type: Literal["Warning"] = "Warning"
     text: str
     code: str = ""  # e.g. "context-85", "budget-80", "transcript"
 
 
-@dataclass(frozen=True)
 class Error(Msg):
+    type: Literal["Error"] = "Error"
     text: str
 
 
-@dataclass(frozen=True)
 class Notice(Msg):
     """Neutral information for the person (e.g. "resumed session 0193…")."""
 
+    type: Literal["Notice"] = "Notice"
     text: str
 
 
 # --------------------------------------------------------------------------- the person
 
 
-@dataclass(frozen=True)
 class ApprovalRequested(Msg):
     """The run waits for the person. Answered through the Approver port by request_id."""
 
+    type: Literal["ApprovalRequested"] = "ApprovalRequested"
     request_id: str
     tool: str
     arguments: str
@@ -260,40 +267,39 @@ class ApprovalRequested(Msg):
     rule: str = "other"  # the trust rule that asked (tools.base.RULE_TEXT): writes, runs, secret, ...
 
 
-@dataclass(frozen=True)
 class ContinueRequested(Msg):
     """The run hit maxToolRounds and asks whether to go on with a fresh set of rounds."""
 
+    type: Literal["ContinueRequested"] = "ContinueRequested"
     request_id: str
     rounds: int
     agent_id: str | None = None
 
 
-@dataclass(frozen=True)
 class QuestionRequested(Msg):
+    type: Literal["QuestionRequested"] = "QuestionRequested"
     request_id: str
     questions: tuple[Question, ...]
     agent_id: str | None = None
 
 
-@dataclass(frozen=True)
 class RequestResolved(Msg):
     """A pending approval / continue / question was answered (or cancelled)."""
 
+    type: Literal["RequestResolved"] = "RequestResolved"
     request_id: str
     answer: str  # "yes" | "no" | "always" | "cancelled" | the question's answer text
 
 
-@dataclass(frozen=True)
-class Allowed:
+class Allowed(_Record):
     spec: str  # "write_file", "shell:git commit", "shell" (every shell command)
     origin: str  # "answer" (an "always" answer), "--allow", "config" (the config's allow list)
 
 
-@dataclass(frozen=True)
 class PermissionsInForce(Msg):
     """Headless: what runs without asking, reported once before the run starts."""
 
+    type: Literal["PermissionsInForce"] = "PermissionsInForce"
     specs: tuple[Allowed, ...] = ()
     approve_all: bool = False  # --yes: every call that would ask is approved
 
@@ -301,13 +307,13 @@ class PermissionsInForce(Msg):
 # --------------------------------------------------------------------------- tasks, skills
 
 
-@dataclass(frozen=True)
 class TasksChanged(Msg):
+    type: Literal["TasksChanged"] = "TasksChanged"
     todos: tuple[Todo, ...]
 
 
-@dataclass(frozen=True)
 class SkillLoaded(Msg):
+    type: Literal["SkillLoaded"] = "SkillLoaded"
     name: str
     path: str = ""
 
@@ -315,8 +321,8 @@ class SkillLoaded(Msg):
 # --------------------------------------------------------------------------- agents
 
 
-@dataclass(frozen=True)
 class AgentSpawned(Msg):
+    type: Literal["AgentSpawned"] = "AgentSpawned"
     agent_id: str  # "agent-1" (background) or "subagent-1" (task tool)
     label: str
     task: str
@@ -324,38 +330,44 @@ class AgentSpawned(Msg):
     parent_id: str | None = None
 
 
-@dataclass(frozen=True)
 class AgentStateChanged(Msg):
+    type: Literal["AgentStateChanged"] = "AgentStateChanged"
     agent_id: str
     state: AgentState
     detail: str = ""  # e.g. the error of a failed agent
 
 
-@dataclass(frozen=True)
 class FromAgent(Msg):
     """A Msg from a sub-agent or background agent, wrapped with its id."""
 
+    type: Literal["FromAgent"] = "FromAgent"
     agent_id: str
-    msg: Msg
+    msg: AnyMsg
 
 
 # --------------------------------------------------------------------------- JSON lines
 
+AnyMsg = Annotated[
+    Union[
+        SessionStarted, UserPrompt, RunStarted, RunEnded, ReasoningDelta, TextDelta, BlockEnded, ToolCallStarted,
+        ToolOutput, ToolCallFinished, JobStarted, JobEnded, UsageReported, ToolBudget, Warning, Error, Notice,
+        ApprovalRequested, ContinueRequested, QuestionRequested, RequestResolved, PermissionsInForce, TasksChanged,
+        SkillLoaded, AgentSpawned, AgentStateChanged, FromAgent,
+    ],
+    Field(discriminator="type"),
+]
+FromAgent.model_rebuild()
+
+_ADAPTER: TypeAdapter[Msg] = TypeAdapter(AnyMsg)
+
 
 def to_json(msg: Msg) -> dict[str, Any]:
-    """One Msg as a JSON-able dict: {"type": "TextDelta", ...fields}."""
-    out: dict[str, Any] = {"type": type(msg).__name__}
-    for f in dataclasses.fields(msg):
-        value = getattr(msg, f.name)
-        out[f.name] = _jsonable(value)
-    return out
+    """One Msg as a JSON-able dict: {"type": "TextDelta", "at": ..., ...fields}."""
+    return msg.model_dump(mode="json")
 
 
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, Msg):
-        return to_json(value)
-    if dataclasses.is_dataclass(value):
-        return {f.name: _jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
-    if isinstance(value, (tuple, list)):
-        return [_jsonable(v) for v in value]
-    return value
+def from_json(data: dict[str, Any] | str | bytes) -> Msg:
+    """The Msg a `to_json` dict (or its JSON text) stands for. Raises pydantic.ValidationError."""
+    if isinstance(data, dict):
+        return _ADAPTER.validate_python(data)
+    return _ADAPTER.validate_json(data)

@@ -9,7 +9,6 @@ could begin a key is held back until the next piece of the same stream, or its e
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Callable
 
 from mrsmith_tui import msgs as m
@@ -49,14 +48,14 @@ class OutboundFilter:
 
     def _filter(self, msg: m.Msg, prefix: tuple[str, ...]) -> list[m.Msg]:
         if isinstance(msg, m.FromAgent):
-            return [replace(msg, msg=inner) for inner in self._filter(msg.msg, prefix + (msg.agent_id,))]
+            return [msg.model_copy(update={"msg": inner}) for inner in self._filter(msg.msg, prefix + (msg.agent_id,))]
         if not self.redactor:
             return [msg]
         kind = _KINDS.get(type(msg))
         if kind is not None:
             stream_id = msg.call_id if kind == "tool" else msg.block_id  # type: ignore[attr-defined]
             text = self._stream.feed((prefix, kind, stream_id), msg.text)  # type: ignore[attr-defined]
-            return [replace(msg, text=text)] if text else []
+            return [msg.model_copy(update={"text": text})] if text else []
         return self._held_before(msg, prefix) + [msg]
 
     def _held_before(self, msg: m.Msg, prefix: tuple[str, ...]) -> list[m.Msg]:

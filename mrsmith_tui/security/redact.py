@@ -13,12 +13,16 @@ recognised; the defence there is that the key never reaches the model in the fir
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import re
 import threading
+import typing
 from collections.abc import Callable, Iterable
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import quote
+
+from pydantic import BaseModel
 
 REDACTED = "[redacted]"
 MIN_SECRET = 6  # a shorter "key" ("x", "none", "ollama") is a placeholder, not a secret
@@ -107,7 +111,7 @@ def _redact_json(text: str, pattern: re.Pattern[str]) -> str:
 
 
 def map_strings(value: Any, fn: Callable[[str], str]) -> Any:
-    """`value` with `fn` applied to every string in it (dataclasses rebuilt only when changed)."""
+    """`value` with `fn` applied to every string in it (dataclasses and pydantic models rebuilt only when changed)."""
     if isinstance(value, str):
         return fn(value)
     if isinstance(value, dict):
@@ -116,6 +120,15 @@ def map_strings(value: Any, fn: Callable[[str], str]) -> Any:
         return [map_strings(v, fn) for v in value]
     if isinstance(value, tuple):
         return tuple(map_strings(v, fn) for v in value)
+    if isinstance(value, BaseModel):  # a Msg, a history entry: frozen, so a changed one is a copy
+        updates = {}
+        for name in _text_fields(type(value)):
+            old = getattr(value, name)
+            if isinstance(old, (str, tuple, list, dict, BaseModel)) or dataclasses.is_dataclass(old):
+                new = map_strings(old, fn)
+                if new is not old and new != old:
+                    updates[name] = new
+        return value.model_copy(update=updates) if updates else value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         changes = {}
         for f in dataclasses.fields(value):
@@ -128,6 +141,12 @@ def map_strings(value: Any, fn: Callable[[str], str]) -> Any:
                     changes[f.name] = new
         return dataclasses.replace(value, **changes) if changes else value
     return value
+
+
+@functools.cache
+def _text_fields(cls: type[BaseModel]) -> tuple[str, ...]:
+    """The fields of a model that may hold text: all but its tags (a Literal: `type`, `role`)."""
+    return tuple(name for name, f in cls.model_fields.items() if typing.get_origin(f.annotation) is not Literal)
 
 
 class StreamRedactor:

@@ -93,8 +93,8 @@ def _usage(record: dict[str, Any]) -> msgs.UsageInfo:
         value = record.get(key)
         return int(value) if isinstance(value, (int, float)) else 0
 
-    return msgs.UsageInfo(num("prompt_tokens"), num("completion_tokens"), num("cached_tokens"),
-                          num("reasoning_tokens"), bool(record.get("estimated", False)))
+    return msgs.UsageInfo(prompt_tokens=num("prompt_tokens"), completion_tokens=num("completion_tokens"), cached_tokens=num("cached_tokens"),
+                          reasoning_tokens=num("reasoning_tokens"), estimated=bool(record.get("estimated", False)))
 
 
 def rebuild(records: list[dict[str, Any]]) -> Rebuilt:

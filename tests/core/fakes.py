@@ -31,7 +31,7 @@ def answer(text: str, *, reasoning: str = "", usage: UsageInfo | None = None) ->
         half = len(text) // 2
         yield StreamText(text[:half])
         yield StreamText(text[half:])
-        yield StreamDone(text, reasoning, (), "stop", usage or UsageInfo(100, 10))
+        yield StreamDone(text, reasoning, (), "stop", usage or UsageInfo(prompt_tokens=100, completion_tokens=10))
 
     return script
 
@@ -48,7 +48,7 @@ def calls(*specs: tuple[str, Any], reasoning: str = "", content: str = "", usage
             ToolCall(id=f"call_{i + 1}", name=name, arguments=args if isinstance(args, str) else json.dumps(args))
             for i, (name, args) in enumerate(specs)
         )
-        yield StreamDone(content, reasoning, tool_calls, "tool_calls", usage or UsageInfo(100, 10))
+        yield StreamDone(content, reasoning, tool_calls, "tool_calls", usage or UsageInfo(prompt_tokens=100, completion_tokens=10))
 
     return script
 

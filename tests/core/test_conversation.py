@@ -231,7 +231,7 @@ def test_cancel_mid_stream_ends_once_with_cancelled():
         yield StreamText("partial ")
         cancel.cancel()  # the person presses Esc while tokens stream
         yield StreamText("never shown")
-        yield StreamDone("partial never shown", "", (), "stop", UsageInfo(1, 1))
+        yield StreamDone("partial never shown", "", (), "stop", UsageInfo(prompt_tokens=1, completion_tokens=1))
 
     conv, sink, transcript = make(FakeProvider(script))
     result = conv.run_turn("go", cancel)
@@ -267,7 +267,7 @@ def test_every_provider_delta_is_one_text_delta():
         yield StreamReasoning("hm")
         for piece in "abcdef":
             yield StreamText(piece)
-        yield StreamDone("abcdef", "hm", (), "stop", UsageInfo(1, 1))
+        yield StreamDone("abcdef", "hm", (), "stop", UsageInfo(prompt_tokens=1, completion_tokens=1))
 
     conv, sink, _ = make(FakeProvider(script))
     conv.run_turn("go", CancelToken())
@@ -388,7 +388,7 @@ def test_stream_notices_become_a_retry_notice_and_one_warning_per_run_with_a_cou
         yield StreamText("a")
         yield StreamNotice("skipped_chunk", "skipped a malformed chunk from provider 'fake': {x")
         yield StreamNotice("skipped_chunk", "skipped a malformed chunk from provider 'fake': {y")
-        yield StreamDone(content="a", reasoning="", tool_calls=(), finish_reason="stop", usage=UsageInfo(1, 1))
+        yield StreamDone(content="a", reasoning="", tool_calls=(), finish_reason="stop", usage=UsageInfo(prompt_tokens=1, completion_tokens=1))
 
     conv, sink, _ = make(FakeProvider(noisy))
     conv.run_turn("hi", CancelToken())

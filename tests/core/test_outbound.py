@@ -42,7 +42,7 @@ def test_agents_streams_are_their_own_and_stay_wrapped():
 
 def test_every_string_is_cleaned_for_a_terminal():
     f = OutboundFilter(Redactor())
-    (q,) = f(m.QuestionRequested(request_id="r", questions=(m.Question("\x1b]0;t\x07?", (m.QuestionOption("\x9b2J"),)),)))
+    (q,) = f(m.QuestionRequested(request_id="r", questions=(m.Question(question="\x1b]0;t\x07?", options=(m.QuestionOption(label="\x9b2J"),)),)))
     assert q.questions[0].question == "␛]0;t␇?" and q.questions[0].options[0].label == "\\x9b2J"
     (raw,) = OutboundFilter(Redactor(), clean=None)(m.Notice(text="\x1b[2J"))
     assert raw.text == "\x1b[2J"

@@ -174,7 +174,7 @@ def test_add_ons_given_at_build_reach_the_tools_and_the_prompt(tmp_path):
 
 
 def test_sliding_builder_from_the_config_drops_old_turns(tmp_path):
-    estimated = msgs.UsageInfo(0, 0, estimated=True)  # no real usage: ~4 characters a token
+    estimated = msgs.UsageInfo(prompt_tokens=0, completion_tokens=0, estimated=True)  # no real usage: ~4 characters a token
     s, _, providers = session(
         tmp_path, answer("ok " + "z" * 400, usage=estimated), max_context_tokens=400, context_builder="sliding")
     for n in range(4):
@@ -230,7 +230,7 @@ def test_end_to_end_stream_cut_keeps_partial_text(tmp_path, loopback):
 def test_real_usage_calibrates_the_sliding_window(tmp_path):
     # The provider reports the context as tiny: the estimator believes it and keeps every turn.
     s, _, providers = session(
-        tmp_path, answer("ok " + "z" * 400, usage=msgs.UsageInfo(50, 5)), max_context_tokens=1200, context_builder="sliding")
+        tmp_path, answer("ok " + "z" * 400, usage=msgs.UsageInfo(prompt_tokens=50, completion_tokens=5)), max_context_tokens=1200, context_builder="sliding")
     # (1200: room for the built-in tools' specs, ~2k estimated tokens scaled down by the calibration)
     for n in range(4):
         s.run(f"prompt {n} " + "y" * 400, CancelToken())

@@ -43,7 +43,7 @@ def test_a_call_with_too_large_arguments_is_refused_with_its_size():
     from mrsmith_tui.msgs import UsageInfo
 
     def script(req, cancel):
-        yield StreamDone("", "", (ToolCall("call_1", "echo", "{}", too_large=9_000_000),), "tool_calls", UsageInfo(1, 1))
+        yield StreamDone("", "", (ToolCall("call_1", "echo", "{}", too_large=9_000_000),), "tool_calls", UsageInfo(prompt_tokens=1, completion_tokens=1))
 
     echo = EchoTool()
     provider = FakeProvider(script, answer("ok"))

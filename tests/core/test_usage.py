@@ -11,9 +11,9 @@ from mrsmith_tui.msgs import UsageInfo
 def test_usage_reported_and_totals():
     sink = msgs.ListSink()
     ledger = UsageLedger(sink, max_context_tokens=1000, budget=ToolCallBudget(10))
-    ledger.record("run1", UsageInfo(100, 20, cached_tokens=50))
-    ledger.record("run1", UsageInfo(300, 30, cached_tokens=150))
-    assert ledger.total == UsageInfo(400, 50, 200)
+    ledger.record("run1", UsageInfo(prompt_tokens=100, completion_tokens=20, cached_tokens=50))
+    ledger.record("run1", UsageInfo(prompt_tokens=300, completion_tokens=30, cached_tokens=150))
+    assert ledger.total == UsageInfo(prompt_tokens=400, completion_tokens=50, cached_tokens=200)
     assert ledger.context_tokens == 330 and ledger.context_percent == 33.0
     assert ledger.cache_hit_percent == 50.0
     reported = sink.of(msgs.UsageReported)
@@ -26,7 +26,7 @@ def test_context_warnings_once_per_crossing():
     sink = msgs.ListSink()
     ledger = UsageLedger(sink, max_context_tokens=1000)
     for prompt in (800, 860, 870, 1000, 1100, 500, 900):
-        ledger.record("r", UsageInfo(prompt, 0))
+        ledger.record("r", UsageInfo(prompt_tokens=prompt, completion_tokens=0))
     assert [w.code for w in sink.of(msgs.Warning)] == ["context-85", "context-100", "context-85"]
     assert "86%" in sink.of(msgs.Warning)[0].text
 
@@ -34,7 +34,7 @@ def test_context_warnings_once_per_crossing():
 def test_a_jump_past_both_thresholds_warns_for_both():
     sink = msgs.ListSink()
     ledger = UsageLedger(sink, max_context_tokens=100)
-    ledger.record("r", UsageInfo(150, 0, estimated=True))
+    ledger.record("r", UsageInfo(prompt_tokens=150, completion_tokens=0, estimated=True))
     assert [w.code for w in sink.of(msgs.Warning)] == ["context-85", "context-100"]
     assert sink.of(msgs.UsageReported)[0].usage.estimated
 
@@ -42,13 +42,13 @@ def test_a_jump_past_both_thresholds_warns_for_both():
 def test_reset_rearms_and_subagent_usage_is_apart():
     sink = msgs.ListSink()
     ledger = UsageLedger(sink, max_context_tokens=100)
-    ledger.record("r", UsageInfo(90, 0))
-    ledger.add_subagent_usage(UsageInfo(5000, 100))
+    ledger.record("r", UsageInfo(prompt_tokens=90, completion_tokens=0))
+    ledger.add_subagent_usage(UsageInfo(prompt_tokens=5000, completion_tokens=100))
     assert ledger.context_tokens == 90 and ledger.total.prompt_tokens == 90
-    assert ledger.subagent_total == UsageInfo(5000, 100)
+    assert ledger.subagent_total == UsageInfo(prompt_tokens=5000, completion_tokens=100)
     ledger.reset_context()
     assert ledger.context_tokens == 0
-    ledger.record("r", UsageInfo(90, 0))
+    ledger.record("r", UsageInfo(prompt_tokens=90, completion_tokens=0))
     assert [w.code for w in sink.of(msgs.Warning)] == ["context-85", "context-85"]
 
 

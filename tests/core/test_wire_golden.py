@@ -62,11 +62,11 @@ def cut_stream(reasoning: str, partial: str) -> object:
 
 def unparsable_call(req: ChatRequest, cancel: CancelToken) -> Iterator[StreamEvent]:
     call = ToolCall(id="call_bad", name="echo", arguments='{"text": "unclosed')
-    yield StreamDone("", "", (call,), "tool_calls", UsageInfo(120, 8))
+    yield StreamDone("", "", (call,), "tool_calls", UsageInfo(prompt_tokens=120, completion_tokens=8))
 
 
 def run_scenario(thinking: str, context_builder: str, max_context_tokens: int = 128_000) -> list[str]:
-    heavy = UsageInfo(2500, 10)  # real prompt tokens well above the estimate: the estimator scales up
+    heavy = UsageInfo(prompt_tokens=2500, completion_tokens=10)  # real prompt tokens well above the estimate: the estimator scales up
     provider = FakeProvider(
         calls(("echo", {"text": "ab", "times": 2}), reasoning="plan: look first", content="Looking.", usage=heavy),
         unparsable_call,
@@ -74,7 +74,7 @@ def run_scenario(thinking: str, context_builder: str, max_context_tokens: int = 
         cut_stream("thinking it over", "half an ans"),
         calls(("echo", {"text": "c"}), ("echo", {"text": "ü ✓"}), usage=heavy),
         answer("summary: the budget is spent", reasoning="wrap up", usage=heavy),
-        answer("after the compaction", usage=UsageInfo(90, 5)),
+        answer("after the compaction", usage=UsageInfo(prompt_tokens=90, completion_tokens=5)),
         answer("the last word"),
     )
     agent = AgentConfig(name="a", provider="fake", model="m", thinking=thinking, context_builder=context_builder,

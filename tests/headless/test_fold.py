@@ -19,15 +19,15 @@ def fold_all(items, color=False):
 
 
 ANSWER = [
-    msgs.RunStarted("1"),
-    msgs.ReasoningDelta("r1", "thinking "),
-    msgs.ReasoningDelta("r1", "hard"),
-    msgs.BlockEnded("r1", "reasoning", "thinking hard"),
-    msgs.TextDelta("t1", "Hello "),
-    msgs.TextDelta("t1", "world"),
-    msgs.BlockEnded("t1", "text", "Hello world"),
-    msgs.UsageReported(msgs.UsageInfo(10, 5)),
-    msgs.RunEnded("1"),
+    msgs.RunStarted(run_id="1"),
+    msgs.ReasoningDelta(block_id="r1", text="thinking "),
+    msgs.ReasoningDelta(block_id="r1", text="hard"),
+    msgs.BlockEnded(block_id="r1", kind="reasoning", text="thinking hard"),
+    msgs.TextDelta(block_id="t1", text="Hello "),
+    msgs.TextDelta(block_id="t1", text="world"),
+    msgs.BlockEnded(block_id="t1", kind="text", text="Hello world"),
+    msgs.UsageReported(usage=msgs.UsageInfo(prompt_tokens=10, completion_tokens=5)),
+    msgs.RunEnded(run_id="1"),
 ]
 
 
@@ -39,15 +39,15 @@ def test_answer_to_stdout_reasoning_to_stderr():
 
 def test_tool_activity_goes_to_stderr_on_its_own_lines():
     out, err = fold_all([
-        msgs.TextDelta("t1", "Let me look."),
-        msgs.BlockEnded("t1", "text", "Let me look."),
-        msgs.ToolCallStarted("c1", "shell", '{"command": "ls"}', summary="ls"),
-        msgs.ToolOutput("c1", "a.py\nb.py"),
-        msgs.ToolCallFinished("c1", "shell", True, "a.py\nb.py", exit_code=0, elapsed=0.25),
-        msgs.ToolCallStarted("c2", "write_file", "{}", summary="x.txt"),
-        msgs.ToolCallFinished("c2", "write_file", False, "refused by policy\nmore", denied=True),
-        msgs.ToolCallStarted("c3", "read_file", "{}", summary="nope"),
-        msgs.ToolCallFinished("c3", "read_file", False, "no such file: nope"),
+        msgs.TextDelta(block_id="t1", text="Let me look."),
+        msgs.BlockEnded(block_id="t1", kind="text", text="Let me look."),
+        msgs.ToolCallStarted(call_id="c1", name="shell", arguments='{"command": "ls"}', summary="ls"),
+        msgs.ToolOutput(call_id="c1", text="a.py\nb.py"),
+        msgs.ToolCallFinished(call_id="c1", name="shell", ok=True, result="a.py\nb.py", exit_code=0, elapsed=0.25),
+        msgs.ToolCallStarted(call_id="c2", name="write_file", arguments="{}", summary="x.txt"),
+        msgs.ToolCallFinished(call_id="c2", name="write_file", ok=False, result="refused by policy\nmore", denied=True),
+        msgs.ToolCallStarted(call_id="c3", name="read_file", arguments="{}", summary="nope"),
+        msgs.ToolCallFinished(call_id="c3", name="read_file", ok=False, result="no such file: nope"),
     ])
     assert out == "Let me look.\n"
     assert err.splitlines() == [
@@ -64,27 +64,27 @@ def test_tool_activity_goes_to_stderr_on_its_own_lines():
 
 def test_an_error_is_printed_once_even_when_the_run_end_repeats_it():
     out, err = fold_all([
-        msgs.TextDelta("t1", "partial"),
-        msgs.Error("provider 'x' answered 401: bad key"),
-        msgs.RunEnded("1", error="provider 'x' answered 401: bad key"),
+        msgs.TextDelta(block_id="t1", text="partial"),
+        msgs.Error(text="provider 'x' answered 401: bad key"),
+        msgs.RunEnded(run_id="1", error="provider 'x' answered 401: bad key"),
     ])
     assert out == "partial\n"
     assert err == "error: provider 'x' answered 401: bad key\n"
 
 
 def test_run_end_alone_reports_its_error_and_cancel():
-    assert fold_all([msgs.RunEnded("1", error="boom")])[1] == "error: boom\n"
-    assert fold_all([msgs.RunEnded("1", cancelled=True)])[1] == "interrupted\n"
+    assert fold_all([msgs.RunEnded(run_id="1", error="boom")])[1] == "error: boom\n"
+    assert fold_all([msgs.RunEnded(run_id="1", cancelled=True)])[1] == "interrupted\n"
 
 
 def test_agent_messages_go_to_stderr_prefixed_with_the_agent_id():
     out, err = fold_all([
-        msgs.AgentSpawned("agent-1", "tests", "run the tests"),
-        msgs.FromAgent("agent-1", msgs.TextDelta("t9", "ignored delta")),
-        msgs.FromAgent("agent-1", msgs.BlockEnded("t9", "text", "all green\n2 files")),
-        msgs.FromAgent("agent-1", msgs.ToolCallStarted("c", "glob", "{}", summary="**/*.py")),
-        msgs.FromAgent("agent-1", msgs.FromAgent("subagent-1", msgs.Error("nested"))),
-        msgs.AgentStateChanged("agent-1", "done"),
+        msgs.AgentSpawned(agent_id="agent-1", label="tests", task="run the tests"),
+        msgs.FromAgent(agent_id="agent-1", msg=msgs.TextDelta(block_id="t9", text="ignored delta")),
+        msgs.FromAgent(agent_id="agent-1", msg=msgs.BlockEnded(block_id="t9", kind="text", text="all green\n2 files")),
+        msgs.FromAgent(agent_id="agent-1", msg=msgs.ToolCallStarted(call_id="c", name="glob", arguments="{}", summary="**/*.py")),
+        msgs.FromAgent(agent_id="agent-1", msg=msgs.FromAgent(agent_id="subagent-1", msg=msgs.Error(text="nested"))),
+        msgs.AgentStateChanged(agent_id="agent-1", state="done"),
     ])
     assert out == ""
     assert err.splitlines() == [
@@ -98,7 +98,7 @@ def test_agent_messages_go_to_stderr_prefixed_with_the_agent_id():
 
 
 def test_warning_breaks_a_reasoning_line():
-    _, err = fold_all([msgs.ReasoningDelta("r1", "mid-thought"), msgs.Warning("context at 85 %")])
+    _, err = fold_all([msgs.ReasoningDelta(block_id="r1", text="mid-thought"), msgs.Warning(text="context at 85 %")])
     assert err == "mid-thought\nwarning: context at 85 %\n"
 
 
@@ -124,7 +124,7 @@ def test_wants_color_needs_a_terminal_and_no_NO_COLOR():
 def test_json_lines_go_to_stdout_and_the_error_line_to_stderr():
     out, err = io.StringIO(), io.StringIO()
     printer = HeadlessPrinter(out, err, json_lines=True)
-    for m in ANSWER[:-1] + [msgs.Error("cut"), msgs.RunEnded("1", error="cut")]:
+    for m in ANSWER[:-1] + [msgs.Error(text="cut"), msgs.RunEnded(run_id="1", error="cut")]:
         printer(m)
     lines = [json.loads(line) for line in out.getvalue().splitlines()]
     assert [x["type"] for x in lines][:3] == ["RunStarted", "ReasoningDelta", "ReasoningDelta"]
@@ -171,7 +171,7 @@ def test_run_headless_reraises_unexpected_exceptions():
 
 
 def test_permissions_in_force_are_a_line_on_stderr_and_one_json_object():
-    report = msgs.PermissionsInForce(specs=(msgs.Allowed("write_file", "--allow"), msgs.Allowed("shell", "config")))
+    report = msgs.PermissionsInForce(specs=(msgs.Allowed(spec="write_file", origin="--allow"), msgs.Allowed(spec="shell", origin="config")))
     out, err = fold_all([report])
     assert out == "" and err == "allowed without asking: write_file (--allow), shell (config)\n"
     assert fold_all([msgs.PermissionsInForce()]) == ("", "")

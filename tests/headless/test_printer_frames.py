@@ -20,7 +20,7 @@ def _deltas(n: int) -> list[msgs.Msg]:
 def test_json_lines_carry_a_fire_hose_in_a_few_lines_with_all_the_text():
     out = io.StringIO()
     printer = HeadlessPrinter(out, io.StringIO(), json_lines=True, interval=FOREVER)
-    for m in [msgs.RunStarted("1"), *_deltas(1000), msgs.BlockEnded("t1", "text", "…"), msgs.RunEnded("1")]:
+    for m in [msgs.RunStarted(run_id="1"), *_deltas(1000), msgs.BlockEnded(block_id="t1", kind="text", text="…"), msgs.RunEnded(run_id="1")]:
         printer(m)
     lines = [json.loads(line) for line in out.getvalue().splitlines()]
     assert [x["type"] for x in lines] == ["RunStarted", "TextDelta", "TextDelta", "BlockEnded", "RunEnded"]
@@ -40,7 +40,7 @@ def test_a_key_cut_across_held_deltas_is_still_redacted():
     printer = HeadlessPrinter(out, io.StringIO(), redactor=Redactor([KEY]), interval=FOREVER)
     for text in ["a sk-", "UNI", "QUE-4b3c", "2d1e0f b"]:
         printer(msgs.TextDelta(block_id="t1", text=text))
-    printer(msgs.BlockEnded("t1", "text", ""))
+    printer(msgs.BlockEnded(block_id="t1", kind="text", text=""))
     assert out.getvalue() == "a [redacted] b\n"
 
 

@@ -117,7 +117,7 @@ def test_deepseek_reasoner_reasoning_content_and_cache_hit_usage():
     assert done.reasoning == "9.11 vs 9.8: compare tenths."
     assert done.content == "9.8 is larger."
     assert isinstance(events[0], StreamReasoning) and isinstance(events[-1], StreamText)
-    assert done.usage == UsageInfo(12, 40, cached_tokens=6, reasoning_tokens=30)
+    assert done.usage == UsageInfo(prompt_tokens=12, completion_tokens=40, cached_tokens=6, reasoning_tokens=30)
 
 
 # --- OpenRouter -----------------------------------------------------------------------
@@ -174,7 +174,7 @@ def test_vllm_reasoning_parser_and_tool_call_without_arguments_key():
     ])
     assert done.reasoning == "Need weather."
     assert done.tool_calls == (ToolCall("chatcmpl-tool-1", "get_weather", '{"city": "Oslo"}'),)
-    assert done.usage == UsageInfo(50, 9)
+    assert done.usage == UsageInfo(prompt_tokens=50, completion_tokens=9)
 
 
 # --- llama.cpp ------------------------------------------------------------------------
@@ -192,7 +192,7 @@ def test_llama_cpp_reasoning_and_usage_on_last_choice_chunk():
          "timings": {"prompt_n": 7, "predicted_n": 3}},
     ])
     assert (done.reasoning, done.content, done.finish_reason) == ("Hmm.", "Hi!", "length")
-    assert done.usage == UsageInfo(7, 3)
+    assert done.usage == UsageInfo(prompt_tokens=7, completion_tokens=3)
 
 
 def test_llama_cpp_error_chunk():
@@ -266,7 +266,7 @@ def test_groq_usage_in_x_groq_and_reasoning_field():
         choice({}, "stop", x_groq={"id": "req_1", "usage": {"queue_time": 0.01, "prompt_tokens": 30, "prompt_time": 0.002,
                                                              "completion_tokens": 4, "total_tokens": 34}}),
     ])
-    assert done.reasoning == "Short." and done.usage == UsageInfo(30, 4)
+    assert done.reasoning == "Short." and done.usage == UsageInfo(prompt_tokens=30, completion_tokens=4)
 
 
 # --- Mistral --------------------------------------------------------------------------
@@ -280,7 +280,7 @@ def test_mistral_tool_call_whole_and_usage_on_last_choice_chunk():
                "tool_calls", usage={"prompt_tokens": 90, "total_tokens": 110, "completion_tokens": 20}),
     ])
     assert done.tool_calls == (ToolCall("D681PevKs", "read_file", '{"path": "a.py"}'),)
-    assert done.usage == UsageInfo(90, 20)
+    assert done.usage == UsageInfo(prompt_tokens=90, completion_tokens=20)
 
 
 def test_mistral_magistral_thinking_content_parts():

@@ -41,7 +41,7 @@ def test_map_strings_over_dataclasses_and_containers():
     m = msgs.ToolCallFinished(call_id="c", name="shell", ok=True, result="got sk-UNIQUE-123456")
     out = r.redact_value(m)
     assert out.result == f"got {REDACTED}" and out.call_id == "c"
-    q = msgs.QuestionRequested(request_id="r", questions=(msgs.Question("sk-UNIQUE-123456?"),))
+    q = msgs.QuestionRequested(request_id="r", questions=(msgs.Question(question="sk-UNIQUE-123456?"),))
     assert r.redact_value(q).questions[0].question == f"{REDACTED}?"
     assert map_strings({"a": ["x", ("y",)]}, str.upper) == {"a": ["X", ("Y",)]}
 

@@ -95,15 +95,15 @@ def test_a_failed_compaction_leaves_the_context_unchanged(tmp_path):
 
 def test_auto_compact_only_at_90_percent_with_auto_compact(tmp_path):
     config = two_agents(tmp_path, auto_compact=True, max_context_tokens=1000)
-    s, sink, _ = new_session(config, tmp_path, answer("a", usage=UsageInfo(500, 10)),
-                             answer("b", usage=UsageInfo(950, 10)), answer("the summary"))
+    s, sink, _ = new_session(config, tmp_path, answer("a", usage=UsageInfo(prompt_tokens=500, completion_tokens=10)),
+                             answer("b", usage=UsageInfo(prompt_tokens=950, completion_tokens=10)), answer("the summary"))
     s.run("one", CancelToken())
     assert maybe_auto_compact(s, CancelToken()) is None  # 51 %
     s.run("two", CancelToken())
     assert maybe_auto_compact(s, CancelToken()) == "the summary"  # 96 %
     assert s.ledger.context_percent < 90
     off = two_agents(tmp_path / "b", max_context_tokens=1000)
-    s2, _, _ = new_session(off, tmp_path, answer("b", usage=UsageInfo(990, 10)))
+    s2, _, _ = new_session(off, tmp_path, answer("b", usage=UsageInfo(prompt_tokens=990, completion_tokens=10)))
     s2.run("one", CancelToken())
     s2.run("two", CancelToken())
     assert maybe_auto_compact(s2, CancelToken()) is None
@@ -111,10 +111,10 @@ def test_auto_compact_only_at_90_percent_with_auto_compact(tmp_path):
 
 def test_usage_report_shows_turns_totals_context_cache_budget_and_subagents():
     ledger = UsageLedger(lambda m: None, max_context_tokens=10_000)
-    ledger.record("run1", UsageInfo(1000, 100, cached_tokens=0))
-    ledger.record("run1", UsageInfo(1200, 50, cached_tokens=1000))
-    ledger.record("run2", UsageInfo(2000, 80, estimated=True))
-    ledger.add_subagent_usage(UsageInfo(300, 30))
+    ledger.record("run1", UsageInfo(prompt_tokens=1000, completion_tokens=100, cached_tokens=0))
+    ledger.record("run1", UsageInfo(prompt_tokens=1200, completion_tokens=50, cached_tokens=1000))
+    ledger.record("run2", UsageInfo(prompt_tokens=2000, completion_tokens=80, estimated=True))
+    ledger.add_subagent_usage(UsageInfo(prompt_tokens=300, completion_tokens=30))
     ledger.budget.limit = 10
     ledger.budget.try_use()
     text = usage_report(ledger)
@@ -129,8 +129,8 @@ def test_usage_report_shows_turns_totals_context_cache_budget_and_subagents():
 
 def test_the_session_auto_compacts_before_the_next_turn_and_offers_compact(tmp_path):
     config = two_agents(tmp_path, auto_compact=True, max_context_tokens=1000)
-    s, sink, factory = new_session(config, tmp_path, answer("a", usage=UsageInfo(400, 10)),
-                                   answer("b", usage=UsageInfo(950, 10)), answer("auto summary"), answer("c"))
+    s, sink, factory = new_session(config, tmp_path, answer("a", usage=UsageInfo(prompt_tokens=400, completion_tokens=10)),
+                                   answer("b", usage=UsageInfo(prompt_tokens=950, completion_tokens=10)), answer("auto summary"), answer("c"))
     s.run("one", CancelToken())
     s.run("two", CancelToken())
     s.run("three", CancelToken())  # 96 % before it: compacted first, then the turn

@@ -11,8 +11,8 @@ def test_todowrite_replaces_and_emits(ctx) -> None:
     tool = TodoWriteTool()
     tool.run({"todos": [{"content": "a", "status": "pending"}, {"content": "b", "status": "pending"}]}, ctx)
     r = tool.run({"todos": [{"content": "b", "status": "completed", "priority": "high"}]}, ctx)
-    assert ctx.tasks == [Todo("b", "completed", "high")]
-    assert isinstance(ctx.emitted[-1], TasksChanged) and ctx.emitted[-1].todos == (Todo("b", "completed", "high"),)
+    assert ctx.tasks == [Todo(content="b", status="completed", priority="high")]
+    assert isinstance(ctx.emitted[-1], TasksChanged) and ctx.emitted[-1].todos == (Todo(content="b", status="completed", priority="high"),)
     assert "1/1 completed" in r.content and "[x] b" in r.content
 
 
@@ -22,7 +22,7 @@ def test_todowrite_refuses_bad_items_without_changing_the_list(ctx) -> None:
     r = tool.run({"todos": [{"content": "x", "status": "done"}]}, ctx)
     assert not r.ok and "todos[1].status" in r.content and "in_progress" in r.content
     assert not tool.run({"todos": [{"status": "pending"}]}, ctx).ok
-    assert ctx.tasks == [Todo("keep")]
+    assert ctx.tasks == [Todo(content="keep")]
 
 
 def test_question_asks_the_person(ctx, approver) -> None:

@@ -161,8 +161,8 @@ async def test_f2_moves_to_a_waiting_question_whose_keys_wait_for_the_grace(tmp_
     arrive = threading.Event()
 
     def ask(session, cancel):
-        session.answers.append(session.approver.ask((m.Question("Which?", options=(m.QuestionOption("red"),
-                                                                                     m.QuestionOption("blue"))),)))
+        session.answers.append(session.approver.ask((m.Question(question="Which?", options=(m.QuestionOption(label="red"),
+                                                                                     m.QuestionOption(label="blue"))),)))
 
     app = make_app([[hold_until(arrive), ask]], made, tmp_path, clock=clock)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -364,7 +364,7 @@ async def test_sidebar_shows_tasks_and_agents(tmp_path):
     app = make_app(tmp_path=tmp_path)
     async with app.run_test(size=(120, 30)) as pilot:
         assert not app.query_one("#sidebar").display
-        app.sink(m.TasksChanged(todos=(m.Todo("write tests", "in_progress", "high"),), at=AT))
+        app.sink(m.TasksChanged(todos=(m.Todo(content="write tests", status="in_progress", priority="high"),), at=AT))
         app.sink(m.AgentSpawned(agent_id="agent-1", label="docs", task="write the docs", at=AT))
         await until(pilot, lambda: app.query_one("#sidebar").display)
         await until(pilot, lambda: "write tests" in str(app.query_one("#sidebar").render())

@@ -291,8 +291,8 @@ async def test_a_long_question_keeps_its_options_in_view_and_letters_go_to_the_f
     question = "Which of these should I do? " + "Context. " * 120
 
     def ask(session, cancel):
-        session.answers.append(session.approver.ask((m.Question(question, options=(
-            m.QuestionOption("red"), m.QuestionOption("blue"))),)))
+        session.answers.append(session.approver.ask((m.Question(question=question, options=(
+            m.QuestionOption(label="red"), m.QuestionOption(label="blue"))),)))
 
     app = make_app([[ask]], made, clock=clock)
     async with app.run_test(size=(60, 20)) as pilot:
@@ -321,7 +321,7 @@ async def test_a_paste_into_the_free_answer_shows_controls_as_text():
     clock = Clock()
 
     def ask(session, cancel):
-        session.answers.append(session.approver.ask((m.Question("which?", options=(m.QuestionOption("red"),)),)))
+        session.answers.append(session.approver.ask((m.Question(question="which?", options=(m.QuestionOption(label="red"),)),)))
 
     app = make_app([[ask]], made, clock=clock)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -103,7 +103,7 @@ def test_a_closed_approver_answers_no_without_blocking():
     approver = TuiApprover(lambda msg: None)
     approver.close()
     assert approver.approve(ApprovalQuery(tool="shell", arguments="{}", reason="r", spec="s")) == "no"
-    assert approver.ask((m.Question("q?"),)) is None
+    assert approver.ask((m.Question(question="q?"),)) is None
 
 
 # The core emits every delta (tests/core/test_stream.py); the bridge is where they become frames.

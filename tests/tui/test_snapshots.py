@@ -66,14 +66,14 @@ FOLDED = TURN + (
     m.ToolCallFinished(call_id="c2", name="edit", ok=True, diff=DIFF, result="edited src/greet.py", elapsed=0.1,
                        at=at(6.1)),
     m.BlockEnded(block_id="t1", kind="text", text=ANSWER, at=at(8)),
-    m.UsageReported(usage=m.UsageInfo(5200, 610, 4100), context_tokens=5810, context_limit=32000, at=at(8)),
+    m.UsageReported(usage=m.UsageInfo(prompt_tokens=5200, completion_tokens=610, cached_tokens=4100), context_tokens=5810, context_limit=32000, at=at(8)),
     m.RunEnded(run_id="r1", at=at(8.5)),
     ui.WorkerDone(at=at(8.5)),
 )
 
 TASKS = (
-    m.TasksChanged(todos=(m.Todo("read greet.py", "completed"), m.Todo("fix the message", "in_progress", "high"),
-                          m.Todo("run the tests"), m.Todo("update the docs", "pending", "low")), at=at(1)),
+    m.TasksChanged(todos=(m.Todo(content="read greet.py", status="completed"), m.Todo(content="fix the message", status="in_progress", priority="high"),
+                          m.Todo(content="run the tests"), m.Todo(content="update the docs", status="pending", priority="low")), at=at(1)),
     m.AgentSpawned(agent_id="agent-1", label="docs", task="update the README for greet", at=at(2)),
     m.FromAgent(agent_id="agent-1", msg=m.ToolCallStarted(call_id="x", name="read_file", arguments="{}",
                                                         summary="README.md", at=at(3)), at=at(3)),
@@ -152,7 +152,7 @@ THREE_AGENTS = (
                                        summary="README.md", at=at(3))),
     m.AgentStateChanged(agent_id="agent-2", state="waiting", detail="approve write_file README.md", at=at(3)),
     m.AgentSpawned(agent_id="agent-3", label="lint", task="run ruff on src/", at=at(1)),
-    _from("agent-3", m.UsageReported(usage=m.UsageInfo(1200, 300, 0), at=at(4))),
+    _from("agent-3", m.UsageReported(usage=m.UsageInfo(prompt_tokens=1200, completion_tokens=300, cached_tokens=0), at=at(4))),
     m.AgentStateChanged(agent_id="agent-3", state="stopped", at=at(5)),
 )
 

@@ -53,7 +53,7 @@ def test_text_block_stays_unfolded_and_toggle_folds_it():
 
 def test_unchanged_slices_keep_their_identity_while_a_block_streams():
     model = running()
-    model, _ = fold(model, m.TasksChanged(todos=(m.Todo("a"),), at=1.5))
+    model, _ = fold(model, m.TasksChanged(todos=(m.Todo(content="a"),), at=1.5))
     sidebar, ledger = model.sidebar, model.ledger
     model, _ = fold(model, m.TextDelta(block_id="t1", text="a", at=2), m.TextDelta(block_id="t1", text="b", at=2.1))
     assert model.sidebar is sidebar  # the sidebar region will not redraw
@@ -79,7 +79,7 @@ def test_tool_block_live_output_is_capped_then_replaced_by_the_result():
 def test_run_end_adds_turn_usage_and_error_blocks_and_closes_open_blocks():
     model, _ = fold(running(),
                     m.TextDelta(block_id="t1", text="partial", at=2),
-                    m.UsageReported(usage=m.UsageInfo(1000, 200, 500), context_tokens=900, context_limit=1000, at=3),
+                    m.UsageReported(usage=m.UsageInfo(prompt_tokens=1000, completion_tokens=200, cached_tokens=500), context_tokens=900, context_limit=1000, at=3),
                     m.RunEnded(run_id="r1", error="provider 'x' answered 401: bad key", at=5))
     kinds = [b.kind for b in model.conv.blocks]
     assert kinds[-2:] == ["usage", "error"]
@@ -278,7 +278,7 @@ def test_keys_in_a_modal_pass_drop_or_go_to_the_prompt():
     assert key_route(model, 6.0, "t", True) == "prompt"  # answers nothing: the person is typing
     # keys queued behind the one that sent the request back, while its modal closes: typing too
     assert key_route(fresh(), 6.0, "t", True) == "prompt" and key_route(fresh(), 6.0, "escape", False) == "drop"
-    model, _ = fold(running(), m.QuestionRequested(request_id="q2", questions=(m.Question("Which?"),), at=5.0),
+    model, _ = fold(running(), m.QuestionRequested(request_id="q2", questions=(m.Question(question="Which?"),), at=5.0),
                     shown("q2", 5.0))
     assert key_route(model, 6.0, "t", True) == "pass"  # a question takes free text
 
@@ -387,7 +387,7 @@ def test_history_is_capped():
 
 
 def test_status_fields_shed_in_order_and_keep_state_and_context():
-    model, _ = fold(running(), m.UsageReported(usage=m.UsageInfo(900, 100, 450), context_tokens=900,
+    model, _ = fold(running(), m.UsageReported(usage=m.UsageInfo(prompt_tokens=900, completion_tokens=100, cached_tokens=450), context_tokens=900,
                                                context_limit=1000, at=2),
                     m.ToolBudget(used=3, limit=50, at=2), m.AgentSpawned(agent_id="agent-1", label="x", task="t", at=2))
     wide = [t for t, _ in fit_status(status_fields(model), 200)]
@@ -402,7 +402,7 @@ def test_status_fields_shed_in_order_and_keep_state_and_context():
 def test_context_gauge_warns_at_85_and_errors_at_100():
     base = running()
     for tokens, style in ((800, "ctx-ok"), (860, "ctx-warning"), (1000, "ctx-error")):
-        model, _ = fold(base, m.UsageReported(usage=m.UsageInfo(1, 1), context_tokens=tokens, context_limit=1000, at=2))
+        model, _ = fold(base, m.UsageReported(usage=m.UsageInfo(prompt_tokens=1, completion_tokens=1), context_tokens=tokens, context_limit=1000, at=2))
         assert any(s == style for _, _, s in status_fields(model))
 
 
@@ -414,7 +414,7 @@ def test_agent_table_from_spawn_state_and_wrapped_msgs():
                     m.AgentSpawned(agent_id="agent-1", label="tests", task="run the tests", at=1),
                     m.FromAgent(agent_id="agent-1", msg=m.ToolCallStarted(call_id="c", name="shell", arguments="{}",
                                                                         summary="pytest", at=2), at=2),
-                    m.FromAgent(agent_id="agent-1", msg=m.UsageReported(usage=m.UsageInfo(100, 20), at=3), at=3))
+                    m.FromAgent(agent_id="agent-1", msg=m.UsageReported(usage=m.UsageInfo(prompt_tokens=100, completion_tokens=20), at=3), at=3))
     [row] = model.sidebar.agents
     assert (row.tool_calls, row.tokens, row.last_action, row.state) == (1, 120, "shell pytest", "running")
     assert model.ledger.background == 1 and model.conv.blocks == ()  # agent usage never enters the conversation
@@ -428,7 +428,7 @@ def test_agent_approval_inside_from_agent_queues_like_any_other():
 
 
 def test_sidebar_shows_itself_on_wide_screens_with_content_and_obeys_the_toggle():
-    model, _ = fold(fresh(width=120), m.TasksChanged(todos=(m.Todo("x"),), at=1))
+    model, _ = fold(fresh(width=120), m.TasksChanged(todos=(m.Todo(content="x"),), at=1))
     assert sidebar_visible(model)
     model, _ = fold(model, ui.Resized(width=80, height=24, at=2))
     assert not sidebar_visible(model)
@@ -454,7 +454,7 @@ def test_focus_moves_between_blocks_and_copy_gives_the_source():
 
 
 def test_reset_clears_the_conversation_and_tasks():
-    model, _ = fold(running(), m.TasksChanged(todos=(m.Todo("x"),), at=1), m.RunEnded(run_id="r1", at=2),
+    model, _ = fold(running(), m.TasksChanged(todos=(m.Todo(content="x"),), at=1), m.RunEnded(run_id="r1", at=2),
                     ui.WorkerDone(at=2), ui.Cleared(at=3))
     assert [b.text for b in model.conv.blocks] == ["fresh conversation"] and model.sidebar.tasks == ()
 
