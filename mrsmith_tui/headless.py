@@ -195,6 +195,13 @@ def fold(state: FoldState, m: msgs.Msg, *, color: bool = False) -> tuple[FoldSta
     return state, out, err
 
 
+def _recorded(m: msgs.Msg) -> bool:
+    """A Msg the transcript keeps for the history (msgs.Recorded): not part of the `--json` stream."""
+    while isinstance(m, msgs.FromAgent):
+        m = m.msg
+    return isinstance(m, msgs.Recorded)
+
+
 def json_line(m: msgs.Msg) -> str:
     """One JSON line; control and bidi characters escaped (\\u001b), so even a terminal shows it as text."""
     return json_safe(json.dumps(msgs.to_json(m), ensure_ascii=False)) + "\n"
@@ -255,7 +262,7 @@ class HeadlessPrinter:
         self.state = state
         if self.json_lines:
             # stdout is the machine's; the person still gets the one error line on stderr.
-            out = json_line(m)
+            out = "" if _recorded(m) else json_line(m)
             err = err if isinstance(m, (msgs.Error, msgs.RunEnded)) and "error: " in err else ""
         self._write(self.out, out)
         self._write(self.err, err)

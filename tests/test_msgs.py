@@ -46,6 +46,15 @@ EXAMPLES: list[m.Msg] = [
     m.AgentSpawned(agent_id="agent-1", label="docs", task="write", background=False, parent_id="agent-0"),
     m.AgentStateChanged(agent_id="agent-1", state="failed", detail="oops"),
     m.FromAgent(agent_id="agent-1", msg=m.FromAgent(agent_id="subagent-2", msg=m.TextDelta(block_id="t9", text="x"))),
+    m.TranscriptHeader(format=2, session_id="s1", created=1.0, cwd="/w", agent="a", model="m", provider="p",
+                       version="0.1.0", agent_id="agent-1", parent_id=None, background=True, label="docs"),
+    m.PromptRecorded(run_id="run1", entry=history.UserEntry(text="hi"), attachments=("stdin",)),
+    m.AnswerRecorded(run_id="run1", entry=history.assistant("yes", "hmm", "sig", tool_calls=(
+        history.ToolCallBlock(id="c1", name="shell", arguments='{"command": "ls"}'),), partial=False), model="m",
+        started=1.5, reasoning_block="r1", text_block="t2"),
+    m.ContextAdded(entry=history.UserEntry(text="<skill>", kind="context"), skill="plan", path="/s", body="b"),
+    m.Compacted(summary="s", replaces=4, context_tokens=100),
+    m.AgentChanged(agent="a", model="m", provider="p"),
 ]
 
 

@@ -115,7 +115,7 @@ def agent_add_ons(
 
         def load_into_main(skill: Skill) -> None:
             text = skill.context_text()
-            session.add_context(text, skill.transcript_record(text))
+            session.add_context(skill.context_added(text))
             session.sink(msgs.SkillLoaded(name=skill.name, path=str(skill.folder)))
 
         catalog = SkillCatalog(discover(dirs, warn), on_load=load_into_main)

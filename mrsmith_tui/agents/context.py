@@ -92,9 +92,9 @@ class ContextFactory:
             return None
         header = records.header(
             session_id=s.session_id, created=time.time(), cwd=str(s.cwd), agent=agent.name, model=agent.model,
-            provider=agent.provider, version=__version__,
+            provider=agent.provider, version=__version__, agent_id=record.agent_id, parent_id=record.parent_id,
+            background=record.background, label=record.label,
         )
-        header.update(agent_id=record.agent_id, parent_id=record.parent_id, background=record.background, label=record.label)
         return TranscriptWriter(Path(main).parent / f"{record.agent_id}.jsonl", sink=self.book.sink, secrets=s.secrets(), header=header)
 
     def build(self, record: AgentRecord, agent: AgentConfig, *, exclude: Iterable[str], note: str = "",
@@ -106,7 +106,7 @@ class ContextFactory:
 
         def on_load(skill) -> None:
             text = skill.context_text()
-            holder[0].add_context(text, skill.transcript_record(text))
+            holder[0].add_context(skill.context_added(text))
             sink(msgs.SkillLoaded(name=skill.name, path=str(skill.folder)))
 
         tools = ToolRegistry(self.tools_for(agent, exclude) + [self.make_skill_tool(self.catalog.fork(on_load=on_load))])

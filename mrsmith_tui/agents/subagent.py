@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from mrsmith_tui import msgs
 from mrsmith_tui.agents.book import AgentBook, AgentRecord
 from mrsmith_tui.agents.context import SUBAGENT_NOTE, ContextFactory
 from mrsmith_tui.cancel import CancelToken
@@ -100,16 +101,16 @@ class SubagentRunner:
             records, _ = read_transcript(path)
         except OSError:
             return None
-        header = records[0] if records and records[0].get("type") == "header" else {}
-        if not header or header.get("background"):
+        header = records[0] if records and isinstance(records[0], msgs.TranscriptHeader) else None
+        if header is None or header.background:
             return None
         try:
-            config = resolve_agent(self.session.config, header.get("agent"))
+            config = resolve_agent(self.session.config, header.agent or None)
         except ConfigError:
             config = self.session.agent
         record = AgentRecord(
-            agent_id=task_id, label=str(header.get("label") or "sub-agent"), task="", background=False,
-            agent_name=config.name, parent_id=header.get("parent_id"), state="done", busy=False,
+            agent_id=task_id, label=header.label or "sub-agent", task="", background=False,
+            agent_name=config.name, parent_id=header.parent_id, state="done", busy=False,
         )
         record.conversation = self.factory.build(record, config, exclude=SUBAGENT_EXCLUDED, note=SUBAGENT_NOTE,
                                                  history=rebuild_history(records), append_to=path)

@@ -108,15 +108,11 @@ def compact(session: Compactable, cancel: CancelToken, *, keep_turns: int = 1) -
     ledger.reset_context()
     # The summary call is spent by the session but is not the context: totals yes, gauge no.
     ledger.add("compact", usage, context_tokens=context)
-    transcript = session.transcript
-    if transcript is not None:
-        transcript.append({
-            "type": "usage", "run_id": "compact", "prompt_tokens": usage.prompt_tokens,
-            "completion_tokens": usage.completion_tokens, "cached_tokens": usage.cached_tokens,
-            "reasoning_tokens": usage.reasoning_tokens, "estimated": usage.estimated, "context_tokens": context,
-        })
-        transcript.append({"type": "compaction", "summary": summary, "replaces": cut, "context_tokens": context})
-    session.sink(msgs.UsageReported(usage=usage, context_tokens=context, context_limit=ledger.max_context_tokens))
+    for m in (msgs.UsageReported(usage=usage, context_tokens=context, context_limit=ledger.max_context_tokens),
+              msgs.Compacted(summary=summary, replaces=cut, context_tokens=context)):
+        session.sink(m)
+        if session.transcript is not None:  # session.records: the compaction's usage right before it
+            session.transcript.append(m)
     was = f" (was {before:,})" if before else ""
     session.sink(msgs.Notice(text=f"compacted {cut - start} messages into a summary: the context is now ~{context:,} tokens{was}"))
     return summary

@@ -23,7 +23,7 @@ from mrsmith_tui.core.ids import IdSource
 from mrsmith_tui.core.small_context import compact_specs, is_small
 from mrsmith_tui.core.stream import BlockStream
 from mrsmith_tui.core.usage import UsageLedger
-from mrsmith_tui.history import HistoryEntry, ToolCallBlock, ToolResultEntry, UserEntry, assistant
+from mrsmith_tui.history import AssistantEntry, HistoryEntry, ToolCallBlock, ToolResultEntry, UserEntry, assistant
 from mrsmith_tui.provider.types import (
     MAX_ARGUMENT_CHARS,
     ChatRequest,
@@ -53,6 +53,26 @@ class RunResult:
     cancelled: bool = False
     error: str | None = None
     reason: str = ""  # "max_rounds": stopped by the tool-round cap
+
+
+class _Streamed:
+    """One answer on its way: when it began to stream and the ids of the blocks it streamed as (its sink sees them)."""
+
+    def __init__(self, run_id: str, sink: Callable[[msgs.Msg], None]) -> None:
+        self.run_id = run_id
+        self.started = 0.0
+        self._sink = sink
+        self._blocks: dict[str, str] = {}
+
+    def sink(self, msg: msgs.Msg) -> None:
+        self.started = self.started or msg.at
+        if isinstance(msg, msgs.BlockEnded):
+            self._blocks[msg.kind] = msg.block_id
+        self._sink(msg)
+
+    def recorded(self, entry: AssistantEntry, model: str) -> msgs.AnswerRecorded:
+        return msgs.AnswerRecorded(run_id=self.run_id, entry=entry, model=model, started=self.started,
+                                   reasoning_block=self._blocks.get("reasoning", ""), text_block=self._blocks.get("text", ""))
 
 
 @dataclass
@@ -99,7 +119,7 @@ class Conversation:
         self.include_usage = include_usage
         self.estimator = TokenEstimator()
         self.reasoning_effort: str | None = agent.reasoning_effort
-        self._pending_context: list[tuple[str, dict[str, Any] | None]] = []
+        self._pending_context: list[msgs.ContextAdded] = []
         self._running = False
         self._ended_reason, self._rounds, self._skipped_chunks = "", 0, 0
 
@@ -110,30 +130,36 @@ class Conversation:
         p = self._system_prompt
         return p() if callable(p) else p
 
-    def _record(self, record: dict[str, Any]) -> None:
+    def _record(self, msg: msgs.Msg) -> None:
+        """Keep `msg` in the transcript (session.records: the complete Msgs and the Recorded ones)."""
         if self.transcript is not None:
-            self.transcript.append(record)
+            self.transcript.append(msg)
+
+    def _post(self, msg: msgs.Msg) -> None:
+        """Post `msg` and keep it in the transcript."""
+        self.sink(msg)
+        self._record(msg)
 
     def _warn(self, text: str, code: str) -> None:
-        self.sink(msgs.Warning(text=text, code=code))
-        self._record({"type": "warning", "text": text, "code": code})
+        self._post(msgs.Warning(text=text, code=code))
 
-    def add_context(self, text: str, record: dict[str, Any] | None = None) -> None:
-        """Put text into the context as a user message (a loaded skill body).
+    def add_context(self, added: msgs.ContextAdded | str) -> None:
+        """Put `added.entry` (or the text) into the context: a loaded skill body. It is posted and recorded.
 
         During a run it waits for the end of the current tool round, so it never lands
         between an assistant's tool calls and their results.
         """
-        self._pending_context.append((text, record))
+        if isinstance(added, str):
+            added = msgs.ContextAdded(entry=UserEntry(text=added, kind="context"))
+        self._pending_context.append(added)
         if not self._running:
             self._flush_context()
 
     def _flush_context(self) -> None:
         while self._pending_context:
-            text, record = self._pending_context.pop(0)
-            self.history.append(UserEntry(text=text, kind="context"))
-            if record is not None:
-                self._record(record)
+            added = self._pending_context.pop(0)
+            self.history.append(added.entry)
+            self._post(added)
 
     # ------------------------------------------------------------------ one turn
 
@@ -147,14 +173,11 @@ class Conversation:
     ) -> RunResult:
         run_id = run_id or self.ids.next("run")
         self.tool_ctx.cancel = cancel
-        self.sink(msgs.UserPrompt(run_id=run_id, text=prompt))
-        self.sink(msgs.RunStarted(run_id=run_id, agent=self.agent.name, model=self.agent.model))
-        text = with_attachments(prompt, attachments)
-        self.history.append(UserEntry(text=text))
-        user_record: dict[str, Any] = {"type": "user", "run_id": run_id, "text": text}
-        if attachments:
-            user_record["attachments"] = [label for label, _ in attachments]
-        self._record(user_record)
+        self._post(msgs.UserPrompt(run_id=run_id, text=prompt))
+        self._post(msgs.RunStarted(run_id=run_id, agent=self.agent.name, model=self.agent.model))
+        entry = UserEntry(text=with_attachments(prompt, attachments))
+        self.history.append(entry)
+        self._post(msgs.PromptRecorded(run_id=run_id, entry=entry, attachments=tuple(label for label, _ in attachments)))
         if prompt.strip().lower() == "continue" and self.budget.exhausted:
             self.budget.refill()
             self.sink(msgs.Notice(text="tool-call budget refilled"))
@@ -180,15 +203,10 @@ class Conversation:
         if cancel.cancelled:
             cancelled = True
         if error is not None:
-            self.sink(msgs.Error(text=error))
-            self._record({"type": "error", "run_id": run_id, "text": error})
+            self._post(msgs.Error(text=error))
         reason = self._ended_reason if not (cancelled or error) else ""
-        end: dict[str, Any] = {"type": "run_end", "run_id": run_id, "cancelled": cancelled, "error": error}
-        if reason:
-            end["reason"] = reason
-        self._record(end)
-        self.sink(msgs.RunEnded(run_id=run_id, cancelled=cancelled, error=error, reason=reason,
-                                skipped_chunks=self._skipped_chunks))
+        self._post(msgs.RunEnded(run_id=run_id, cancelled=cancelled, error=error, reason=reason,
+                                 skipped_chunks=self._skipped_chunks))
         return RunResult(final_text=final, cancelled=cancelled, error=error, reason=reason)
 
     def _loop(self, run_id: str, cancel: CancelToken) -> str:
@@ -286,7 +304,8 @@ class Conversation:
                 ) from None
 
     def _stream_answer(self, run_id: str, request: ChatRequest, cancel: CancelToken, offer_tools: bool) -> _Answer:
-        blocks = BlockStream(self.sink, self.ids)
+        answer = _Streamed(run_id, self.sink)
+        blocks = BlockStream(answer.sink, self.ids)
         done: StreamDone | None = None
         try:
             for event in self.provider.stream(request, cancel):
@@ -302,15 +321,15 @@ class Conversation:
                     self._notice(event)
         except ProviderError as e:
             blocks.end()
-            self._keep_partial(run_id, e.partial_content or blocks.content, e.partial_reasoning or blocks.reasoning)
+            self._keep_partial(answer, e.partial_content or blocks.content, e.partial_reasoning or blocks.reasoning)
             raise
         except BaseException:
             blocks.end()
-            self._keep_partial(run_id, blocks.content, blocks.reasoning)
+            self._keep_partial(answer, blocks.content, blocks.reasoning)
             raise
         blocks.end()
         if done is None:
-            self._keep_partial(run_id, blocks.content, blocks.reasoning)
+            self._keep_partial(answer, blocks.content, blocks.reasoning)
             if cancel.cancelled:
                 raise Cancelled()
             raise ProviderError(f"provider '{self.provider.name}' ended the stream before finishing the answer")
@@ -319,17 +338,10 @@ class Conversation:
         content, reasoning = done.content, done.reasoning  # the provider's assembled answer is the authority
         entry = assistant(content, reasoning,
                           tool_calls=tuple(ToolCallBlock(id=c.id, name=c.name, arguments=c.arguments) for c in calls))
-        self.history.append(_redacted(entry))  # an echoed key is not sent back (the calls run as given)
-        self._record(
-            {
-                "type": "assistant",
-                "run_id": run_id,
-                "content": content,
-                "reasoning": reasoning,
-                "tool_calls": [{"id": c.id, "name": c.name, "arguments": c.arguments} for c in calls],
-                "model": self.agent.model,
-            }
-        )
+        kept = _redacted(entry)  # an echoed key is not sent back (the calls run as given)
+        assert isinstance(kept, AssistantEntry)
+        self.history.append(kept)
+        self._post(answer.recorded(kept, self.agent.model))
         self._account(run_id, request, done.usage)
         if done.finish_reason == "length":
             self._warn(f"answer cut at the output limit (max_tokens {done.usage.completion_tokens:,})", "length")
@@ -343,35 +355,20 @@ class Conversation:
         else:
             self.sink(msgs.Notice(text=event.text))
 
-    def _keep_partial(self, run_id: str, content: str, reasoning: str) -> None:
+    def _keep_partial(self, answer: _Streamed, content: str, reasoning: str) -> None:
         """What streamed before a cut or a cancel stays in history and the transcript."""
         if not content and not reasoning:
             return
+        entry = assistant(content, reasoning, partial=True)
         if content:  # reasoning alone is no use to the model, and some servers refuse an empty answer
-            self.history.append(assistant(content, reasoning, partial=True))
-        self._record(
-            {"type": "assistant", "run_id": run_id, "content": content, "reasoning": reasoning,
-             "tool_calls": [], "model": self.agent.model, "partial": True}
-        )
+            self.history.append(entry)
+        self._post(answer.recorded(entry, self.agent.model))
 
     def _account(self, run_id: str, request: ChatRequest, usage: msgs.UsageInfo) -> None:
         if not usage.estimated and usage.prompt_tokens:
             self.estimator.calibrate_by(request, usage.prompt_tokens)
-        for m in self.ledger.record(run_id, usage):  # the ledger posts; the transcript keeps its warnings
-            if isinstance(m, msgs.Warning):
-                self._record({"type": "warning", "text": m.text, "code": m.code})
-        self._record(
-            {
-                "type": "usage",
-                "run_id": run_id,
-                "prompt_tokens": usage.prompt_tokens,
-                "completion_tokens": usage.completion_tokens,
-                "cached_tokens": usage.cached_tokens,
-                "reasoning_tokens": usage.reasoning_tokens,
-                "estimated": usage.estimated,
-                "context_tokens": self.ledger.context_tokens,
-            }
-        )
+        for m in self.ledger.record(run_id, usage):  # the ledger posts its usage and warnings; the transcript keeps them
+            self._record(m)
 
     # ------------------------------------------------------------------ tools
 
@@ -465,24 +462,15 @@ class Conversation:
         # The model never needs mrsmith's own keys (or the environment's secrets): a tool that read one anyway
         # (a config file, under --yes) hands back [redacted].
         result = PROCESS.redact_value(result)
-        if announce:
-            self.sink(
-                msgs.ToolCallFinished(
-                    call_id=call.id, name=call.name, ok=result.ok, result=result.content, exit_code=result.exit_code,
-                    diff=result.diff, elapsed=elapsed, denied=denied,
-                )
-            )
+        finished = msgs.ToolCallFinished(
+            call_id=call.id, name=call.name, ok=result.ok, result=result.content, exit_code=result.exit_code,
+            diff=result.diff, elapsed=elapsed, denied=denied,
+        )
         self.history.append(ToolResultEntry(call_id=call.id, name=call.name, content=result.content))
-        record = {"type": "tool_result", "run_id": run_id, "tool_call_id": call.id, "name": call.name,
-                  "content": result.content, "ok": result.ok, "elapsed": round(elapsed, 3)}
-        # Optional fields (older readers skip them): what a resumed screen needs to draw the block again.
-        if result.diff:
-            record["diff"] = result.diff
-        if result.exit_code is not None:
-            record["exit_code"] = result.exit_code
-        if denied:
-            record["denied"] = True
-        self._record(record)
+        if announce:
+            self._post(finished)
+        else:  # a call that never ran (past the cap or the budget, or cancelled) is not shown, but it is recorded
+            self._record(finished)
 
 
 def _redacted(entry: HistoryEntry) -> HistoryEntry:

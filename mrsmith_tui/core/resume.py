@@ -4,7 +4,7 @@ The history is rebuilt from the records (`session.resume.rebuild`), the usage le
 the recorded usage back (the gauge shows what the context held), and new records go to the
 same transcript (no second header). The session goes on with the agent it was last on
 unless another is asked for (or that one is no longer configured); when the agent, model or
-provider differs from the recorded one, an `agent_switch` record and a Notice say so.
+provider differs from the recorded one, an AgentChanged (recorded) and a Notice say so.
 
 Two steps around building the session, so any composition can resume: `open_recorded` reads
 the recorded session (before it is built: which folder, which agent, which id and transcript),
@@ -18,7 +18,6 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from mrsmith_tui import msgs
 from mrsmith_tui.config.load import sessions_dir
@@ -26,7 +25,8 @@ from mrsmith_tui.config.schema import Config, ProviderConfig
 from mrsmith_tui.core.session import AgentSession, build_session
 from mrsmith_tui.core.session_api import Sink
 from mrsmith_tui.provider.types import Provider
-from mrsmith_tui.session.resume import Rebuilt, rebuild, replay_msgs
+from mrsmith_tui.session.replay import for_screen
+from mrsmith_tui.session.resume import Rebuilt, rebuild
 from mrsmith_tui.session.store import SessionNotFound, load_records, transcript_of
 from mrsmith_tui.tools.base import Approver
 
@@ -47,12 +47,16 @@ class OtherFolder(SessionNotFound):
         self.folder = folder
 
 
-def session_folder(records: list[dict[str, Any]]) -> Path | None:
-    cwd = records[0].get("cwd") if records and records[0].get("type") == "header" else None
-    return Path(cwd) if isinstance(cwd, str) and cwd else None
+def _header(records: list[msgs.Msg]) -> msgs.TranscriptHeader | None:
+    return records[0] if records and isinstance(records[0], msgs.TranscriptHeader) else None
 
 
-def check_folder(path: Path, records: list[dict[str, Any]], cwd: Path, *, other_folder: bool) -> Path:
+def session_folder(records: list[msgs.Msg]) -> Path | None:
+    header = _header(records)
+    return Path(header.cwd) if header is not None and header.cwd else None
+
+
+def check_folder(path: Path, records: list[msgs.Msg], cwd: Path, *, other_folder: bool) -> Path:
     """The folder the resumed session works in: its own. Raises OtherFolder when that is not `cwd`
     and `other_folder` was not given (headless: --other-folder; the TUI asks first)."""
     folder = session_folder(records)
@@ -64,7 +68,8 @@ def check_folder(path: Path, records: list[dict[str, Any]], cwd: Path, *, other_
         same = False
     if same:
         return cwd
-    session_id = str(records[0].get("id") or path.parent.name)
+    header = _header(records)
+    session_id = (header.session_id if header else "") or path.parent.name
     if not folder.is_dir():
         raise SessionNotFound(f"session {session_id} belongs to {folder}, which no longer exists")
     if not other_folder:
@@ -89,7 +94,7 @@ class Recorded:
     """A recorded session, read and ready to go on with."""
 
     path: Path  # its transcript
-    records: list[dict[str, Any]]
+    records: list[msgs.Msg]  # its transcript's Msgs (older formats migrated)
     warnings: list[str]
     cwd: Path  # the folder it works in: its own
     state: Rebuilt
@@ -116,7 +121,7 @@ def open_recorded(
         sink(msgs.Notice(text=f"this session belongs to {work}: working there"))
         cwd = work
     state = rebuild(records)
-    session_id = str(state.header.get("id") or path.parent.name)
+    session_id = (state.header.session_id if state.header else "") or path.parent.name
     name = _choose_agent(config, agent_name, state, sink)
     if persist:  # appending to the recorded transcript, wherever it is: first cut a torn last line
         _mend_tail(path, sink)
@@ -132,7 +137,7 @@ def go_on(session: AgentSession, recorded: Recorded, *, replay: bool = False) ->
     for _ in range(state.last_run_number):  # new run ids go on after the recorded ones
         session.ids.next("run")
     if replay:
-        for m in replay_msgs(recorded.records, context_limit=session.agent.max_context_tokens):
+        for m in for_screen(recorded.records, context_limit=session.agent.max_context_tokens):
             session.sink(m)
     for text in recorded.warnings + state.warnings:
         session.sink(msgs.Warning(text=text, code="transcript"))
@@ -201,9 +206,11 @@ def _note_switch(session: AgentSession, state: Rebuilt) -> None:
     was = (state.agent, state.model, state.provider)
     if not any(was) or now == was:
         return
+    h = state.header or msgs.TranscriptHeader(format=0, session_id="", created=0.0, cwd="", agent="?", model="?")
+    started = f"{h.agent} ({h.model}" + (f" on {h.provider})" if h.provider else ")")
+    changed = msgs.AgentChanged(agent=agent.name, model=agent.model, provider=agent.provider)
+    session.sink(changed)
     if session.transcript is not None:
-        session.transcript.append({"type": "agent_switch", "agent": agent.name, "model": agent.model, "provider": agent.provider})
-    h = state.header
-    started = f"{h.get('agent', '?')} ({h.get('model', '?')}" + (f" on {h['provider']})" if h.get("provider") else ")")
+        session.transcript.append(changed)
     session.sink(msgs.Notice(text=f"continuing on agent {agent.name} (model {agent.model} on {agent.provider}) — started on {started}"))
 

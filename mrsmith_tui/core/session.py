@@ -253,10 +253,10 @@ class AgentSession:
         self.tools = self._select_tools()
         self.conversation = self._new_conversation()
         self._probe_context()
+        changed = msgs.AgentChanged(agent=agent.name, model=agent.model, provider=agent.provider)
+        self.sink(changed)
         if self.transcript is not None:
-            self.transcript.append(
-                {"type": "agent_switch", "agent": agent.name, "model": agent.model, "provider": agent.provider}
-            )
+            self.transcript.append(changed)
         self.sink(msgs.Notice(text=f"agent {agent.name} ({agent.model} on {agent.provider})"))
         for cb in list(self._on_switch):
             cb()
@@ -275,9 +275,9 @@ class AgentSession:
     def add_system_section(self, text: str) -> None:
         self._sections.append(text)
 
-    def add_context(self, role_text: str, record: dict[str, Any] | None = None) -> None:
-        """Put text into the context as a user message (a loaded skill body); `record` goes to the transcript."""
-        self.conversation.add_context(role_text, record)
+    def add_context(self, added: msgs.ContextAdded | str) -> None:
+        """Put `added.entry` into the context (a loaded skill body); the Msg is posted and recorded."""
+        self.conversation.add_context(added)
 
     def on_reset(self, cb: Callable[[], None]) -> None:
         self._on_reset.append(cb)

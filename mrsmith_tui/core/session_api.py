@@ -150,8 +150,8 @@ class ServiceHost(Protocol):
         """The tools `agent` gets in this session."""
         ...
 
-    def add_context(self, role_text: str, record: dict[str, Any] | None = None) -> None:
-        """Text into the person's agent's context (a loaded skill body); `record` to its transcript."""
+    def add_context(self, added: msgs.ContextAdded | str) -> None:
+        """Text into the person's agent's context (a loaded skill body); the Msg is posted and recorded."""
         ...
 
 

@@ -18,11 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from mrsmith_tui.errors import EXIT_USAGE, MrSmithError
+from mrsmith_tui import msgs
 from mrsmith_tui.security.redact import PROCESS
 from mrsmith_tui.security.terminal_text import clean
-from mrsmith_tui.session.store import SessionNotFound, load_records, prompt_of, transcript_of
+from mrsmith_tui.session.records import prompt_of
+from mrsmith_tui.session.store import SessionNotFound, load_records, transcript_of
 
-__all__ = ["export_markdown", "export_session", "ExportError"]
+__all__ = ["ExportError", "export_markdown", "export_session"]
 
 
 class ExportError(MrSmithError):
@@ -67,12 +69,12 @@ class _Turn:
         self.estimated = False
         self.calls = 0
 
-    def add(self, r: dict[str, Any]) -> None:
+    def add(self, usage: msgs.UsageInfo) -> None:
         self.calls += 1
-        self.prompt_tokens += int(r.get("prompt_tokens") or 0)
-        self.completion_tokens += int(r.get("completion_tokens") or 0)
-        self.cached_tokens += int(r.get("cached_tokens") or 0)
-        self.estimated = self.estimated or bool(r.get("estimated"))
+        self.prompt_tokens += usage.prompt_tokens
+        self.completion_tokens += usage.completion_tokens
+        self.cached_tokens += usage.cached_tokens
+        self.estimated = self.estimated or usage.estimated
 
     def line(self) -> str:
         cached = f" ({self.cached_tokens:,} cached)" if self.cached_tokens else ""
@@ -81,73 +83,81 @@ class _Turn:
                 f"{self.calls} model call{'s' if self.calls != 1 else ''}{kind}</sub>")
 
 
-def export_markdown(records: list[dict[str, Any]]) -> str:
-    header = records[0] if records and records[0].get("type") == "header" else {}
-    out: list[str] = [f"# mrsmith session {header.get('id', '')}".rstrip(), ""]
-    if header:
+def _header_lines(header: msgs.TranscriptHeader | None) -> list[str]:
+    out = [f"# mrsmith session {header.session_id if header else ''}".rstrip(), ""]
+    if header is not None:
         out += [
-            f"- started: {_when(header.get('created', header.get('at')))}",
-            f"- directory: `{header.get('cwd', '')}`",
-            f"- agent: {header.get('agent', '')} ({header.get('model', '')}"
-            + (f" on {header['provider']})" if header.get("provider") else ")"),
+            f"- started: {_when(header.created or header.at)}",
+            f"- directory: `{header.cwd}`",
+            f"- agent: {header.agent} ({header.model}" + (f" on {header.provider})" if header.provider else ")"),
             "",
         ]
-    calls: dict[str, tuple[str, str]] = {}
-    turn: _Turn | None = None
-    number = 0
+    return out
 
-    def close_turn() -> None:
-        nonlocal turn
-        if turn is not None and turn.calls:
-            out.extend([turn.line(), ""])
-        turn = None
 
-    for r in records:
-        kind = r.get("type")
-        if kind == "user":
-            close_turn()
-            number += 1
-            turn = _Turn()
-            text = str(r.get("text", ""))
-            out += [f"## {number}. You", "", _quote(prompt_of(text)) or ">", ""]
-            if r.get("attachments"):
-                out += [f"<sub>attached: {', '.join(map(str, r['attachments']))}</sub>", ""]
-        elif kind == "assistant":
-            if r.get("reasoning"):
-                out += [_details("Reasoning", str(r["reasoning"])), ""]
-            if r.get("content"):
-                out += [str(r["content"]).strip(), ""]
-            if r.get("partial"):
+class _Markdown:
+    def __init__(self, header: msgs.TranscriptHeader | None) -> None:
+        self.out = _header_lines(header)
+        self.calls: dict[str, tuple[str, str]] = {}  # tool call id -> (name, arguments) until its result
+        self.turn: _Turn | None = None
+        self.number = 0
+
+    def close_turn(self) -> None:
+        if self.turn is not None and self.turn.calls:
+            self.out.extend([self.turn.line(), ""])
+        self.turn = None
+
+    def msg(self, m: msgs.Msg) -> None:
+        out = self.out
+        if isinstance(m, msgs.PromptRecorded):
+            self.close_turn()
+            self.number += 1
+            self.turn = _Turn()
+            out += [f"## {self.number}. You", "", _quote(prompt_of(m.entry.text)) or ">", ""]
+            if m.attachments:
+                out += [f"<sub>attached: {', '.join(m.attachments)}</sub>", ""]
+        elif isinstance(m, msgs.AnswerRecorded):
+            e = m.entry
+            if e.reasoning:
+                out += [_details("Reasoning", e.reasoning), ""]
+            if e.text:
+                out += [e.text.strip(), ""]
+            if e.partial:
                 out += ["*(the answer was cut off here)*", ""]
-            for call in r.get("tool_calls") or []:
-                if isinstance(call, dict):
-                    fn = call.get("function") if isinstance(call.get("function"), dict) else call
-                    calls[str(call.get("id", ""))] = (str(fn.get("name", "")), str(fn.get("arguments", "")))
-        elif kind == "tool_result":
-            name, arguments = calls.pop(str(r.get("tool_call_id", "")), (str(r.get("name", "")), ""))
-            status = "ok" if r.get("ok", True) else "failed"
+            for call in e.tool_calls:
+                self.calls[call.id] = (call.name, call.arguments)
+        elif isinstance(m, msgs.ToolCallFinished):
+            name, arguments = self.calls.pop(m.call_id, (m.name, ""))
             body = (f"Arguments:\n\n{_fence(_arguments(arguments), 'json')}\n\n" if arguments else "")
-            body += f"Result:\n\n{_fence(str(r.get('content', '')))}"
-            out += [_details(f"Tool: {name} ({status})", body), ""]
-        elif kind == "usage":
-            if turn is None:
-                turn = _Turn()
-            turn.add(r)
-        elif kind == "error":
-            out += [f"**Error:** {r.get('text', '')}", ""]
-        elif kind == "warning":
-            out += [f"*Warning: {r.get('text', '')}*", ""]
-        elif kind == "run_end" and r.get("cancelled"):
+            body += f"Result:\n\n{_fence(m.result)}"
+            out += [_details(f"Tool: {name} ({'ok' if m.ok else 'failed'})", body), ""]
+        elif isinstance(m, msgs.UsageReported):
+            if self.turn is None:
+                self.turn = _Turn()
+            self.turn.add(m.usage)
+        elif isinstance(m, msgs.Error):
+            out += [f"**Error:** {m.text}", ""]
+        elif isinstance(m, msgs.Warning):
+            out += [f"*Warning: {m.text}*", ""]
+        elif isinstance(m, msgs.RunEnded) and m.cancelled:
             out += ["*(cancelled)*", ""]
-        elif kind == "skill":
-            out += [_details(f"Skill loaded: {r.get('name', '')}", _fence(str(r.get("body", "")))), ""]
-        elif kind == "compaction":
-            close_turn()
-            out += [_details(f"Context compacted ({r.get('replaces', 0)} messages summarised)", str(r.get("summary", ""))), ""]
-        elif kind == "agent_switch":
-            out += [f"*Continued on agent {r.get('agent', '')} ({r.get('model', '')} on {r.get('provider', '')})*", ""]
-    close_turn()
-    return "\n".join(out).rstrip() + "\n"
+        elif isinstance(m, msgs.ContextAdded):
+            out += [_details(f"Skill loaded: {m.skill}", _fence(m.body)), ""]
+        elif isinstance(m, msgs.Compacted):
+            self.close_turn()
+            out += [_details(f"Context compacted ({m.replaces} messages summarised)", m.summary), ""]
+        elif isinstance(m, msgs.AgentChanged):
+            out += [f"*Continued on agent {m.agent} ({m.model} on {m.provider})*", ""]
+
+
+def export_markdown(records: list[msgs.Msg]) -> str:
+    """The session of a transcript's Msgs (session.transcript.read_transcript) as Markdown."""
+    header = records[0] if records and isinstance(records[0], msgs.TranscriptHeader) else None
+    markdown = _Markdown(header)
+    for m in records:
+        markdown.msg(m)
+    markdown.close_turn()
+    return "\n".join(markdown.out).rstrip() + "\n"
 
 
 def export_session(path_or_id: str | Path, out: str | Path | None = None, *, root: Path | None = None) -> Path:
@@ -158,7 +168,8 @@ def export_session(path_or_id: str | Path, out: str | Path | None = None, *, roo
         records, _ = load_records(source)
     except SessionNotFound as e:
         raise ExportError(e.message) from None
-    session_id = str(records[0].get("id", source.parent.name)) if records[0].get("type") == "header" else source.parent.name
+    first = records[0]
+    session_id = (first.session_id if isinstance(first, msgs.TranscriptHeader) else "") or source.parent.name
     target = Path(out).expanduser() if out else Path.cwd() / f"mrsmith-{session_id[:13]}.md"
     if target.is_dir():
         target = target / f"mrsmith-{session_id[:13]}.md"

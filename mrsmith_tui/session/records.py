@@ -1,48 +1,64 @@
-"""Transcript records: the contract between the writer (a live run) and readers (resume,
+"""The transcript format: the contract between the writer (a live run) and its readers (resume,
 list, view, export).
 
-A transcript is JSONL: one JSON object a line, each with `"type"` and `"at"` (epoch
-seconds). The first line is always a `header`. Readers must skip unknown types (a newer
-writer may add some) and must drop a torn last line with a warning.
+Format 2 (this version). A transcript is JSONL: each line is one Msg as `msgs.to_json` writes
+it, the same objects the headless `--json` stream prints: `{"type": "<Msg class>", "at": <epoch
+seconds>, ...fields}`, read back with `msgs.from_json`. The first line is a `TranscriptHeader`
+carrying the version:
 
-    header      {format, id, created, cwd, agent, model, provider, version}
-    user        {run_id, text}
-    assistant   {run_id, content, reasoning, tool_calls: [{id, name, arguments}], model}
-    tool_result {run_id, tool_call_id, name, content, ok, elapsed; optional diff, exit_code, denied}
-    usage       {run_id, prompt_tokens, completion_tokens, cached_tokens, reasoning_tokens,
-                 estimated, context_tokens}
-    error       {run_id, text}
-    warning     {text, code}
-    run_end     {run_id, cancelled, error}
-    skill       {name, path, body}          a skill body loaded into the context
-    compaction  {summary, replaces: int}    the first `replaces` history messages (after
-                                            the system prompt) are summarised by `summary`
-    agent_switch {agent, model, provider}   the session continues on another agent
+    {"type": "TranscriptHeader", "at": …, "format": 2, "session_id": …, "created": …, "cwd": …,
+     "agent": …, "model": …, "provider": …, "version": …}   (an agent's own transcript adds
+                                                              agent_id, parent_id, background, label)
+
+Then the complete Msgs the session posted, never the progress ones (deltas, BlockEnded,
+ToolCallStarted, ToolOutput, ToolBudget), the requests for the person or Notices, and the
+Recorded Msgs (msgs.Recorded) the history is rebuilt from:
+
+    UserPrompt, RunStarted        the turn begins (what the screen shows)
+    PromptRecorded                the prompt as it entered the history (attachments included)
+    AnswerRecorded                one answer, whole: reasoning, text, tool calls (history.AssistantEntry)
+    ToolCallFinished              one tool result: `result` is exactly what the model was sent
+    UsageReported                 one model call (a compaction's comes right before its Compacted)
+    Warning, Error, RunEnded      as posted
+    ContextAdded                  a skill body put into the context
+    Compacted                     {summary, replaces, context_tokens}: the first `replaces` entries
+                                  of the history are summarised by `summary`
+    AgentChanged                  {agent, model, provider}: the session goes on with another agent
+
+Readers skip types they do not know (a newer writer may add some) and drop a torn last line with
+a warning. A transcript written by an older mrsmith (format 1, and format 0 before the header
+had a `format`: lowercase record types, `header`, `user`, …) is read through
+`session.migrate.from_v1`; when a newer mrsmith goes on writing one (resume), it first appends a
+format-2 TranscriptHeader, and from that line on the lines are Msgs.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import re
 
-FORMAT_VERSION = 1
+from mrsmith_tui import __version__, msgs
 
-RECORD_TYPES = frozenset(
-    {"header", "user", "assistant", "tool_result", "usage", "error", "warning", "run_end", "skill", "compaction", "agent_switch"}
+FORMAT_VERSION = 2
+
+# The record types of formats 0 and 1 (session.migrate reads them).
+V1_TYPES = frozenset(
+    {"header", "user", "assistant", "tool_result", "usage", "error", "warning", "run_end", "skill", "compaction",
+     "agent_switch"}
 )
 
 
-def header(
-    *, session_id: str, created: float, cwd: str, agent: str, model: str, provider: str, version: str
-) -> dict[str, Any]:
-    return {
-        "type": "header",
-        "at": created,
-        "format": FORMAT_VERSION,
-        "id": session_id,
-        "created": created,
-        "cwd": cwd,
-        "agent": agent,
-        "model": model,
-        "provider": provider,
-        "version": version,
-    }
+def header(*, session_id: str, created: float, cwd: str, agent: str, model: str, provider: str,
+           version: str = __version__, agent_id: str | None = None, parent_id: str | None = None,
+           background: bool = False, label: str = "") -> msgs.TranscriptHeader:
+    """The first line of a new transcript (an agent's own names the agent: agent_id, parent_id, background, label)."""
+    return msgs.TranscriptHeader(at=created, format=FORMAT_VERSION, session_id=session_id, created=created, cwd=cwd,
+                                 agent=agent, model=model, provider=provider, version=version, agent_id=agent_id,
+                                 parent_id=parent_id, background=background, label=label)
+
+
+_ATTACHMENT = re.compile(r'<attachment name="[^"]*">\n.*?\n</attachment>\n\n', re.DOTALL)
+
+
+def prompt_of(text: str) -> str:
+    """The person's prompt without the attachments (piped stdin, -f FILE) fenced before it in the history."""
+    return _ATTACHMENT.sub("", text)

@@ -9,20 +9,30 @@ they started (the header's `created`; UUID v7 ids sort the same way).
 from __future__ import annotations
 
 import json
-import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from mrsmith_tui.errors import EXIT_USAGE, MrSmithError
+from mrsmith_tui import msgs
+from mrsmith_tui.session.records import prompt_of
 from mrsmith_tui.session.transcript import read_transcript
 
 TRANSCRIPT_NAME = "transcript.jsonl"
 
 __all__ = [
-    "SessionInfo", "SessionNotFound", "TRANSCRIPT_NAME", "list_sessions", "find_session", "newest_session",
-    "read_info", "format_sessions", "prompt_of", "transcript_of", "load_records",
+    "TRANSCRIPT_NAME",
+    "SessionInfo",
+    "SessionNotFound",
+    "find_session",
+    "format_sessions",
+    "list_sessions",
+    "load_records",
+    "newest_session",
+    "prompt_of",
+    "read_info",
+    "transcript_of",
 ]
 
 
@@ -50,36 +60,28 @@ class SessionInfo:
     format: int  # 0: written before the header carried a format version
 
 
-_ATTACHMENT = re.compile(r'<attachment name="[^"]*">\n.*?\n</attachment>\n\n', re.DOTALL)
-
-
-def prompt_of(text: str) -> str:
-    """The person's prompt without the attachments (piped stdin, -f FILE) put before it."""
-    return _ATTACHMENT.sub("", text)
-
-
 def read_info(path: Path) -> SessionInfo | None:
-    """The summary of one transcript, or None when its header cannot be read."""
+    """The summary of one transcript (any format), or None when its header cannot be read."""
     try:
         with open(path, "rb") as f:
             header = _json_line(f.readline())
-            if header is None or header.get("type") != "header":
+            if header is None or header.get("type") not in ("TranscriptHeader", "header"):
                 return None
             turns, first = 0, ""
             for line in f:
                 if b'"user"' not in line:  # cheap filter: most lines are answers and tool output
-                    continue
-                record = _json_line(line)
-                if record is None or record.get("type") != "user":
+                    continue  # (a prompt's line holds it: "type": "user" before format 2, "role": "user" after)
+                prompt = _prompt(_json_line(line))
+                if prompt is None:
                     continue
                 turns += 1
                 if turns == 1:
-                    first = prompt_of(str(record.get("text", "")))
+                    first = prompt_of(prompt)
     except OSError:
         return None
     created = header.get("created", header.get("at"))
     return SessionInfo(
-        id=str(header.get("id") or path.parent.name),
+        id=str(header.get("session_id", header.get("id")) or path.parent.name),
         path=path,
         created=float(created) if isinstance(created, (int, float)) else _mtime(path),
         cwd=str(header.get("cwd", "")),
@@ -92,7 +94,19 @@ def read_info(path: Path) -> SessionInfo | None:
     )
 
 
-def _json_line(line: bytes) -> dict | None:
+def _prompt(record: dict[str, Any] | None) -> str | None:
+    """The prompt's text of a line that records one (a PromptRecorded, or an older `user` record)."""
+    if record is None:
+        return None
+    if record.get("type") == "PromptRecorded":
+        entry = record.get("entry")
+        return str(entry.get("text", "")) if isinstance(entry, dict) else ""
+    if record.get("type") == "user":
+        return str(record.get("text", ""))
+    return None
+
+
+def _json_line(line: bytes) -> dict[str, Any] | None:
     try:
         value = json.loads(line.decode("utf-8"))
     except (UnicodeDecodeError, ValueError):
@@ -181,8 +195,9 @@ def transcript_of(root: Path | None, target: str | Path | None, cwd: Path | None
     return find_session(root, str(target)).path
 
 
-def load_records(path: Path) -> tuple[list[dict[str, Any]], list[str]]:
-    """(records, warnings) of a transcript; raises SessionNotFound when it cannot be read or is empty."""
+def load_records(path: Path) -> tuple[list[msgs.Msg], list[str]]:
+    """(records, warnings) of a transcript: its Msgs, read as format 2 (session.records); raises
+    SessionNotFound when it cannot be read or holds none."""
     try:
         records, warnings = read_transcript(path)
     except OSError as e:

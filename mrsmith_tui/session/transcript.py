@@ -1,11 +1,11 @@
-"""The transcript writer (JSONL, one record a line) and a tolerant reader.
+"""The transcript writer (JSONL, one Msg a line: session.records) and a tolerant reader.
 
-Each record is one whole line written with one write() on an unbuffered file, so a killed
-process leaves at most a torn last line, which `read_transcript` drops with a warning.
-Every configured API key, and every value taken out of the environment at start
-(security.redact.PROCESS), is replaced by `[redacted]` before writing. The file is created
-0600 and its folder 0700 (a transcript holds whatever the tools read). A write failure posts
-one `msgs.Warning(code="transcript")` and turns persistence off; the session goes on without it.
+Each Msg is one whole line written with one write() on an unbuffered file, so a killed process
+leaves at most a torn last line, which `read_transcript` drops with a warning. Every configured
+API key, and every value taken out of the environment at start (security.redact.PROCESS), is
+replaced by `[redacted]` before writing. The file is created 0600 and its folder 0700 (a
+transcript holds whatever the tools read). A write failure posts one
+`msgs.Warning(code="transcript")` and turns persistence off; the session goes on without it.
 """
 
 from __future__ import annotations
@@ -14,16 +14,20 @@ import json
 import os
 import threading
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import IO, Any
+
+from pydantic import ValidationError
 
 from mrsmith_tui import msgs
 from mrsmith_tui.security.private_files import FILE_MODE, private_dir
 from mrsmith_tui.security.redact import PROCESS, REDACTED, Redactor
+from mrsmith_tui.session import records
 from mrsmith_tui.session.ids import new_session_id
+from mrsmith_tui.session.migrate import from_v1
 
-__all__ = ["TranscriptWriter", "read_transcript", "new_session_id", "scrub", "REDACTED", "private_dir"]
-
+__all__ = ["REDACTED", "TranscriptWriter", "new_session_id", "parse_line", "private_dir", "read_transcript", "scrub"]
 
 
 def scrub(value: Any, secrets: Iterable[str] = ()) -> Any:
@@ -32,10 +36,11 @@ def scrub(value: Any, secrets: Iterable[str] = ()) -> Any:
 
 
 class TranscriptWriter:
-    """Appends records to `path` (parent folders made on the first write).
+    """Appends Msgs to `path` (parent folders made on the first write).
 
-    `header`, when given, is written before the first record, so a session that never ran
-    leaves no file behind.
+    `header`, when given, is written before the first Msg, so a session that never ran leaves
+    no file behind. Without one the file is being continued (a resume): if it was written in an
+    older format, a format-2 TranscriptHeader taken from its own header goes first.
     """
 
     def __init__(
@@ -44,38 +49,38 @@ class TranscriptWriter:
         *,
         sink: Callable[[msgs.Msg], None] | None = None,
         secrets: Iterable[str] = (),
-        header: dict[str, Any] | None = None,
+        header: msgs.TranscriptHeader | None = None,
     ) -> None:
         self.path = Path(path)
         self.enabled = True
         self._sink = sink
         self._redactor = Redactor(secrets)
         self._pending_header = header
-        self._file = None
+        self._file: IO[bytes] | None = None
         self._lock = threading.Lock()
 
-    def append(self, record: dict[str, Any]) -> None:
+    def append(self, msg: msgs.Msg) -> None:
         with self._lock:
             if not self.enabled:
                 return
-            if "at" not in record:
-                record = {"type": record.get("type"), "at": time.time(), **record}
             try:
                 if self._file is None:
+                    if self._pending_header is None:
+                        self._pending_header = _format_marker(self.path)
                     private_dir(self.path.parent, levels=2)  # the session's folder and the sessions folder
                     fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, FILE_MODE)
                     os.fchmod(fd, FILE_MODE)  # an older transcript (0644) being resumed
-                    self._file = os.fdopen(fd, "ab", buffering=0)  # noqa: SIM115 - kept open for the session
+                    self._file = os.fdopen(fd, "ab", buffering=0)
                 if self._pending_header is not None:
                     self._write(self._pending_header)
                     self._pending_header = None
-                self._write(record)
+                self._write(msg)
             except (OSError, TypeError, ValueError) as e:
                 self._fail(e)
 
-    def _write(self, record: dict[str, Any]) -> None:
-        line = json.dumps(PROCESS.redact_value(self._redactor.redact_value(record)), ensure_ascii=False, default=str) + "\n"
-        data = memoryview(line.encode("utf-8"))
+    def _write(self, msg: msgs.Msg) -> None:
+        record = PROCESS.redact_value(self._redactor.redact_value(msgs.to_json(msg)))
+        data = memoryview((json.dumps(record, ensure_ascii=False) + "\n").encode("utf-8"))
         assert self._file is not None
         while data:
             written = self._file.write(data)
@@ -103,29 +108,111 @@ class TranscriptWriter:
             self._file = None
 
 
-def read_transcript(path: Path | str) -> tuple[list[dict[str, Any]], list[str]]:
-    """(records, warnings). A torn or broken line is dropped with a one-line warning."""
+def _format_marker(path: Path) -> msgs.TranscriptHeader | None:
+    """The header to write before the Msgs appended to a transcript of an older format (taken from its
+    own header); None for a new file, or one already going on in format 2 (its last line is a Msg)."""
+    try:
+        with open(path, "rb") as f:
+            first = _json(f.readline())
+            last = _json(_last_line(f))
+    except OSError:
+        return None
+    if first is None or first.get("type") == "TranscriptHeader" or (last or {}).get("type") in msgs.MSG_TYPES:
+        return None
+    old = from_v1([first]) if first.get("type") == "header" else []
+    was = old[0] if old and isinstance(old[0], msgs.TranscriptHeader) else msgs.TranscriptHeader(
+        format=0, session_id="", created=0.0, cwd="")
+    marker = records.header(session_id=was.session_id or path.parent.name, created=was.created, cwd=was.cwd,
+                            agent=was.agent, model=was.model, provider=was.provider)
+    return marker.model_copy(update={"at": time.time()})
+
+
+def _last_line(f: IO[bytes], block: int = 1 << 16) -> bytes:
+    end = f.seek(0, os.SEEK_END)
+    tail = b""
+    while end > 0:
+        start = max(0, end - block)
+        f.seek(start)
+        tail = f.read(end - start) + tail
+        end = start
+        body = tail.rstrip(b"\n")
+        if b"\n" in body:
+            return body.rsplit(b"\n", 1)[1]
+    return tail.rstrip(b"\n")
+
+
+def _json(line: bytes) -> dict[str, Any] | None:
+    try:
+        value = json.loads(line.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def parse_line(data: dict[str, Any]) -> msgs.Msg | None:
+    """The Msg of one format-2 line; None for a type this version does not know. Fields it does not
+    know (a newer writer's) are left out. Raises ValidationError for a known type that is broken."""
+    kind = data.get("type")
+    if not isinstance(kind, str) or kind not in msgs.MSG_TYPES:
+        return None
+    try:
+        return msgs.from_json(data)
+    except ValidationError as e:
+        extra = [err["loc"] for err in e.errors() if err["type"] == "extra_forbidden"]
+        if not extra or len(extra) != len(e.errors()):
+            raise
+        for loc in extra:
+            _drop(data, loc[1:])  # loc[0] is the union's tag
+        return msgs.from_json(data)
+
+
+def _drop(data: Any, loc: tuple[Any, ...]) -> None:
+    for key in loc[:-1]:
+        data = data[key]
+    if isinstance(data, dict):
+        data.pop(loc[-1], None)
+
+
+def read_transcript(path: Path | str) -> tuple[list[msgs.Msg], list[str]]:
+    """(Msgs, warnings): every line as a format-2 Msg, older records migrated (session.migrate).
+    A torn last line or a broken one is dropped with a one-line warning; unknown types are skipped."""
     path = Path(path)
     raw = path.read_bytes()
     lines = raw.split(b"\n")
     ends_cleanly = raw.endswith(b"\n")
     if ends_cleanly:
         lines.pop()
-    records: list[dict[str, Any]] = []
+    out: list[msgs.Msg] = []
+    old: list[dict[str, Any]] = []  # records of an older format, until a format-2 header
     warnings: list[str] = []
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        last = number == len(lines)
         try:
-            record = json.loads(line.decode("utf-8"))
+            data = json.loads(line.decode("utf-8"))
         except (UnicodeDecodeError, ValueError):
-            record = None
-        if not isinstance(record, dict) or not isinstance(record.get("type"), str):
-            if last and not ends_cleanly:
-                warnings.append(f"{path.name}: dropped a torn last line (line {number})")
-            else:
-                warnings.append(f"{path.name}: skipped a broken record (line {number})")
+            data = None
+        if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+            last = number == len(lines)
+            warnings.append(f"{path.name}: {'dropped a torn last line' if last and not ends_cleanly else 'skipped a broken record'}"
+                            f" (line {number})")
             continue
-        records.append(record)
-    return records, warnings
+        if data["type"] in records.V1_TYPES:
+            old.append(data)
+            continue
+        if old:
+            out += from_v1(old)
+            old = []
+        try:
+            msg = parse_line(data)
+        except ValidationError:
+            warnings.append(f"{path.name}: skipped a broken record (line {number})")
+            continue
+        if msg is not None:
+            out.append(msg)
+    if old:
+        out += from_v1(old)
+    return out, warnings

@@ -22,6 +22,8 @@ from typing import Any
 import yaml
 
 from mrsmith_tui.errors import MrSmithError
+from mrsmith_tui import msgs
+from mrsmith_tui.history import UserEntry
 
 CONTEXT_PREFIX = '<skill name="'  # how every loaded skill's text starts in a context
 
@@ -51,10 +53,11 @@ class Skill:
     def folder(self) -> Path:
         return self.path.parent
 
-    def transcript_record(self, text: str) -> dict[str, Any]:
-        """The `skill` record of loading it; `context` is the exact text put in the context, so a
-        resumed session puts back the same words."""
-        return {"type": "skill", "name": self.name, "path": str(self.folder), "body": self.body, "context": text}
+    def context_added(self, text: str) -> msgs.ContextAdded:
+        """The Msg of loading it: `text` is the exact text put in the context (the transcript keeps it, so a
+        resumed session puts back the same words)."""
+        return msgs.ContextAdded(entry=UserEntry(text=text, kind="context"), skill=self.name, path=str(self.folder),
+                                 body=self.body)
 
     def context_text(self) -> str:
         """The body as it goes into a model's context, with the folder its files live in."""

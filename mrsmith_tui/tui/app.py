@@ -329,11 +329,11 @@ def run_tui(make_session: SessionFactory, *, config: Config, theme: str | None =
     return result if isinstance(result, int) else app.exit_code
 
 
-def run_view(records: list[dict[str, Any]], *, config: Config, theme: str | None = None) -> int:
-    """A recorded session, read-only (`mrsmith view ID`)."""
-    from mrsmith_tui.session.resume import replay_msgs
+def run_view(records: list[m.Msg], *, config: Config, theme: str | None = None) -> int:
+    """A recorded session (its transcript's Msgs), read-only (`mrsmith view ID`)."""
+    from mrsmith_tui.session.replay import for_screen
 
-    replay = list(replay_msgs(records))
+    replay = for_screen(records)
     replay.append(m.Notice(text="read-only view of a recorded session · Ctrl-O review · Ctrl-D quit"))
     app = MrSmithApp(None, config=config, theme=theme, history_path=None, replay=replay)
     result = app.run()

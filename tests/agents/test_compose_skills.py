@@ -60,10 +60,10 @@ def test_skill_tool_loads_the_body_into_the_context_and_the_transcript(tmp_path,
     catalog = session.services.skills
     assert catalog.is_loaded("lint")
     records, _ = read_transcript(session.transcript_path)
-    skill_records = [r for r in records if r["type"] == "skill"]
-    assert skill_records == [
-        {**skill_records[0], "name": "lint", "path": str(tmp_path / "project" / "lint"), "body": "PROJECT BODY: run ./check.sh\n"}
-    ]
+    skill_records = [r for r in records if isinstance(r, msgs.ContextAdded)]
+    assert [(r.skill, r.path, r.body) for r in skill_records] == [
+        ("lint", str(tmp_path / "project" / "lint"), "PROJECT BODY: run ./check.sh\n")]
+    assert skill_records[0].entry.text == loaded[0]["content"]
 
     session.reset()
     assert not catalog.is_loaded("lint")

@@ -72,8 +72,8 @@ def test_spawned_agents_work_after_the_run_and_the_next_turn_collects_the_report
     assert not {"spawn_agent", "wait_agents", "stop_agent", "list_agents"} & tool_names(worker_req)
     assert "task" in tool_names(worker_req)
     records, _ = read_transcript(session.transcript_path.parent / "agent-1.jsonl")
-    assert records[0]["background"] is True
-    assert any(r["type"] == "assistant" and r["content"] == "survey report" for r in records)
+    assert records[0].background is True and records[0].agent_id == "agent-1"
+    assert any(isinstance(r, msgs.AnswerRecorded) and r.entry.text == "survey report" for r in records)
     assert any(isinstance(m, msgs.TextDelta) for m in agent_msgs(sink, "agent-1"))
 
 

@@ -44,4 +44,4 @@ def test_headless_spawn_three_wait_and_report(tmp_path, loopback):
     assert sorted(p.name for p in folder.iterdir()) == ["agent-1.jsonl", "agent-2.jsonl", "agent-3.jsonl", "transcript.jsonl"]
     for i in (1, 2, 3):
         lines = [json.loads(x) for x in (folder / f"agent-{i}.jsonl").read_text().splitlines()]
-        assert lines[0]["type"] == "header" and lines[-1]["type"] == "run_end"
+        assert lines[0]["type"] == "TranscriptHeader" and lines[-1]["type"] == "RunEnded"

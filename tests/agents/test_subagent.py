@@ -49,8 +49,8 @@ def test_task_runs_a_sub_agent_and_returns_its_answer(tmp_path, loopback):
 
     folder = session.transcript_path.parent
     records, warnings = read_transcript(folder / "subagent-1.jsonl")
-    assert warnings == [] and records[0]["type"] == "header" and records[0]["agent_id"] == "subagent-1"
-    assert any(r["type"] == "assistant" and r["content"] == "found 3 TODOs" for r in records)
+    assert warnings == [] and isinstance(records[0], msgs.TranscriptHeader) and records[0].agent_id == "subagent-1"
+    assert any(isinstance(r, msgs.AnswerRecorded) and r.entry.text == "found 3 TODOs" for r in records)
     assert "sk-agents-test-key" not in (folder / "subagent-1.jsonl").read_text()
 
     # Usage: the sub-agent's two calls go to the session's sub-agent total, not the main gauge.
@@ -83,7 +83,7 @@ def test_resume_by_task_id_continues_the_same_context(tmp_path, loopback):
     assert len(sink.of(msgs.AgentSpawned)) == 1
     assert states(sink, "subagent-1") == ["done", "running", "done"]
     records, _ = read_transcript(session.transcript_path.parent / "subagent-1.jsonl")
-    assert [r["text"] for r in records if r["type"] == "user"] == ["SUB1: remember the word kiwi", "what was the word?"]
+    assert [r.text for r in records if isinstance(r, msgs.UserPrompt)] == ["SUB1: remember the word kiwi", "what was the word?"]
 
 
 def test_bad_task_id_and_unknown_agent_are_one_line_errors(tmp_path, loopback):
@@ -175,8 +175,8 @@ def test_a_task_id_survives_a_resume_of_the_session(tmp_path, loopback):
     assert texts == ["SUB1: remember the word kiwi", "ok, remembered", "what was the word?"]
     assert last_tool_result(router.requests("main")[-1]).startswith("it was kiwi")
     records, _ = read_transcript(folder / "subagent-1.jsonl")
-    assert [r["type"] for r in records].count("header") == 1
-    assert [r["text"] for r in records if r["type"] == "user"] == ["SUB1: remember the word kiwi", "what was the word?"]
+    assert [r.type for r in records].count("TranscriptHeader") == 1
+    assert [r.text for r in records if isinstance(r, msgs.UserPrompt)] == ["SUB1: remember the word kiwi", "what was the word?"]
     assert again.run("three", CancelToken()).final_text == "third done"
     assert (folder / "subagent-2.jsonl").is_file()  # a new sub-agent never takes a recorded id
     again.close()

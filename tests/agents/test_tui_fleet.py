@@ -91,7 +91,7 @@ async def test_three_agents_watched_stopped_and_collected(loopback, tmp_path):
     assert names == ["agent-1.jsonl", "agent-2.jsonl", "agent-3.jsonl", "transcript.jsonl"]
     for i in (1, 2, 3):
         records = [json.loads(x) for x in (folder / f"agent-{i}.jsonl").read_text().splitlines()]
-        assert records[0]["type"] == "header" and records[-1]["type"] == "run_end"
+        assert records[0]["type"] == "TranscriptHeader" and records[-1]["type"] == "RunEnded"
 
 
 async def test_skills_command_lists_and_loads_a_skill_once(tmp_path):
@@ -119,5 +119,5 @@ async def test_skills_command_lists_and_loads_a_skill_once(tmp_path):
         assert len(contexts) == 1 and "plan" in contexts[0].text
         transcript = app.session.transcript_path
     records = [json.loads(x) for x in transcript.read_text().splitlines()]
-    (skill,) = [r for r in records if r["type"] == "skill"]
-    assert skill["context"] == contexts[0].text
+    (skill,) = [r for r in records if r["type"] == "ContextAdded"]
+    assert skill["entry"]["text"] == contexts[0].text and skill["skill"] == "plan"

@@ -11,7 +11,7 @@ from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.config.schema import AgentConfig
 from mrsmith_tui.core.budget import ToolCallBudget
 from mrsmith_tui.core.conversation import BUDGET_SPENT_INSTRUCTION, Conversation
-from mrsmith_tui.history import ToolResultEntry, assistant
+from mrsmith_tui.history import ToolResultEntry, UserEntry, assistant
 from mrsmith_tui.msgs import UsageInfo
 from mrsmith_tui.provider.types import StreamDone, StreamReasoning, StreamText, ToolCall
 from mrsmith_tui.tools.approval import ApprovalGate
@@ -23,13 +23,13 @@ from .fakes import BoomTool, EchoTool, FakeProvider, ScriptedApprover, WriteTool
 
 class ListTranscript:
     def __init__(self) -> None:
-        self.records: list[dict] = []
+        self.records: list[msgs.Msg] = []
 
-    def append(self, record: dict) -> None:
-        self.records.append(record)
+    def append(self, msg: msgs.Msg) -> None:
+        self.records.append(msg)
 
     def types(self) -> list[str]:
-        return [r["type"] for r in self.records]
+        return [r.type for r in self.records]
 
 
 def make(provider, *tools, approver=None, budget=None, **agent_kw):
@@ -54,13 +54,17 @@ def test_text_answer_streams_blocks_and_ends_once():
     result = conv.run_turn("hi", CancelToken())
     assert result.final_text == "hello world" and not result.cancelled and result.error is None
     assert kinds(sink) == [
-        "UserPrompt", "RunStarted", "ReasoningDelta", "BlockEnded", "TextDelta", "TextDelta", "BlockEnded",
-        "UsageReported", "RunEnded",
+        "UserPrompt", "RunStarted", "PromptRecorded", "ReasoningDelta", "BlockEnded", "TextDelta", "TextDelta",
+        "BlockEnded", "AnswerRecorded", "UsageReported", "RunEnded",
     ]
     ended = sink.of(msgs.BlockEnded)
     assert [(b.block_id, b.kind, b.text) for b in ended] == [("r1", "reasoning", "think"), ("t1", "text", "hello world")]
-    assert transcript.types() == ["user", "assistant", "usage", "run_end"]
-    assert transcript.records[1]["reasoning"] == "think"
+    assert transcript.types() == ["UserPrompt", "RunStarted", "PromptRecorded", "AnswerRecorded", "UsageReported",
+                                  "RunEnded"]
+    (recorded,) = sink.of(msgs.AnswerRecorded)
+    assert recorded == transcript.records[3] and recorded.entry == assistant("hello world", "think")
+    assert (recorded.reasoning_block, recorded.text_block) == ("r1", "t1")
+    assert recorded.started == sink.of(msgs.ReasoningDelta)[0].at
 
 
 def test_block_ids_stay_unique_across_turns():
@@ -85,8 +89,9 @@ def test_tool_round_trip_feeds_result_back_with_its_call_id():
     finished = sink.of(msgs.ToolCallFinished)[0]
     assert (finished.call_id, finished.ok, finished.result) == ("call_1", True, "abab")
     assert sink.of(msgs.ToolCallStarted)[0].summary == ""
-    assert transcript.types() == ["user", "assistant", "usage", "tool_result", "assistant", "usage", "run_end"]
-    assert transcript.records[3]["tool_call_id"] == "call_1"
+    assert transcript.types() == ["UserPrompt", "RunStarted", "PromptRecorded", "AnswerRecorded", "UsageReported",
+                                  "ToolCallFinished", "AnswerRecorded", "UsageReported", "RunEnded"]
+    assert transcript.records[5] == finished
 
 
 def test_several_calls_in_one_message_run_in_order():
@@ -201,7 +206,9 @@ def test_budget_warns_once_at_80_percent_and_when_spent_asks_for_a_summary():
     assert "budget" in provider.requests[3].messages[-2]["content"]  # the refused 6th call's result
     assert result.final_text == "summary: send continue"
     assert BUDGET_SPENT_INSTRUCTION not in json.dumps([e.model_dump() for e in conv.history])  # transient, not in history
-    assert "warning" in transcript.types()
+    assert [m.code for m in transcript.records if isinstance(m, msgs.Warning)] == ["budget-80", "budget-100"]
+    refused = [m for m in transcript.records if isinstance(m, msgs.ToolCallFinished)][-1]
+    assert "budget" in refused.result and refused not in sink.msgs  # recorded, never shown: it did not run
 
     # `continue` grants a fresh budget: tools are offered again.
     provider.scripts = [answer("going on")]
@@ -219,9 +226,8 @@ def test_provider_error_ends_the_run_and_keeps_the_partial_text():
     assert sink.of(msgs.Error)[0].text == result.error
     ended = sink.of(msgs.RunEnded)
     assert len(ended) == 1 and ended[0].error == result.error
-    assert transcript.types() == ["user", "assistant", "error", "run_end"]
-    assert transcript.records[1]["content"] == "half an ans"
-    assert conv.history[-1] == assistant("half an ans", partial=True)
+    assert transcript.types() == ["UserPrompt", "RunStarted", "PromptRecorded", "AnswerRecorded", "Error", "RunEnded"]
+    assert transcript.records[3].entry == assistant("half an ans", partial=True) == conv.history[-1]
 
 
 def test_cancel_mid_stream_ends_once_with_cancelled():
@@ -238,7 +244,8 @@ def test_cancel_mid_stream_ends_once_with_cancelled():
     assert result.cancelled
     assert sink.of(msgs.BlockEnded)[0].text == "partial "
     assert [m.cancelled for m in sink.of(msgs.RunEnded)] == [True]
-    assert transcript.records[-1] == {"type": "run_end", "run_id": "run1", "cancelled": True, "error": None}
+    assert transcript.records[-1] == sink.of(msgs.RunEnded)[0]
+    assert transcript.records[-2].entry == assistant("partial ", partial=True)
 
 
 def test_cancel_during_tools_answers_every_call_and_stops():
@@ -283,7 +290,8 @@ def test_attachments_go_before_the_prompt():
     user = provider.requests[0].messages[-1]["content"]
     assert user.index("log line") < user.index("why?") and 'name="stdin"' in user
     assert sink.of(msgs.UserPrompt)[0].text == "why?"
-    assert transcript.records[0]["attachments"] == ["stdin"]
+    (prompt,) = sink.of(msgs.PromptRecorded)
+    assert prompt.attachments == ("stdin",) and prompt.entry.text == user and prompt in transcript.records
 
 
 def test_reasoning_effort_sent_only_when_set():
@@ -349,7 +357,8 @@ def test_context_added_during_a_tool_round_waits_for_the_results():
         name = "loader"
 
         def run(self, args, ctx):
-            conv.add_context("SKILL BODY", {"type": "skill", "name": "s", "path": "", "body": "SKILL BODY"})
+            conv.add_context(msgs.ContextAdded(entry=UserEntry(text="SKILL BODY", kind="context"), skill="s",
+                                               body="SKILL BODY"))
             return super().run(args, ctx)
 
     conv, _, transcript = make(provider, Loader())
@@ -357,7 +366,7 @@ def test_context_added_during_a_tool_round_waits_for_the_results():
     roles = [m["role"] for m in provider.requests[1].messages]
     assert roles == ["system", "user", "assistant", "tool", "user"]
     assert provider.requests[1].messages[-1]["content"] == "SKILL BODY"
-    assert transcript.types().index("skill") > transcript.types().index("tool_result")
+    assert transcript.types().index("ContextAdded") > transcript.types().index("ToolCallFinished")
 
 
 def test_a_tools_elapsed_leaves_out_the_time_spent_waiting_for_approval(monkeypatch):

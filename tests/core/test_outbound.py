@@ -46,3 +46,14 @@ def test_every_string_is_cleaned_for_a_terminal():
     assert q.questions[0].question == "␛]0;t␇?" and q.questions[0].options[0].label == "\\x9b2J"
     (raw,) = OutboundFilter(Redactor(), clean=None)(m.Notice(text="\x1b[2J"))
     assert raw.text == "\x1b[2J"
+
+
+def test_a_whole_answer_is_redacted_and_cleaned_to_its_blocks():
+    from mrsmith_tui.history import ToolCallBlock, assistant
+
+    entry = assistant(f"key {KEY}\x1b[2J", f"thinking of {KEY}",
+                      tool_calls=(ToolCallBlock(id="c1", name="shell", arguments=f'{{"command": "echo {KEY}"}}'),))
+    (shown,) = OutboundFilter(Redactor([KEY]))(m.FromAgent(agent_id="a", msg=m.AnswerRecorded(run_id="r", entry=entry)))
+    answer = shown.msg.entry
+    assert (answer.text, answer.reasoning) == ("key [redacted]␛[2J", "thinking of [redacted]")
+    assert answer.tool_calls[0].arguments == '{"command": "echo [redacted]"}' and answer.blocks[0].type == "reasoning"

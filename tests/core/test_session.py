@@ -9,6 +9,7 @@ import pytest
 
 from loopback import text_turn, tool_turn
 from mrsmith_tui import msgs
+from mrsmith_tui.history import UserEntry
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.config.load import ConfigError
 from mrsmith_tui.config.schema import AgentConfig, Config, ProviderConfig
@@ -66,13 +67,15 @@ def test_transcript_holds_header_then_the_turn_and_never_the_key(tmp_path):
     assert s.run("hello", CancelToken()).final_text == "done"
     records, warnings = read_transcript(s.transcript_path)
     assert warnings == []
-    assert [r["type"] for r in records] == [
-        "header", "user", "assistant", "usage", "tool_result", "assistant", "usage", "run_end"]
+    assert [r.type for r in records] == [
+        "TranscriptHeader", "UserPrompt", "RunStarted", "PromptRecorded", "AnswerRecorded", "UsageReported",
+        "ToolCallFinished", "AnswerRecorded", "UsageReported", "RunEnded"]
     header = records[0]
-    assert (header["id"], header["agent"], header["model"], header["provider"]) == (s.session_id, "main", "m1", "p")
-    assert header["cwd"] == str(tmp_path.resolve()) and header["version"]
-    assert records[2]["tool_calls"][0]["name"] == "echo"
-    assert records[5]["reasoning"] == "thought"
+    assert isinstance(header, msgs.TranscriptHeader) and header.format == 2
+    assert (header.session_id, header.agent, header.model, header.provider) == (s.session_id, "main", "m1", "p")
+    assert header.cwd == str(tmp_path.resolve()) and header.version
+    assert records[4].entry.tool_calls[0].name == "echo"
+    assert records[7].entry.reasoning == "thought"
     assert KEY not in s.transcript_path.read_text()
 
 
@@ -95,12 +98,13 @@ def test_system_sections_and_context_reach_the_request(tmp_path):
     (tmp_path / "AGENTS.md").write_text("House rules.")
     s, _, providers = session(tmp_path, answer("ok"))
     s.add_system_section("# Skills\n- review: reviews code")
-    s.add_context("SKILL BODY", {"type": "skill", "name": "review", "path": "x", "body": "SKILL BODY"})
+    s.add_context(msgs.ContextAdded(entry=UserEntry(text="SKILL BODY", kind="context"), skill="review", path="x",
+                                    body="SKILL BODY"))
     s.run("go", CancelToken())
     messages = providers[0].requests[0].messages
     assert "House rules." in messages[0]["content"] and "# Skills" in messages[0]["content"]
     assert messages[1] == {"role": "user", "content": "SKILL BODY"}
-    assert [r["type"] for r in read_transcript(s.transcript_path)[0]][:2] == ["header", "skill"]
+    assert [r.type for r in read_transcript(s.transcript_path)[0]][:2] == ["TranscriptHeader", "ContextAdded"]
 
 
 def test_switch_agent_keeps_history_and_changes_provider_and_model(tmp_path):
@@ -112,7 +116,8 @@ def test_switch_agent_keeps_history_and_changes_provider_and_model(tmp_path):
     request = providers[1].requests[0]
     assert request.model == "m2" and [m["content"] for m in request.messages[1:]] == ["first", "ok", "second"]
     assert s.ledger.max_context_tokens == 500 and s.provider_name == "q"
-    assert "agent_switch" in [r["type"] for r in read_transcript(s.transcript_path)[0]]
+    assert msgs.AgentChanged(agent="other", model="m2", provider="q", at=sink.of(msgs.AgentChanged)[0].at) in (
+        read_transcript(s.transcript_path)[0])
     with pytest.raises(ConfigError, match="'ghost' is not a configured agent"):
         s.switch_agent("ghost")
 
@@ -223,8 +228,8 @@ def test_end_to_end_stream_cut_keeps_partial_text(tmp_path, loopback):
     assert result.error and not result.cancelled
     assert sink.of(msgs.BlockEnded)[0].text and sink.of(msgs.RunEnded)[0].error == result.error
     records, warnings = read_transcript(s.transcript_path)
-    assert warnings == [] and [r["type"] for r in records][-3:] == ["assistant", "error", "run_end"]
-    assert records[-3]["content"] == sink.of(msgs.BlockEnded)[0].text
+    assert warnings == [] and [r.type for r in records][-3:] == ["AnswerRecorded", "Error", "RunEnded"]
+    assert records[-3].entry.text == sink.of(msgs.BlockEnded)[0].text and records[-3].entry.partial
 
 
 def test_real_usage_calibrates_the_sliding_window(tmp_path):

@@ -25,7 +25,7 @@ def test_a_turn_of_500_calls_runs_32_and_answers_the_rest_with_a_reason():
     assert len(sink.of(msgs.ToolCallFinished)) == 32  # the refused ones are not drawn one by one
     warning = [w for w in sink.of(msgs.Warning) if w.code == "turn-cap"]
     assert len(warning) == 1 and "500 tool calls" in warning[0].text and "468 are not run" in warning[0].text
-    assert len(sink.of(msgs.RunEnded)) == 1 and transcript.types()[-1] == "run_end"
+    assert len(sink.of(msgs.RunEnded)) == 1 and transcript.types()[-1] == "RunEnded"
 
 
 def test_the_cap_is_configurable_and_does_not_spend_the_session_budget():

@@ -29,7 +29,7 @@ def user_texts(request: dict) -> str:
 
 def assert_transcript_intact(done) -> list[dict]:
     (records,) = done.transcripts()
-    assert records[0]["type"] == "header"
+    assert records[0]["type"] == "TranscriptHeader" and records[0]["format"] == 2
     assert "sk-test" not in json.dumps(records)
     return records
 
@@ -47,7 +47,7 @@ def test_prompt_prints_the_streamed_answer(cli, loopback):
     assert "say hello" in user_texts(request)
     assert srv.headers[0]["Authorization"] == "Bearer sk-test"
     records = assert_transcript_intact(done)
-    assert {"user", "assistant"} <= {r["type"] for r in records}
+    assert {"PromptRecorded", "AnswerRecorded"} <= {r["type"] for r in records}
 
 
 def test_piped_stdin_is_the_prompt(cli, loopback):
@@ -138,7 +138,7 @@ def test_read_file_and_glob_round_trip(cli, loopback):
     assert "SECRET-CONTENT-42" in read_result["content"]
     assert "glob" in done.err and "read_file" in done.err  # tool activity on stderr
     types = [r["type"] for r in assert_transcript_intact(done)]
-    assert types.count("tool_result") == 2
+    assert types.count("ToolCallFinished") == 2
 
 
 # --------------------------------------------------------------------------- --json

@@ -47,7 +47,7 @@ def test_the_round_cap_is_exit_3_with_the_reason_and_how_to_go_on(cli, loopback,
     events = jsonl(cli.run("--config", str(config), "-p", "loop forever", "--json").out)
     assert events[-1]["type"] == "RunEnded" and events[-1]["reason"] == "max_rounds"
     records = done.transcripts()[0]  # the first run's (sorted by id, which is by time)
-    assert records[-1]["type"] == "run_end" and records[-1]["reason"] == "max_rounds"
+    assert records[-1]["type"] == "RunEnded" and records[-1]["reason"] == "max_rounds"
 
 
 def test_an_answer_cut_at_the_output_limit_says_so(cli, loopback):

@@ -179,3 +179,21 @@ def test_permissions_in_force_are_a_line_on_stderr_and_one_json_object():
     line = json.loads(json_line(report))
     assert line["type"] == "PermissionsInForce" and line["approve_all"] is False
     assert line["specs"] == [{"spec": "write_file", "origin": "--allow"}, {"spec": "shell", "origin": "config"}]
+
+
+def test_the_recorded_msgs_stay_out_of_the_json_stream_and_the_log():
+    from mrsmith_tui.history import UserEntry, assistant
+
+    recorded = [msgs.PromptRecorded(run_id="1", entry=UserEntry(text="hi")),
+                msgs.AnswerRecorded(run_id="1", entry=assistant("hello")),
+                msgs.FromAgent(agent_id="subagent-1", msg=msgs.ContextAdded(entry=UserEntry(text="x", kind="context")))]
+    for json_lines in (True, False):
+        out, err = io.StringIO(), io.StringIO()
+        printer = HeadlessPrinter(out, err, json_lines=json_lines)
+        for m in [msgs.UserPrompt(run_id="1", text="hi"), *recorded, msgs.RunEnded(run_id="1")]:
+            printer(m)
+        assert err.getvalue() == ""
+        if json_lines:
+            assert [json.loads(line)["type"] for line in out.getvalue().splitlines()] == ["UserPrompt", "RunEnded"]
+        else:
+            assert out.getvalue() == ""

@@ -27,7 +27,8 @@ from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.config.schema import AgentConfig, Config, ProviderConfig
 from mrsmith_tui.core.resume import resume_session
 from mrsmith_tui.history import AssistantEntry, HistoryEntry, ToolResultEntry
-from mrsmith_tui.session.resume import rebuild, replay_msgs
+from mrsmith_tui.session.replay import for_screen
+from mrsmith_tui.session.resume import rebuild
 from mrsmith_tui.session.transcript import read_transcript
 
 REPO = Path(__file__).resolve().parents[2]
@@ -166,12 +167,12 @@ def test_transcripts_survive_100_random_sigkills(tmp_path, loopback):
         records, warnings = read_transcript(path)
         # at worst the last, torn record is dropped: never a broken record in the middle
         assert len(warnings) <= 1 and all("torn last line" in w for w in warnings), (path, warnings)
-        assert [r["type"] for r in records].count("header") <= 1
+        assert [r.type for r in records].count("TranscriptHeader") <= 1
         if not records:
             continue
         state = rebuild(records)
         _well_formed(state.history)
-        replay = replay_msgs(records)
+        replay = for_screen(records)
         assert sum(isinstance(m, msgs.RunEnded) for m in replay) == state.runs
 
         made: list[FakeProvider] = []
@@ -184,7 +185,7 @@ def test_transcripts_survive_100_random_sigkills(tmp_path, loopback):
         _well_formed(made[-1].requests[-1].entries)
         session.close()
         after, warnings = read_transcript(path)
-        assert warnings == [] and after[-1]["type"] == "run_end"
+        assert warnings == [] and isinstance(after[-1], msgs.RunEnded)
         resumed += 1
     assert resumed >= 20
     print(f"{chains.kills} kills in {chains.runs} runs, {len(transcripts)} transcripts, {took:.1f}s")

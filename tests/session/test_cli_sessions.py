@@ -8,6 +8,7 @@ import types
 import pytest
 
 from loopback import text_turn
+from mrsmith_tui import msgs
 from mrsmith_tui.cli import main
 from mrsmith_tui.session.transcript import read_transcript
 
@@ -50,7 +51,8 @@ def test_list_continue_resume_export_and_view(project, capsys, monkeypatch, tmp_
     code, out, _ = run(capsys, "--resume", session_id[:15], "-p", "third")
     assert (code, out.strip()) == (0, "third answer")
     records, warnings = read_transcript(transcript)
-    assert warnings == [] and [r["text"] for r in records if r["type"] == "user"] == ["hello there", "and again", "third"]
+    assert warnings == [] and [r.text for r in records if isinstance(r, msgs.UserPrompt)] == [
+        "hello there", "and again", "third"]
     assert len(list(sessions.glob("*/transcript.jsonl"))) == 1
 
     monkeypatch.chdir(tmp_path)
@@ -73,7 +75,7 @@ def test_list_continue_resume_export_and_view(project, capsys, monkeypatch, tmp_
     monkeypatch.setitem(sys.modules, "mrsmith_tui.tui.app", fake)
     monkeypatch.delenv("OPENAI_BASE_URL")  # no endpoint needed
     assert run(capsys, "view", session_id[:13])[0] == 0
-    assert seen["records"][0]["id"] == session_id
+    assert seen["records"][0].session_id == session_id
     monkeypatch.setitem(sys.modules, "mrsmith_tui.tui.app", types.ModuleType("mrsmith_tui.tui.app"))
     code, out, _ = run(capsys, "view", session_id[:13])
     assert code == 0 and "## 2. You\n\n> and again" in out

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from loopback import text_turn, usage_chunk
+from sessionkit import Factory, new_session, two_agents
+
 from core.fakes import ScriptedApprover, answer
+from loopback import text_turn, usage_chunk
 from mrsmith_tui import msgs
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.config.schema import AgentConfig, Config, ProviderConfig
@@ -14,9 +16,8 @@ from mrsmith_tui.core.usage import UsageLedger
 from mrsmith_tui.core.usage_report import usage_report
 from mrsmith_tui.history import UserEntry
 from mrsmith_tui.msgs import UsageInfo
-from mrsmith_tui.session.resume import SUMMARY_PREFIX, rebuild_history
+from mrsmith_tui.session.resume import SUMMARY_PREFIX, rebuild, rebuild_history
 from mrsmith_tui.session.transcript import read_transcript
-from sessionkit import Factory, new_session, two_agents
 
 
 def loopback_config(tmp_path, base_url, **agent_kw) -> Config:
@@ -62,8 +63,10 @@ def test_compact_summarises_older_turns_in_the_context_not_the_history(tmp_path,
 
     # the transcript records it; rebuild and resume compact the same way
     records, _ = read_transcript(s.transcript_path)
-    compaction = [r for r in records if r["type"] == "compaction"][0]
-    assert compaction["replaces"] == 2 and compaction["summary"] == "SUMMARY: did two things"
+    (compaction,) = [r for r in records if isinstance(r, msgs.Compacted)]
+    assert compaction.replaces == 2 and compaction.summary == "SUMMARY: did two things"
+    usage = records[records.index(compaction) - 1]  # the summary's model call, right before it
+    assert isinstance(usage, msgs.UsageReported) and rebuild(records).usage[-2][0] == "compact"
     assert rebuild_history(records) == s.history
     s.close()
     factory = Factory(answer("fine"))

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from mrsmith_tui import msgs
-from mrsmith_tui.session.resume import replay_msgs
+from mrsmith_tui.session.migrate import from_v1
+from mrsmith_tui.session.replay import for_screen
+from mrsmith_tui.tui.update import initial_model, update
 
 DIFF = "--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n"
 
@@ -21,17 +23,24 @@ RECORDS = [
 ]
 
 
+def screen(records):
+    """The conversation's blocks after the replay has gone through the TUI's update."""
+    model = initial_model()
+    for m in for_screen(from_v1(records)):
+        model, _ = update(model, m)
+    return model.conv.blocks
+
+
 def test_replay_restores_block_times_elapsed_and_diffs():
-    out = replay_msgs(RECORDS)
-    reasoning = next(m for m in out if isinstance(m, msgs.ReasoningDelta))
-    ended = next(m for m in out if isinstance(m, msgs.BlockEnded) and m.kind == "reasoning")
-    assert (reasoning.at, ended.at) == (100.0, 112.0)  # from the prompt to the message's end: 12 s
-    edit = next(m for m in out if isinstance(m, msgs.ToolCallFinished) and m.name == "edit")
-    assert edit.elapsed == 0.25 and edit.diff == DIFF and edit.ok
-    started = next(m for m in out if isinstance(m, msgs.ToolCallStarted) and m.name == "edit")
-    assert started.at == 112.0
-    shell = next(m for m in out if isinstance(m, msgs.ToolCallFinished) and m.name == "shell")
-    assert shell.exit_code == 2 and not shell.ok and shell.diff is None
+    blocks = screen(RECORDS)
+    reasoning = next(b for b in blocks if b.kind == "reasoning")
+    assert (reasoning.started, reasoning.ended, reasoning.folded) == (100.0, 112.0, True)  # from the prompt: 12 s
+    edit = next(b for b in blocks if b.kind == "tool" and b.name == "edit")
+    assert (edit.started, edit.ended) == (114.75, 115.0) and edit.diff == DIFF and edit.ok and edit.summary == "x"
+    text = next(b for b in blocks if b.kind == "text")
+    assert (text.started, text.ended, text.text) == (115.0, 120.0, "done")
+    shell = next(b for b in blocks if b.kind == "tool" and b.name == "shell")
+    assert shell.exit_code == 2 and not shell.ok and shell.diff is None and shell.started == 121.0
 
 
 def test_records_without_the_optional_fields_still_replay():
@@ -39,5 +48,13 @@ def test_records_without_the_optional_fields_still_replay():
     for r in old:
         for key in ("elapsed", "diff", "exit_code"):
             r.pop(key, None)
-    edit = next(m for m in replay_msgs(old) if isinstance(m, msgs.ToolCallFinished) and m.name == "edit")
-    assert edit.elapsed == 3.0 and edit.diff is None  # asked at 112, answered at 115
+    edit = next(b for b in screen(old) if b.kind == "tool" and b.name == "edit")
+    assert (edit.started, edit.ended, edit.diff) == (112.0, 115.0, None)  # asked at 112, answered at 115
+
+
+def test_replayed_ids_never_meet_the_live_ones():
+    out = for_screen(from_v1(RECORDS))
+    runs = {m.run_id for m in out if isinstance(m, (msgs.UserPrompt, msgs.RunStarted, msgs.RunEnded))}
+    calls = {m.call_id for m in out if isinstance(m, (msgs.ToolCallStarted, msgs.ToolCallFinished))}
+    blocks = [(m.reasoning_block, m.text_block) for m in out if isinstance(m, msgs.AnswerRecorded)]
+    assert runs == {"hrun-1"} and calls == {"hc1", "hold"} and blocks == [("hr1", ""), ("", "ht2")]

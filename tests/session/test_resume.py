@@ -5,16 +5,18 @@ from __future__ import annotations
 import json
 
 import pytest
+from sessionkit import Factory, new_session, two_agents
 
 from core.fakes import EchoTool, ScriptedApprover, answer, calls
 from mrsmith_tui import msgs
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.core.resume import resume_session
 from mrsmith_tui.history import AssistantEntry, ToolCallBlock, ToolResultEntry, UserEntry, assistant
-from mrsmith_tui.session.resume import NO_RESULT, rebuild, rebuild_history, replay_msgs
+from mrsmith_tui.session.replay import CUT_OFF, for_screen
+from mrsmith_tui.session.resume import NO_RESULT, rebuild, rebuild_history
 from mrsmith_tui.session.store import SessionNotFound
 from mrsmith_tui.session.transcript import read_transcript
-from sessionkit import Factory, new_session, two_agents
+from mrsmith_tui.tui.update import initial_model, update
 
 
 def lived_session(tmp_path):
@@ -43,8 +45,8 @@ def test_rebuild_gives_back_the_history_exactly(tmp_path):
 def test_rebuild_repairs_a_tool_call_cut_by_a_kill(tmp_path):
     _, s, _ = lived_session(tmp_path)
     lines = s.transcript_path.read_text().splitlines()
-    # keep up to the first assistant with tool calls, then a torn half line
-    upto = next(i for i, line in enumerate(lines) if '"tool_calls": [{' in line)
+    # keep up to the first answer with tool calls, then a torn half line
+    upto = next(i for i, line in enumerate(lines) if '"type": "tool_call"' in line)
     s.transcript_path.write_text("\n".join(lines[: upto + 1]) + "\n" + lines[upto + 1][:17])
     records, warnings = read_transcript(s.transcript_path)
     assert len(warnings) == 1 and "torn" in warnings[0]
@@ -83,46 +85,53 @@ def test_a_format_0_transcript_resumes(tmp_path):
     assert s.run("more", CancelToken()).final_text == "again"
     sent = factory.requests[-1].messages
     assert [m["role"] for m in sent] == ["system", "user", "assistant", "tool", "assistant", "user"]
-    assert [r["type"] for r in read_transcript(path)[0]].count("header") == 1
+    lines = [json.loads(line)["type"] for line in path.read_text().splitlines()]
+    assert lines[:len(rows)] == [r["type"] for r in rows]  # kept as written
+    assert lines[len(rows):] == ["TranscriptHeader", "AgentChanged", "UserPrompt", "RunStarted", "PromptRecorded",
+                                 "AnswerRecorded", "UsageReported", "RunEnded"]  # then format 2, once said (the old
+    # header named no provider: going on with "p" is a change)
+    assert rebuild_history(read_transcript(path)[0]) == s.history
+
+
+def blocks(stream):
+    """What the TUI draws of a stream of Msgs (its `update`): each block's kind and what it shows."""
+    model = initial_model()
+    for m in stream:
+        model, _ = update(model, m)
+    return [(b.kind, b.text, b.name, b.arguments, b.ok, b.diff) for b in model.conv.blocks]
 
 
 def test_replay_draws_the_same_blocks_as_the_live_run(tmp_path):
     _, s, sink = lived_session(tmp_path)
     records, _ = read_transcript(s.transcript_path)
-    replay = replay_msgs(records, context_limit=128_000)
-
-    def shape(stream):
-        out = []
-        for m in stream:
-            if isinstance(m, msgs.UserPrompt):
-                out.append(("prompt", m.text))
-            elif isinstance(m, msgs.BlockEnded):
-                out.append((m.kind, m.text))
-            elif isinstance(m, msgs.ToolCallStarted):
-                out.append(("call", m.name, m.arguments))
-            elif isinstance(m, msgs.ToolCallFinished):
-                out.append(("result", m.ok, m.result))
-            elif isinstance(m, msgs.RunEnded):
-                out.append(("end", m.cancelled, m.error))
-            elif isinstance(m, msgs.UsageReported):
-                out.append(("usage", m.usage.prompt_tokens, m.context_tokens))
-        return out
-
-    assert shape(replay) == shape(sink.msgs)
-    assert ("prompt", "second prompt") in shape(replay)  # the attachment is not shown as the prompt
+    replay = for_screen(records, context_limit=128_000)
+    assert blocks(replay) == blocks(sink.msgs)
+    assert ("user", "second prompt", "", "", None, None) in blocks(replay)  # the attachment is not shown as the prompt
     live_ids = {m.block_id for m in sink.msgs if isinstance(m, msgs.BlockEnded)}
-    assert not live_ids & {m.block_id for m in replay if isinstance(m, msgs.BlockEnded)}
-    assert replay[0].at == records[1]["at"]  # replayed Msgs carry the recorded times
+    assert not live_ids & {m.text_block for m in replay if isinstance(m, msgs.AnswerRecorded)}
+    assert replay[0].at == records[1].at  # replayed Msgs carry the recorded times
+
+
+def test_the_live_screen_draws_each_answer_once():
+    """AnswerRecorded after the streamed blocks changes nothing; without them (a replay) it draws them."""
+    streamed = [msgs.ReasoningDelta(block_id="r1", text="hm", at=1.0), msgs.BlockEnded(block_id="r1", kind="reasoning",
+                text="hm", at=2.0), msgs.TextDelta(block_id="t2", text="hi", at=2.0),
+                msgs.BlockEnded(block_id="t2", kind="text", text="hi", at=3.0)]
+    answer_ = msgs.AnswerRecorded(run_id="run1", entry=assistant("hi", "hm"), started=1.0, reasoning_block="r1",
+                                  text_block="t2", at=3.0)
+    assert blocks(streamed + [answer_]) == blocks(streamed) == blocks([answer_])
+    assert len(blocks([answer_])) == 2
 
 
 def test_replay_closes_a_turn_cut_by_a_kill(tmp_path):
     _, s, _ = lived_session(tmp_path)
     lines = s.transcript_path.read_text().splitlines()
-    upto = next(i for i, line in enumerate(lines) if '"tool_calls": [{' in line)
-    records = [json.loads(line) for line in lines[: upto + 1]]
-    replay = replay_msgs(records)
+    upto = next(i for i, line in enumerate(lines) if '"type": "tool_call"' in line)
+    s.transcript_path.write_text("\n".join(lines[: upto + 1]) + "\n")
+    replay = for_screen(read_transcript(s.transcript_path)[0])
     finished = [m for m in replay if isinstance(m, msgs.ToolCallFinished)]
     assert finished and finished[-1].result == NO_RESULT and not finished[-1].ok
+    assert isinstance(replay[-2], msgs.Notice) and replay[-2].text == CUT_OFF
     assert isinstance(replay[-1], msgs.RunEnded) and replay[-1].cancelled
 
 
@@ -139,15 +148,15 @@ def test_resume_goes_on_in_the_same_transcript_with_the_whole_history(tmp_path):
     assert r.ledger.context_tokens == s.ledger.context_tokens and r.ledger.total == s.ledger.total
     started = [m for m in sink.msgs if isinstance(m, msgs.SessionStarted)]
     assert started[-1].resumed and started[-1].session_id == s.session_id
-    assert any(isinstance(m, msgs.BlockEnded) and m.text == "done: abab" for m in sink.msgs)  # replayed
+    assert any(isinstance(m, msgs.AnswerRecorded) and m.entry.text == "done: abab" for m in sink.msgs)  # replayed
     r.run("third prompt", CancelToken())
     sent = factory.requests[-1].messages
     assert sent[1]["content"] == "first prompt" and sent[-1]["content"] == "third prompt"
     records, warnings = read_transcript(r.transcript_path)
-    assert warnings == [] and [x["type"] for x in records].count("header") == 1
-    runs = [x["run_id"] for x in records if x["type"] == "user"]
+    assert warnings == [] and [x.type for x in records].count("TranscriptHeader") == 1
+    runs = [x.run_id for x in records if isinstance(x, msgs.PromptRecorded)]
     assert len(set(runs)) == 3  # the new run id does not repeat a recorded one
-    assert not any(x["type"] == "agent_switch" for x in records)
+    assert not any(isinstance(x, msgs.AgentChanged) for x in records)
     assert rebuild_history(records) == r.history
 
 
@@ -161,7 +170,7 @@ def test_resume_newest_in_folder_and_on_another_agent_says_so(tmp_path):
     notes = [m.text for m in sink.of(msgs.Notice)]
     assert "continuing on agent other (model m2 on q) — started on main (m1 on p)" in notes
     records, _ = read_transcript(r.transcript_path)
-    assert records[-1] == {**records[-1], "type": "agent_switch", "agent": "other", "model": "m2", "provider": "q"}
+    assert records[-1] == msgs.AgentChanged(agent="other", model="m2", provider="q", at=records[-1].at)
     # resumed again without asking: it goes on with the agent it was last on, without a new switch
     r.close()
     sink2 = msgs.ListSink()
@@ -190,13 +199,13 @@ def test_resume_after_a_torn_last_line_appends_whole_records(tmp_path):
     s.close()
     path = s.transcript_path
     data = path.read_bytes()
-    path.write_bytes(data + b'{"type": "assistant", "run_id": "run9", "cont')
+    path.write_bytes(data + b'{"type": "AnswerRecorded", "run_id": "run9", "ent')
     r = resume_session(config=config, cwd=tmp_path, sink=msgs.ListSink(), approver=ScriptedApprover(),
                        provider_factory=Factory(answer("after the tear")))
     r.run("go on", CancelToken())
     records, warnings = read_transcript(path)
     assert warnings == []  # the torn bytes were cut before appending
-    assert [x for x in records if x["type"] == "assistant"][-1]["content"] == "after the tear"
+    assert [x for x in records if isinstance(x, msgs.AnswerRecorded)][-1].entry.text == "after the tear"
 
 
 def test_resume_keeps_a_whole_last_record_that_lacks_its_newline(tmp_path):
@@ -209,14 +218,14 @@ def test_resume_keeps_a_whole_last_record_that_lacks_its_newline(tmp_path):
                        provider_factory=Factory(answer("x")))
     r.run("go on", CancelToken())
     records, warnings = read_transcript(path)
-    assert warnings == [] and len(records) > count and records[count - 1]["type"] == "run_end"
+    assert warnings == [] and len(records) > count and isinstance(records[count - 1], msgs.RunEnded)
 
 
-def test_a_tool_result_record_keeps_what_the_screen_needs_to_draw_it_again(tmp_path):
+def test_a_tool_result_is_recorded_as_the_screen_got_it(tmp_path):
     _, s, sink = lived_session(tmp_path)
     records, _ = read_transcript(s.transcript_path)
-    result = next(r for r in records if r["type"] == "tool_result")
+    recorded = next(r for r in records if isinstance(r, msgs.ToolCallFinished))
     live = next(m for m in sink.msgs if isinstance(m, msgs.ToolCallFinished))
-    assert result["elapsed"] == round(live.elapsed, 3) and result["ok"] is True
-    replayed = next(m for m in replay_msgs(records) if isinstance(m, msgs.ToolCallFinished))
-    assert replayed.elapsed == result["elapsed"]
+    assert recorded == live and recorded.ok and recorded.elapsed == live.elapsed
+    replayed = next(m for m in for_screen(records) if isinstance(m, msgs.ToolCallFinished))
+    assert replayed.elapsed == live.elapsed and replayed.call_id == "h" + live.call_id

@@ -5,33 +5,54 @@ from __future__ import annotations
 import json
 
 import pytest
+from sessionkit import new_session, two_agents
 
 from core.fakes import EchoTool, answer, calls
+from mrsmith_tui import msgs
 from mrsmith_tui.cancel import CancelToken
+from mrsmith_tui.history import UserEntry, assistant
+from mrsmith_tui.session import records
 from mrsmith_tui.session.export import ExportError, export_markdown, export_session
 from mrsmith_tui.session.store import (
-    SessionNotFound, find_session, format_sessions, list_sessions, newest_session, read_info,
+    SessionNotFound,
+    find_session,
+    format_sessions,
+    list_sessions,
+    newest_session,
+    read_info,
 )
 from mrsmith_tui.session.transcript import TranscriptWriter, read_transcript
-from sessionkit import new_session, two_agents
 
 
 def write_session(root, session_id, cwd, created, prompts, *, agent="main", model="m1"):
-    w = TranscriptWriter(root / session_id / "transcript.jsonl", header={
-        "type": "header", "at": created, "format": 1, "id": session_id, "created": created, "cwd": str(cwd),
-        "agent": agent, "model": model, "provider": "p", "version": "0"})
+    w = TranscriptWriter(root / session_id / "transcript.jsonl", header=records.header(
+        session_id=session_id, created=created, cwd=str(cwd), agent=agent, model=model, provider="p", version="0"))
     for i, p in enumerate(prompts, 1):
-        w.append({"type": "user", "run_id": f"run{i}", "text": p})
-        w.append({"type": "assistant", "run_id": f"run{i}", "content": "the user said " + p, "reasoning": "",
-                  "tool_calls": [], "model": model})
-        w.append({"type": "run_end", "run_id": f"run{i}", "cancelled": False, "error": None})
+        w.append(msgs.UserPrompt(run_id=f"run{i}", text=records.prompt_of(p)))
+        w.append(msgs.RunStarted(run_id=f"run{i}", agent=agent, model=model))
+        w.append(msgs.PromptRecorded(run_id=f"run{i}", entry=UserEntry(text=p)))
+        w.append(msgs.AnswerRecorded(run_id=f"run{i}", entry=assistant("the user said " + p), model=model))
+        w.append(msgs.RunEnded(run_id=f"run{i}"))
     w.close()
+
+
+def write_v1_session(root, session_id, cwd, created, prompts, *, agent="main", model="m1"):
+    """The same session as an older mrsmith wrote it (format 1)."""
+    lines = [{"type": "header", "at": created, "format": 1, "id": session_id, "created": created, "cwd": str(cwd),
+              "agent": agent, "model": model, "provider": "p", "version": "0"}]
+    for i, p in enumerate(prompts, 1):
+        lines += [{"type": "user", "run_id": f"run{i}", "text": p},
+                  {"type": "assistant", "run_id": f"run{i}", "content": "the user said " + p, "reasoning": "",
+                   "tool_calls": [], "model": model},
+                  {"type": "run_end", "run_id": f"run{i}", "cancelled": False, "error": None}]
+    (root / session_id).mkdir(parents=True)
+    (root / session_id / "transcript.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
 
 
 def test_list_this_folder_newest_first_or_all(tmp_path):
     root, here, there = tmp_path / "s", tmp_path / "here", tmp_path / "there"
     here.mkdir(), there.mkdir()
-    write_session(root, "0001-old", here, 100.0, ["first", "again"])
+    write_v1_session(root, "0001-old", here, 100.0, ["first", "again"])
     write_session(root, "0002-new", here, 200.0, ['<attachment name="stdin">\nlog\n</attachment>\n\nwhy?'])
     write_session(root, "0003-else", there, 300.0, ["elsewhere"], agent="other", model="m2")
     (root / "not-a-session").mkdir()
@@ -68,7 +89,8 @@ def test_listing_hundreds_of_long_sessions_is_fast(tmp_path):
         write_session(root, f"s{n:04d}", tmp_path, float(n), ["p"] * 3)
         with open(root / f"s{n:04d}" / "transcript.jsonl", "a") as f:
             for _ in range(10):
-                f.write(json.dumps({"type": "tool_result", "content": big}) + "\n")
+                f.write(json.dumps(msgs.to_json(msgs.ToolCallFinished(call_id="c", name="read_file", ok=True,
+                                                                      result=big))) + "\n")
     sessions = list_sessions(root, cwd=tmp_path)  # its speed: bench/latency.py
     assert len(sessions) == 300 and sessions[0].id == "s0299" and sessions[0].turns == 3
 

@@ -85,7 +85,7 @@ def test_the_json_stream_of_a_scripted_run_is_unchanged(tmp_path):
         proc = make_v1.run(env, *make_v1.RUN1, root=tmp_path)
     assert proc.returncode == 0, proc.stderr
     stream = normalise([json.loads(line) for line in proc.stdout.splitlines() if line.strip()])
-    want = [json.loads(line) for line in expected("json_run1.jsonl").splitlines()]
+    want = normalise([json.loads(line) for line in expected("json_run1.jsonl").splitlines()])
     assert readings.portable(stream, tmp_path / "project") == want
 
 

@@ -74,7 +74,7 @@ async def test_sessions_picker_resumes_another_session_on_screen(loopback, tmp_p
         await until(pilot, lambda: not app.model.run.running and any(
             b.text == "the follow-up answer" for b in app.model.conv.blocks))
     lines = [json.loads(x) for x in recorded.transcript_path.read_text().splitlines()]
-    assert [r["text"] for r in lines if r["type"] == "user"] == ["the first session's prompt", "and a follow-up"]
-    assert sum(1 for r in lines if r["type"] == "header") == 1
+    assert [r["text"] for r in lines if r["type"] == "UserPrompt"] == ["the first session's prompt", "and a follow-up"]
+    assert sum(1 for r in lines if r["type"] == "TranscriptHeader") == 1
     sent = srv.requests[-1]["messages"]
     assert [x["content"] for x in sent if x["role"] == "user"] == ["the first session's prompt", "and a follow-up"]

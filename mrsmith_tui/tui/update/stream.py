@@ -61,6 +61,21 @@ def _block_ended(model: Model, msg: m.BlockEnded) -> tuple[Model, Effects]:
     return set_block(model, i, done), ()
 
 
+def _answer_recorded(model: Model, msg: m.AnswerRecorded) -> tuple[Model, Effects]:
+    """A whole answer. Live, its blocks streamed already (deltas, BlockEnded): nothing to do. Replayed
+    (session.replay), none did: its reasoning and text are drawn as the blocks they streamed as."""
+    parts = (("reasoning", msg.reasoning_block, msg.entry.reasoning), ("text", msg.text_block, msg.entry.text))
+    for kind, block_id, text in parts:
+        if block_id and text and not _has_block(model.conv.blocks, kind, block_id):
+            model = add_block(model, kind, msg.started or msg.at, text=text, source_id=block_id, done=True,
+                              ended=msg.at, folded=kind == "reasoning")
+    return model, ()
+
+
+def _has_block(blocks: tuple[ui.Block, ...], kind: str, source_id: str) -> bool:
+    return any(b.kind == kind and b.source_id == source_id for b in blocks[-OPEN_SCAN:])
+
+
 def _usage(model: Model, msg: m.UsageReported) -> tuple[Model, Effects]:
     u, led = msg.usage, model.ledger
     tokens_in, cached = led.tokens_in + u.prompt_tokens, led.cached_in + u.cached_tokens
@@ -140,6 +155,7 @@ HANDLERS: dict[type, Handler] = {
     m.ReasoningDelta: _delta("reasoning", "thinking"),
     m.TextDelta: _delta("text", "streaming"),
     m.BlockEnded: _block_ended,
+    m.AnswerRecorded: _answer_recorded,
     m.UsageReported: _usage,
     m.ToolBudget: _budget,
     m.Warning: _warning,
