@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from mrsmith_tui.errors import EXIT_USAGE, MrSmithError
 from mrsmith_tui import msgs
+from mrsmith_tui.errors import EXIT_USAGE, MrSmithError
 from mrsmith_tui.security.redact import PROCESS
 from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.session.records import prompt_of

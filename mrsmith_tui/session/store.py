@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from mrsmith_tui.errors import EXIT_USAGE, MrSmithError
 from mrsmith_tui import msgs
+from mrsmith_tui.errors import EXIT_USAGE, MrSmithError
 from mrsmith_tui.session.records import prompt_of
 from mrsmith_tui.session.transcript import read_transcript
 

@@ -21,8 +21,8 @@ from typing import Any
 
 import yaml
 
-from mrsmith_tui.errors import MrSmithError
 from mrsmith_tui import msgs
+from mrsmith_tui.errors import MrSmithError
 from mrsmith_tui.history import UserEntry
 
 CONTEXT_PREFIX = '<skill name="'  # how every loaded skill's text starts in a context
