@@ -1,0 +1,156 @@
+"""The Msg vocabulary: the one port between the core and every frontend.
+
+Everything a run does reaches the TUI, the headless printer, the transcript and the tests
+as one of these frozen pydantic models, posted through a `Sink`. Msgs are plain data (str,
+int, float, bool, tuples, and the small records below); each carries its class name as its
+`type` tag, so a Msg is printed as one JSON object (`to_json`: the `--json` stream, the
+transcript's lines) and read back as the same Msg (`from_json`, through the discriminated
+union `AnyMsg`). Construction is by keyword only.
+
+Time enters the program only here: every Msg carries `at` (wall-clock seconds), set when
+it is made. The TUI model never reads a clock; it reads `msg.at`.
+
+The package: base.py (Msg, the Sink port, the records Msgs carry), run.py (what a session posts
+while it runs), recorded.py (the transcript's own: its header and the Recorded Msgs the history is
+rebuilt from); this module puts them in one union and one namespace (`msgs.TextDelta`).
+"""
+
+from __future__ import annotations
+
+import typing
+from typing import Annotated, Any
+
+from pydantic import Field, TypeAdapter
+
+from mrsmith_tui.msgs.base import (
+    AgentState,
+    Allowed,
+    ListSink,
+    Msg,
+    Question,
+    QuestionOption,
+    Sink,
+    Todo,
+    TodoPriority,
+    TodoStatus,
+    UsageInfo,
+)
+from mrsmith_tui.msgs.recorded import (
+    AgentChanged,
+    AnswerRecorded,
+    Compacted,
+    ContextAdded,
+    PromptRecorded,
+    Recorded,
+    TranscriptHeader,
+)
+from mrsmith_tui.msgs.run import (
+    AgentSpawned,
+    AgentStateChanged,
+    ApprovalRequested,
+    BlockEnded,
+    ContinueRequested,
+    Error,
+    FromAgent,
+    JobEnded,
+    JobStarted,
+    Notice,
+    PermissionsInForce,
+    QuestionRequested,
+    ReasoningDelta,
+    RequestResolved,
+    RunEnded,
+    RunStarted,
+    SessionStarted,
+    SkillLoaded,
+    TasksChanged,
+    TextDelta,
+    ToolBudget,
+    ToolCallFinished,
+    ToolCallStarted,
+    ToolOutput,
+    UsageReported,
+    UserPrompt,
+    Warning,
+)
+
+# --------------------------------------------------------------------------- JSON lines
+
+AnyMsg = Annotated[
+    SessionStarted | UserPrompt | RunStarted | RunEnded | ReasoningDelta | TextDelta | BlockEnded | ToolCallStarted
+    | ToolOutput | ToolCallFinished | JobStarted | JobEnded | UsageReported | ToolBudget | Warning | Error | Notice
+    | ApprovalRequested | ContinueRequested | QuestionRequested | RequestResolved | PermissionsInForce | TasksChanged
+    | SkillLoaded | AgentSpawned | AgentStateChanged | FromAgent | TranscriptHeader | PromptRecorded | AnswerRecorded
+    | ContextAdded | Compacted | AgentChanged,
+    Field(discriminator="type"),
+]
+FromAgent.model_rebuild(_types_namespace={"AnyMsg": AnyMsg})
+
+MSG_TYPES: dict[str, type[Msg]] = {cls.__name__: cls for cls in typing.get_args(typing.get_args(AnyMsg)[0])}
+
+_ADAPTER: TypeAdapter[Msg] = TypeAdapter(AnyMsg)
+
+
+def to_json(msg: Msg) -> dict[str, Any]:
+    """One Msg as a JSON-able dict: {"type": "TextDelta", "at": ..., ...fields}."""
+    return msg.model_dump(mode="json")
+
+
+def from_json(data: dict[str, Any] | str | bytes) -> Msg:
+    """The Msg a `to_json` dict (or its JSON text) stands for. Raises pydantic.ValidationError."""
+    if isinstance(data, dict):
+        return _ADAPTER.validate_python(data)
+    return _ADAPTER.validate_json(data)
+
+
+__all__ = [
+    "MSG_TYPES",
+    "AgentChanged",
+    "AgentSpawned",
+    "AgentState",
+    "AgentStateChanged",
+    "Allowed",
+    "AnswerRecorded",
+    "AnyMsg",
+    "ApprovalRequested",
+    "BlockEnded",
+    "Compacted",
+    "ContextAdded",
+    "ContinueRequested",
+    "Error",
+    "FromAgent",
+    "JobEnded",
+    "JobStarted",
+    "ListSink",
+    "Msg",
+    "Notice",
+    "PermissionsInForce",
+    "PromptRecorded",
+    "Question",
+    "QuestionOption",
+    "QuestionRequested",
+    "ReasoningDelta",
+    "Recorded",
+    "RequestResolved",
+    "RunEnded",
+    "RunStarted",
+    "SessionStarted",
+    "Sink",
+    "SkillLoaded",
+    "TasksChanged",
+    "TextDelta",
+    "Todo",
+    "TodoPriority",
+    "TodoStatus",
+    "ToolBudget",
+    "ToolCallFinished",
+    "ToolCallStarted",
+    "ToolOutput",
+    "TranscriptHeader",
+    "UsageInfo",
+    "UsageReported",
+    "UserPrompt",
+    "Warning",
+    "from_json",
+    "to_json",
+]

@@ -1,0 +1,96 @@
+"""The Msg base, the Sink port and the small records Msgs carry (msgs re-exports them all)."""
+
+from __future__ import annotations
+
+import time
+from typing import Literal, Protocol, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field
+
+# --------------------------------------------------------------------------- records
+
+
+class _Record(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class UsageInfo(_Record):
+    """Token usage of one model call (or a sum of several)."""
+
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cached_tokens: int = 0
+    reasoning_tokens: int = 0
+    estimated: bool = False
+
+    def __add__(self, other: UsageInfo) -> UsageInfo:
+        return UsageInfo(
+            prompt_tokens=self.prompt_tokens + other.prompt_tokens,
+            completion_tokens=self.completion_tokens + other.completion_tokens,
+            cached_tokens=self.cached_tokens + other.cached_tokens,
+            reasoning_tokens=self.reasoning_tokens + other.reasoning_tokens,
+            estimated=self.estimated or other.estimated,
+        )
+
+
+TodoStatus = Literal["pending", "in_progress", "completed", "cancelled"]
+TodoPriority = Literal["high", "medium", "low"]
+
+
+class Todo(_Record):
+    content: str
+    status: TodoStatus = "pending"
+    priority: TodoPriority = "medium"
+
+
+class QuestionOption(_Record):
+    label: str
+    description: str = ""
+
+
+class Question(_Record):
+    question: str
+    options: tuple[QuestionOption, ...] = ()
+    multiple: bool = False
+
+
+class Allowed(_Record):
+    spec: str  # "write_file", "shell:git commit", "shell" (every shell command)
+    origin: str  # "answer" (an "always" answer), "--allow", "config" (the config's allow list)
+
+
+AgentState = Literal["running", "waiting", "stopping", "stopped", "done", "failed"]
+
+# --------------------------------------------------------------------------- base
+
+
+class Msg(BaseModel):
+    """Base of every Msg. `type` is the class name (each class pins it with a Literal);
+    `at` is wall-clock time (seconds since the epoch)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", ser_json_inf_nan="constants")
+
+    type: str = ""
+    at: float = Field(default_factory=time.time)
+
+
+_M = TypeVar("_M", bound=Msg)
+
+
+class Sink(Protocol):
+    """Where the core posts Msgs. Must be safe to call from any thread."""
+
+    def __call__(self, msg: Msg) -> None: ...
+
+
+class ListSink:
+    """A Sink that keeps every Msg in a list (tests, headless folding)."""
+
+    def __init__(self) -> None:
+        self.msgs: list[Msg] = []
+
+    def __call__(self, msg: Msg) -> None:
+        self.msgs.append(msg)
+
+    def of(self, kind: type[_M]) -> list[_M]:
+        return [m for m in self.msgs if isinstance(m, kind)]
