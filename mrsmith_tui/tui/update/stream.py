@@ -64,7 +64,8 @@ def _block_ended(model: Model, msg: m.BlockEnded) -> tuple[Model, Effects]:
 def _answer_recorded(model: Model, msg: m.AnswerRecorded) -> tuple[Model, Effects]:
     """A whole answer. Live, its blocks streamed already (deltas, BlockEnded): nothing to do. Replayed
     (session.replay), none did: its reasoning and text are drawn as the blocks they streamed as."""
-    parts = (("reasoning", msg.reasoning_block, msg.entry.reasoning), ("text", msg.text_block, msg.entry.text))
+    parts: tuple[tuple[ui.BlockKind, str, str], ...] = (
+        ("reasoning", msg.reasoning_block, msg.entry.reasoning), ("text", msg.text_block, msg.entry.text))
     for kind, block_id, text in parts:
         if block_id and text and not _has_block(model.conv.blocks, kind, block_id):
             model = add_block(model, kind, msg.started or msg.at, text=text, source_id=block_id, done=True,
