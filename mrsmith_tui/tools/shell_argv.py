@@ -1,4 +1,4 @@
-"""Judge one simple command's argv against the allowlist tables (shell_allowlist.py).
+"""Judge one simple command's argv against the allowlist tables (shell_allow_files.py).
 
 `judge(words, ctx)` returns the problems that make the command ask (empty: read-only). Every
 option word is parsed the way the program's own parser would (clusters, attached values,
@@ -11,8 +11,8 @@ from __future__ import annotations
 import os
 import re
 
-from mrsmith_tui.tools import shell_allowlist as A
-from mrsmith_tui.tools.shell_checks import CHECKS, RAW_CHECKS, secret_matching
+from mrsmith_tui.tools import shell_allow_files as A
+from mrsmith_tui.tools.shell_check_scripts import CHECKS, RAW_CHECKS, secret_matching
 from mrsmith_tui.tools.shell_context import Context, Problem, path_problem
 from mrsmith_tui.tools.shell_options import given, one_word, parse_options
 from mrsmith_tui.tools.shell_words import Word

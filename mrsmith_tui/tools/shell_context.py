@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mrsmith_tui.security.sensitive import SensitivePaths
-from mrsmith_tui.tools import shell_allowlist as A
+from mrsmith_tui.tools import shell_allow_files as A
 from mrsmith_tui.tools.base import Rule
 from mrsmith_tui.tools.shell_words import Word
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mrsmith_tui.tools import shell_allowlist as A
+from mrsmith_tui.tools import shell_allow_files as A
 from mrsmith_tui.tools.shell_context import Problem
 from mrsmith_tui.tools.shell_words import Word
 

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from mrsmith_tui.tools import shell_allowlist as A
-from mrsmith_tui.tools.shell_classify import classify
+from mrsmith_tui.tools import shell_allow_files as A
+from mrsmith_tui.tools.shell_syntax import classify
 
 from .test_shell_classify import make_project
 

@@ -8,7 +8,7 @@ import os
 import re
 from collections.abc import Callable
 
-from mrsmith_tui.tools import shell_allowlist as A
+from mrsmith_tui.tools import shell_allow_files as A
 from mrsmith_tui.tools.shell_context import Context, Problem, path_problem
 from mrsmith_tui.tools.shell_options import Opt, given
 from mrsmith_tui.tools.shell_words import Word

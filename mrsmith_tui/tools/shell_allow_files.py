@@ -1,7 +1,7 @@
 """The read-only set of the shell tool, as data: which programs, which options, spelled exactly.
 
 A command runs without asking only when its program is here and every word it passes fits
-the program's table (shell_argv.py reads these tables; shell_classify.py walks the shell
+the program's table (shell_argv.py reads these tables; shell_syntax.py walks the shell
 syntax). An option that is not listed — an abbreviation, a typo, a flag that writes or runs
 something — makes the command ask. To allow more, add the exact option here.
 

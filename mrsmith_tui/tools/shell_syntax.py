@@ -4,7 +4,7 @@ A command runs without asking only when every part of it is known to be read-onl
 - its syntax is from a small known set (lists, pipes, subshells, if/while/case/for, `[[ ]]`
   without code-evaluating operators, `$(…)`, `<(…)`): anything else asks;
 - every simple command, after bash's own expansions (quotes, braces, `~`, globs against the
-  root's files), fits its program's table in shell_allowlist.py exactly (shell_argv.py);
+  root's files), fits its program's table in shell_allow_files.py exactly (shell_argv.py);
   wrappers (`xargs`, `env`, `timeout`, ...) are peeled and what they run is judged again;
 - nothing is written (redirections only to /dev/null or between descriptors), nothing is
   assigned, no here-doc body expands, no `/dev/tcp` or `/dev/udp`;
@@ -32,10 +32,10 @@ from tree_sitter import Language, Node, Parser
 
 from mrsmith_tui.security.environment import looks_secret
 from mrsmith_tui.security.sensitive import SensitivePaths
-from mrsmith_tui.tools import shell_allowlist as A
+from mrsmith_tui.tools import shell_allow_files as A
 from mrsmith_tui.tools.base import Rule
 from mrsmith_tui.tools.shell_argv import is_filter, is_lister, judge
-from mrsmith_tui.tools.shell_checks import test_path_problem
+from mrsmith_tui.tools.shell_check_scripts import test_path_problem
 from mrsmith_tui.tools.shell_context import Context, Problem, git_config_keys, git_toplevel, path_problem
 from mrsmith_tui.tools.shell_words import Word, expand, lex
 
