@@ -1,4 +1,5 @@
-"""Judge one simple command's argv against the allowlist tables (shell_allow_files.py).
+"""Judge one simple command's argv against the allowlist tables (shell_allowlist.py and the
+shell_allow_*.py tables it joins).
 
 `judge(words, ctx)` returns the problems that make the command ask (empty: read-only). Every
 option word is parsed the way the program's own parser would (clusters, attached values,
@@ -11,10 +12,21 @@ from __future__ import annotations
 import os
 import re
 
-from mrsmith_tui.tools import shell_allow_files as A
+from mrsmith_tui.tools.shell_allow_bash import ENV_PRINTERS, SHELL_BUILTINS, WRAPPERS
+from mrsmith_tui.tools.shell_allow_git import GIT, GIT_GLOBAL, GIT_NEEDS_SUB, GIT_PRINTS_CONFIG, GIT_WITH_SUB
+from mrsmith_tui.tools.shell_allow_search import (
+    LISTER_FILTERS,
+    LISTER_FIND_FORBIDDEN,
+    LISTERS,
+    LISTERS_GIT,
+    NAMES_ONLY,
+    SEARCHERS,
+)
+from mrsmith_tui.tools.shell_allowlist import PROGRAMS
 from mrsmith_tui.tools.shell_check_scripts import CHECKS, RAW_CHECKS, secret_matching
 from mrsmith_tui.tools.shell_context import Context, Problem, path_problem
 from mrsmith_tui.tools.shell_options import given, one_word, parse_options
+from mrsmith_tui.tools.shell_program import Program
 from mrsmith_tui.tools.shell_words import Word
 
 MAX_DEPTH = 8  # wrappers of wrappers of ...
@@ -35,18 +47,18 @@ def judge(words: list[Word], ctx: Context, *, depth: int = 0, stdin_lister: str 
     if depth > MAX_DEPTH:
         return [Problem("runs", f"{name} wraps too many commands", spec)]
     configured = name in ctx.harmless or spec in ctx.harmless  # e.g. the project's own .venv/bin/pytest
-    if not configured and not (depth == 0 and name in A.SHELL_BUILTINS) and (where := _program_in_root(name, ctx)):
+    if not configured and not (depth == 0 and name in SHELL_BUILTINS) and (where := _program_in_root(name, ctx)):
         return [Problem("runs", f"`{name}` would run {where}, a program inside the working directory (PATH leads there)")]
     args = words[1:]
-    if name in A.WRAPPERS:  # even a wrapper configured harmless: what it runs is judged (`timeout 5 rm x`)
+    if name in WRAPPERS:  # even a wrapper configured harmless: what it runs is judged (`timeout 5 rm x`)
         return _wrapper(name, args, ctx, depth, stdin_lister)
     if configured:
         return []
-    if name in A.ENV_PRINTERS:
+    if name in ENV_PRINTERS:
         return [Problem("secret", f"{name} prints environment variables, keys included", name)]
     if name == "git":
         return _git(args, ctx)
-    prog = A.PROGRAMS.get(name)
+    prog = PROGRAMS.get(name)
     if prog is None:
         return [Problem("runs", f"{name} is not in the read-only set", spec)]
     return _exact(check_program(name, prog, args, ctx, spec))
@@ -81,7 +93,7 @@ def spec_of(words: list[Word], ctx: Context) -> str:
     binary = words[0].value or "?"
     sub = None
     if binary == "git":
-        _, rest, _ = parse_options(A.GIT_GLOBAL, "git", words[1:])
+        _, rest, _ = parse_options(GIT_GLOBAL, "git", words[1:])
         sub = rest[0].value if rest else None
     else:
         sub = next((w.value for w in words[1:] if w.value is not None and not w.value.startswith("-")), None)
@@ -96,7 +108,7 @@ SUBCOMMAND_TOOLS = frozenset(
     "systemctl dotnet mvn gradle conda rustup".split()
 )
 
-def check_program(name: str, prog: A.Program, args: list[Word], ctx: Context, spec: str) -> list[Problem]:
+def check_program(name: str, prog: Program, args: list[Word], ctx: Context, spec: str) -> list[Problem]:
     if prog.check == "anything":
         return []
     raw = RAW_CHECKS.get(prog.check)
@@ -133,8 +145,8 @@ def check_program(name: str, prog: A.Program, args: list[Word], ctx: Context, sp
         words = operands + [o.value for o in opts if o.value is not None]
         paths += [w for w in words if w.value is None and not one_word(w) and w not in paths]
     for w in paths:
-        p = path_problem(w, ctx, names_only=name in A.NAMES_ONLY)
-        if p is not None and not (p.rule == "secret" and w.origin.startswith("lister:") and name in A.SEARCHERS):
+        p = path_problem(w, ctx, names_only=name in NAMES_ONLY)
+        if p is not None and not (p.rule == "secret" and w.origin.startswith("lister:") and name in SEARCHERS):
             problems.append(p)
     if special is not None:
         problems += special(name, opts, operands, ctx)
@@ -145,7 +157,7 @@ def check_program(name: str, prog: A.Program, args: list[Word], ctx: Context, sp
 
 
 def _wrapper(name: str, args: list[Word], ctx: Context, depth: int, stdin_lister: str | None) -> list[Problem]:
-    wrap = A.WRAPPERS[name]
+    wrap = WRAPPERS[name]
     opts, rest, problems = parse_options(wrap.options, name, args)
     if problems:  # the wrapper's own options: only this exact command (`env -S …` is not all of env)
         return [Problem(p.rule, p.reason) for p in problems]
@@ -181,7 +193,7 @@ def _wrapper(name: str, args: list[Word], ctx: Context, depth: int, stdin_lister
 
 
 def _git(args: list[Word], ctx: Context) -> list[Problem]:
-    _gopts, rest, problems = parse_options(A.GIT_GLOBAL, "git", args)
+    _gopts, rest, problems = parse_options(GIT_GLOBAL, "git", args)
     if problems:
         # only this exact command: an "always" for `git -c …` must not cover every git
         return [Problem("runs", p.reason.replace("git option", "git global option")) for p in problems]
@@ -194,14 +206,14 @@ def _git(args: list[Word], ctx: Context) -> list[Problem]:
     spec = f"git {sub}" if re.match(r"^[a-z][a-z0-9._-]*$", sub) else "git"
     sub_args = rest[1:]
     key = sub
-    subs = A.GIT_WITH_SUB.get(sub)
+    subs = GIT_WITH_SUB.get(sub)
     if subs is not None and sub_args and sub_args[0].value in subs:
         key = f"{sub} {sub_args[0].value}"
         sub_args = sub_args[1:]
-    elif sub in A.GIT_NEEDS_SUB:
+    elif sub in GIT_NEEDS_SUB:
         shown = " ".join(w.text for w in rest[:2])
         return [Problem("runs", f"git {shown} changes the repository (only {', '.join(sorted(subs or ()))} are read-only)", spec)]
-    table = A.GIT.get(key)
+    table = GIT.get(key)
     if table is None:
         return [Problem("runs", f"git {sub} is not in the read-only set", spec)]
     opts, operands, problems = parse_options(table, f"git {key}", sub_args)
@@ -222,7 +234,7 @@ def _git(args: list[Word], ctx: Context) -> list[Problem]:
             problems.append(p)
     if table.check:
         problems += [Problem(p.rule, p.reason, p.spec and spec) for p in CHECKS[table.check](f"git {key}", opts, operands, ctx)]
-    if key in A.GIT_PRINTS_CONFIG and ctx.git_config is not None:
+    if key in GIT_PRINTS_CONFIG and ctx.git_config is not None:
         for cwd in ctx.cwds:
             if keys := ctx.git_secrets(cwd):
                 problems.append(Problem("secret", f"git {key} would print this repository's {keys[0]}, which holds a token"))
@@ -288,23 +300,23 @@ def is_lister(words: list[Word], ctx: Context | None = None) -> str | None:
     if ctx is not None and _aims_at_secret(name or "", args, ctx):
         return None
     if name == "git":
-        _, rest, problems = parse_options(A.GIT_GLOBAL, "git", words[1:])
-        if problems or not rest or rest[0].value not in A.LISTERS_GIT:
+        _, rest, problems = parse_options(GIT_GLOBAL, "git", words[1:])
+        if problems or not rest or rest[0].value not in LISTERS_GIT:
             return None
-        need = A.LISTERS_GIT[rest[0].value or ""].split()
-        opts, _, problems = parse_options(A.GIT[rest[0].value or ""], "git", rest[1:])
+        need = LISTERS_GIT[rest[0].value or ""].split()
+        opts, _, problems = parse_options(GIT[rest[0].value or ""], "git", rest[1:])
         if problems or any(o.name == "--format" for o in opts) or (need and not any(o.name in need for o in opts)):
             return None
         untracked = any(o.name in ("-o", "--others", "-i", "--ignored", "--untracked", "--no-index") for o in opts)
         return "tree" if untracked else "git"
     if name == "find":
-        return None if any(a in A.LISTER_FIND_FORBIDDEN for a in args) else "tree"
+        return None if any(a in LISTER_FIND_FORBIDDEN for a in args) else "tree"
     if name == "ls":
         plain = all(a in ("-1", "-A", "-t", "-r", "-S") or not a.startswith("-") for a in args)  # -a lists ..; -d alone lists .
         return "tree" if plain else None
-    if name in A.LISTERS:
-        need = A.LISTERS[name].split()
-        opts, _, problems = parse_options(A.PROGRAMS[name], name, words[1:])
+    if name in LISTERS:
+        need = LISTERS[name].split()
+        opts, _, problems = parse_options(PROGRAMS[name], name, words[1:])
         return "tree" if not problems and any(o.name in need for o in opts) else None
     return None
 
@@ -324,15 +336,15 @@ def _aims_at_secret(name: str, args: list[str], ctx: Context) -> bool:
 
 def is_filter(words: list[Word]) -> bool:
     """A pipeline stage that passes whole lines of its input through (and reads no file of its own)."""
-    if not words or any(w.value is None for w in words) or words[0].value not in A.LISTER_FILTERS:
+    if not words or any(w.value is None for w in words) or words[0].value not in LISTER_FILTERS:
         return False
     name = words[0].value or ""
-    prog = A.PROGRAMS[name]
+    prog = PROGRAMS[name]
     opts, operands, problems = parse_options(prog, name, words[1:])
     if problems:
         return False
     if prog.operands == "pattern" and not given(opts, prog.pattern_set):
         operands = operands[1:]
-    return not operands and all(o.name in A.LISTER_FILTERS[name] for o in opts)
+    return not operands and all(o.name in LISTER_FILTERS[name] for o in opts)
 
 

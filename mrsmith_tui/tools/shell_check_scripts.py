@@ -8,7 +8,10 @@ import os
 import re
 from collections.abc import Callable
 
-from mrsmith_tui.tools import shell_allow_files as A
+from mrsmith_tui.tools.shell_allow_bash import SECRET_VARIABLE, TEST_EVALUATES, TEST_FILE_BINARY, TEST_FILE_UNARY
+from mrsmith_tui.tools.shell_allow_git import GIT_CONFIG_SECRET_KEY, GIT_FORMAT_RUNS
+from mrsmith_tui.tools.shell_allow_scripts import JQ_FORBIDDEN, SED_EXIT, SED_LABEL, SED_PLAIN, SED_S_FLAGS, SED_TEXT
+from mrsmith_tui.tools.shell_allow_search import FIND_LEADING, FIND_NEWER_XY, FIND_PRIMARIES, SEARCH_GLOB_OPTS
 from mrsmith_tui.tools.shell_context import Context, Problem, path_problem
 from mrsmith_tui.tools.shell_options import Opt, given
 from mrsmith_tui.tools.shell_words import Word
@@ -17,7 +20,7 @@ from mrsmith_tui.tools.shell_words import Word
 def _git_format(name: str, opts: list[Opt], operands: list[Word], ctx: Context) -> list[Problem]:
     for o in opts:
         value = o.value.value if o.value is not None else None
-        if o.name in ("--format", "--pretty") and value is not None and A.GIT_FORMAT_RUNS.search(value):
+        if o.name in ("--format", "--pretty") and value is not None and GIT_FORMAT_RUNS.search(value):
             return [Problem("runs", f"{name} {o.name}={value} verifies signatures (runs gpg)", "x")]
     return []
 
@@ -45,7 +48,7 @@ def _search_globs(name: str, opts: list[Opt], operands: list[Word], ctx: Context
 
     (A plain `grep -rn x .` still runs: searching the whole root is what it is for.)
     """
-    globs = [o.value for o in opts if o.name in A.SEARCH_GLOB_OPTS and o.value is not None]
+    globs = [o.value for o in opts if o.name in SEARCH_GLOB_OPTS and o.value is not None]
     if not globs:
         return []
     if any(g.value is None for g in globs):
@@ -124,7 +127,7 @@ def _git_config(name: str, opts: list[Opt], operands: list[Word], ctx: Context) 
         if len(operands) > 2:
             return [Problem("runs", "git config with a value sets it", "x")]
         key = operands[0] if operands else None
-        if key is not None and (key.value is None or A.GIT_CONFIG_SECRET_KEY.search(key.value) or A.SECRET_VARIABLE.search(key.value)):
+        if key is not None and (key.value is None or GIT_CONFIG_SECRET_KEY.search(key.value) or SECRET_VARIABLE.search(key.value)):
             return [Problem("secret", f"git config --get {key.text} may print a token", "x")]
         return []
     if given & {"list", "l", "get-regexp"}:
@@ -232,19 +235,19 @@ def sed_script_problem(script: str) -> str | None:
             return "a missing command"
         c = script[i]
         i += 1
-        if c == "{" or c in A.SED_PLAIN:
+        if c == "{" or c in SED_PLAIN:
             continue
-        if c in A.SED_EXIT:
+        if c in SED_EXIT:
             i = skip_ws(i)
             while i < n and script[i].isdigit():
                 i += 1
             continue
-        if c in A.SED_LABEL:  # GNU sed ends a label at a blank too: `b end w file` writes
+        if c in SED_LABEL:  # GNU sed ends a label at a blank too: `b end w file` writes
             i = skip_ws(i)
             while i < n and script[i] not in "; \t\n":
                 i += 1
             continue
-        if c in A.SED_TEXT:
+        if c in SED_TEXT:
             while i < n and script[i] != "\n":
                 if script[i] == "\\":
                     i += 1
@@ -264,7 +267,7 @@ def sed_script_problem(script: str) -> str | None:
                     if script[i] in " \t":
                         i += 1
                         continue
-                    if script[i] not in A.SED_S_FLAGS:
+                    if script[i] not in SED_S_FLAGS:
                         f = script[i]
                         return {"e": "the s///e flag runs the pattern space as a command",
                                 "w": "the s///w flag writes a file"}.get(f, f"the s flag {f!r} is not read-only")
@@ -282,7 +285,7 @@ def _jq(name: str, opts: list[Opt], operands: list[Word], ctx: Context) -> list[
     f = operands[0]
     if f.value is None:
         return [Problem("runs", f"jq program `{f.text}` is only known when it runs", "jq")]
-    m = A.JQ_FORBIDDEN.search(f.value)
+    m = JQ_FORBIDDEN.search(f.value)
     if m:
         return [Problem("secret", f"jq program uses {m.group(0)} (environment, files or modules)", "jq")]
     return []
@@ -311,7 +314,7 @@ def _cd(name: str, opts: list[Opt], operands: list[Word], ctx: Context) -> list[
 def _find(name: str, args: list[Word], ctx: Context) -> list[Problem]:
     problems: list[Problem] = []
     i = 0
-    while i < len(args) and args[i].value in A.FIND_LEADING:
+    while i < len(args) and args[i].value in FIND_LEADING:
         i += 1
     starts: list[Word] = []
     while i < len(args):
@@ -331,8 +334,8 @@ def _find(name: str, args: list[Word], ctx: Context) -> list[Problem]:
         v = w.value
         if v is None:
             return problems + [Problem("runs", f"find gets `{w.text}`, a word only known when it runs", "find")]
-        kind = A.FIND_PRIMARIES.get(v, "unknown")
-        if kind == "unknown" and A.FIND_NEWER_XY.match(v):
+        kind = FIND_PRIMARIES.get(v, "unknown")
+        if kind == "unknown" and FIND_NEWER_XY.match(v):
             kind = "date" if v.endswith("t") else "path"
         if kind == "unknown":
             why = {"-delete": "deletes files", "-exec": "runs a command", "-execdir": "runs a command",
@@ -375,10 +378,10 @@ def _test(name: str, args: list[Word], ctx: Context) -> list[Problem]:
             if not w.text.startswith('"'):
                 return [Problem("runs", f"{name} gets `{w.text}`, which could split into an operator that runs code", name)]
             continue
-        if w.value in A.TEST_EVALUATES:
+        if w.value in TEST_EVALUATES:
             return [Problem("runs", f"{name} {w.value} evaluates its operand (an array subscript can run commands)", name)]
-        if (w.value in A.TEST_FILE_UNARY and k + 1 < len(args)) or (w.value in A.TEST_FILE_BINARY and 0 < k < len(args) - 1):
-            for operand in ([args[k - 1]] if w.value in A.TEST_FILE_BINARY else []) + [args[k + 1]]:
+        if (w.value in TEST_FILE_UNARY and k + 1 < len(args)) or (w.value in TEST_FILE_BINARY and 0 < k < len(args) - 1):
+            for operand in ([args[k - 1]] if w.value in TEST_FILE_BINARY else []) + [args[k + 1]]:
                 if (p := test_path_problem(operand, ctx)) is not None:
                     return [p]
     return []

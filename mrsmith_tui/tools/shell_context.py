@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mrsmith_tui.security.sensitive import SensitivePaths
-from mrsmith_tui.tools import shell_allow_files as A
 from mrsmith_tui.tools.base import Rule
+from mrsmith_tui.tools.shell_allow_bash import HARMLESS_DEVICES, SECRET_VARIABLE
+from mrsmith_tui.tools.shell_allow_git import GIT_CONFIG_DANGER, GIT_CONFIG_OFF, GIT_CONFIG_SECRET_KEY, GIT_READ_HOOKS
 from mrsmith_tui.tools.shell_words import Word
 
 
@@ -72,7 +73,7 @@ def path_problem(w: Word, ctx: Context, *, names_only: bool = False) -> Problem 
             return None if why is None else Problem("secret" if why.endswith("a secret") else "outside", f"`{w.text}` {why}")
         return Problem("outside", f"`{w.text}` is a path only known when it runs")
     v = w.value
-    if v == "-" or v in A.HARMLESS_DEVICES:
+    if v == "-" or v in HARMLESS_DEVICES:
         return None
     if re.match(r"^/dev/(tcp|udp)/", v):
         return Problem("network", f"`{v}` opens a network connection")
@@ -191,10 +192,10 @@ def git_config_keys(cwd: str, depth: int = 0) -> list[str]:
         found += [f"{path}: {key}" for key in git_config_keys(str(sub), depth + 1) if f"{path}: {key}" not in found]
     for entry in lines:
         key, _, value = entry.partition("=")
-        if A.GIT_CONFIG_DANGER.match(key.lower()) and value.strip().lower() not in A.GIT_CONFIG_OFF and key not in found:
+        if GIT_CONFIG_DANGER.match(key.lower()) and value.strip().lower() not in GIT_CONFIG_OFF and key not in found:
             found.append(key)
     for d in hook_dirs:
-        for name in A.GIT_READ_HOOKS:
+        for name in GIT_READ_HOOKS:
             if os.access(d / name, os.X_OK) and f"the {name} hook" not in found:
                 found.append(f"the {name} hook")
     return found
@@ -215,6 +216,6 @@ def git_local_secrets(cwd: str) -> list[str]:
     found = []
     for entry in out.splitlines():
         key, _, value = entry.partition("=")
-        if A.GIT_CONFIG_SECRET_KEY.search(key) or A.SECRET_VARIABLE.search(key.rsplit(".", 1)[-1]) or _URL_USERINFO.search(value):
+        if GIT_CONFIG_SECRET_KEY.search(key) or SECRET_VARIABLE.search(key.rsplit(".", 1)[-1]) or _URL_USERINFO.search(value):
             found.append(key)
     return found

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mrsmith_tui.tools import shell_allow_files as A
+from mrsmith_tui.tools.shell_allow_scripts import JQ_TWO_VALUES
 from mrsmith_tui.tools.shell_context import Problem
+from mrsmith_tui.tools.shell_program import Program
 from mrsmith_tui.tools.shell_words import Word
 
 
@@ -15,7 +16,7 @@ class Opt:
     value: Word | None  # the value word, when the option takes one
 
 
-def parse_options(prog: A.Program, name: str, args: list[Word]) -> tuple[list[Opt], list[Word], list[Problem]]:
+def parse_options(prog: Program, name: str, args: list[Word]) -> tuple[list[Opt], list[Word], list[Problem]]:
     """(options, operands, problems) as the program's own option parser would see `args`."""
     opts: list[Opt] = []
     operands: list[Word] = []
@@ -67,7 +68,7 @@ def parse_options(prog: A.Program, name: str, args: list[Word]) -> tuple[list[Op
                 value = args[i]
                 i += 1
             opts.append(Opt("--" + key, value))
-            if name == "jq" and key in A.JQ_TWO_VALUES:
+            if name == "jq" and key in JQ_TWO_VALUES:
                 if i >= len(args):
                     problems.append(Problem("runs", f"{name} option --{key} lacks its value", name))
                 i += 1  # --arg NAME VALUE

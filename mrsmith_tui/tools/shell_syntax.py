@@ -32,8 +32,15 @@ from tree_sitter import Language, Node, Parser
 
 from mrsmith_tui.security.environment import looks_secret
 from mrsmith_tui.security.sensitive import SensitivePaths
-from mrsmith_tui.tools import shell_allow_files as A
 from mrsmith_tui.tools.base import Rule
+from mrsmith_tui.tools.shell_allow_bash import (
+    LOOP_VARIABLE,
+    PROXY_VARIABLES,
+    SECRET_VARIABLE,
+    TEST_EVALUATES,
+    TEST_FILE_BINARY,
+    TEST_FILE_UNARY,
+)
 from mrsmith_tui.tools.shell_argv import is_filter, is_lister, judge
 from mrsmith_tui.tools.shell_check_scripts import test_path_problem
 from mrsmith_tui.tools.shell_context import Context, Problem, git_config_keys, git_toplevel, path_problem
@@ -361,7 +368,7 @@ def _scan(node: Node, ctx: Context, out: list[Problem]) -> None:
         out.append(Problem("runs", f"the expansion `{_text(node)[:60]}` can assign or evaluate code"))
     if kind in ("expansion", "simple_expansion"):
         name = re.match(r"^\$\{?#?([A-Za-z_][A-Za-z0-9_]*)", _text(node))
-        if name and (A.SECRET_VARIABLE.search(name.group(1)) or looks_secret(name.group(1))):
+        if name and (SECRET_VARIABLE.search(name.group(1)) or looks_secret(name.group(1))):
             out.append(Problem("secret", f"`{_text(node)[:60]}` expands {name.group(1)}, which looks like a credential"))
     for c in node.named_children:
         _scan(c, ctx, out)
@@ -382,9 +389,9 @@ def _test_command(node: Node, ctx: Context, out: list[Problem]) -> None:
     def visit(n: Node) -> None:
         if n.type == "test_operator" or (not n.is_named and n.type.startswith("-")):
             op = _text(n)
-            if op in A.TEST_EVALUATES:
+            if op in TEST_EVALUATES:
                 out.append(Problem("runs", f"[[ {op} … ]] evaluates its operand (an array subscript can run commands)"))
-            if (op in A.TEST_FILE_UNARY or op in A.TEST_FILE_BINARY) and n.parent is not None:
+            if (op in TEST_FILE_UNARY or op in TEST_FILE_BINARY) and n.parent is not None:
                 for operand in n.parent.named_children:
                     plain = operand.type in _WORDS or (  # `~/.ssh` parses as an operator-less unary expression
                         operand.type == "unary_expression" and not any(c.type == "test_operator" for c in operand.children))
@@ -431,7 +438,7 @@ def _for(node: Node, ctx: Context, out: list[Problem]) -> None:
     for c in node.named_children:
         if c.type == "variable_name":
             name = _text(c)
-            if not A.LOOP_VARIABLE.match(name) or name in A.PROXY_VARIABLES:
+            if not LOOP_VARIABLE.match(name) or name in PROXY_VARIABLES:
                 out.append(Problem("runs", f"the loop assigns {name}, which changes what later commands run or read"))
         elif c.type in _WORDS:
             _scan(c, ctx, out)

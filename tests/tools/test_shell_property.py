@@ -16,7 +16,11 @@ from pathlib import Path
 
 import pytest
 
-from mrsmith_tui.tools import shell_allow_files as A
+from mrsmith_tui.tools.shell_allow_bash import WRAPPERS
+from mrsmith_tui.tools.shell_allow_git import GIT
+from mrsmith_tui.tools.shell_allow_scripts import JQ_TWO_VALUES
+from mrsmith_tui.tools.shell_allowlist import PROGRAMS
+from mrsmith_tui.tools.shell_program import Program
 from mrsmith_tui.tools.shell_syntax import classify
 
 from .test_shell_classify import make_project
@@ -34,23 +38,23 @@ class Tok:
     known: bool
 
 
-def _skip(prog: A.Program) -> bool:
+def _skip(prog: Program) -> bool:
     return prog.check in ("anything", "find", "printf", "test")
 
 
-def _shorts(prog: A.Program) -> tuple[list[str], list[str]]:
+def _shorts(prog: Program) -> tuple[list[str], list[str]]:
     flags = [k for k, a in prog.shorts.items() if a == 0]
     valued = [k for k, a in prog.shorts.items() if a >= 1]
     return flags, valued
 
 
-def _value_for(name: str, prog: A.Program) -> str:
+def _value_for(name: str, prog: Program) -> str:
     if name in prog.path_set:
         return "f"
     return "p" if prog.check == "sed" and name in ("e", "expression") else "1"
 
 
-def _token(rng: random.Random, prog: A.Program) -> Tok:
+def _token(rng: random.Random, prog: Program) -> Tok:
     flags, valued = _shorts(prog)
     longs = list(prog.longs.items())
     unknown_letters = [c for c in string.ascii_letters + ("" if prog.numeric else "0123456789") if c not in prog.shorts]
@@ -69,7 +73,7 @@ def _token(rng: random.Random, prog: A.Program) -> Tok:
             return Tok([f"--{name}"], True)
         if arity == 2 or rng.random() < 0.5:
             return Tok([f"--{name}={_value_for(name, prog)}"], True)
-        extra = [_value_for(name, prog)] * (2 if name in A.JQ_TWO_VALUES else 1)
+        extra = [_value_for(name, prog)] * (2 if name in JQ_TWO_VALUES else 1)
         return Tok([f"--{name}", *extra], True)
     if kind == 3 and len(flags) >= 2:
         cluster = "".join(rng.sample(flags, min(len(flags), rng.randint(2, 4))))
@@ -107,13 +111,13 @@ def _token(rng: random.Random, prog: A.Program) -> Tok:
     return Tok(["-" + flags[0]] if flags else [], True)
 
 
-def _command(rng: random.Random, head: list[str], prog: A.Program, tail: list[str]) -> tuple[str, bool]:
+def _command(rng: random.Random, head: list[str], prog: Program, tail: list[str]) -> tuple[str, bool]:
     toks = [_token(rng, prog) for _ in range(rng.randint(1, 4))]
     words = head + [w for t in toks for w in t.words] + tail
     return " ".join(words), all(t.known for t in toks)
 
 
-def _operands(name: str, prog: A.Program) -> list[str]:
+def _operands(name: str, prog: Program) -> list[str]:
     if prog.max_operands == 0:
         return []
     if name == "sed":
@@ -129,14 +133,14 @@ def _operands(name: str, prog: A.Program) -> list[str]:
     return ["f"]
 
 
-TARGETS: list[tuple[str, list[str], A.Program, list[str]]] = []
-for _name, _prog in sorted(A.PROGRAMS.items()):
+TARGETS: list[tuple[str, list[str], Program, list[str]]] = []
+for _name, _prog in sorted(PROGRAMS.items()):
     if not _skip(_prog):
         TARGETS.append((_name, [_name], _prog, _operands(_name, _prog)))
-for _key, _prog in sorted(A.GIT.items()):
+for _key, _prog in sorted(GIT.items()):
     _tail = ["--get", "user.name"] if _key == "config" else []
     TARGETS.append((f"git {_key}", ["git", *_key.split()], _prog, _tail))
-for _name, _wrap in sorted(A.WRAPPERS.items()):
+for _name, _wrap in sorted(WRAPPERS.items()):
     TARGETS.append((_name, [_name], _wrap.options, ["1"] * _wrap.leading + ["echo"]))
 
 
@@ -146,7 +150,7 @@ def project(tmp_path_factory) -> Path:
 
 
 @pytest.mark.parametrize(("label", "head", "prog", "tail"), TARGETS, ids=[t[0] for t in TARGETS])
-def test_only_table_options_run(label: str, head: list[str], prog: A.Program, tail: list[str], project: Path) -> None:
+def test_only_table_options_run(label: str, head: list[str], prog: Program, tail: list[str], project: Path) -> None:
     rng = random.Random(f"{label}-seed-11")
     unknown_seen = 0
     for _ in range(SAMPLES):
