@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from mrsmith_tui.security.sensitive import SensitivePaths
-from mrsmith_tui.tools.shell_syntax import classify
+from mrsmith_tui.tools.shell_classify import classify
 
 CASES = Path(__file__).with_name("shell_cases.tsv")
 FILES = ["a", "f", "a.py", "b.py", "a.txt", "notes.txt", "src/x.py", "src/y.py", ".env", "id_rsa", "cert.pem"]

@@ -20,8 +20,8 @@ from mrsmith_tui.tools.shell_allow_bash import WRAPPERS
 from mrsmith_tui.tools.shell_allow_git import GIT
 from mrsmith_tui.tools.shell_allow_scripts import JQ_TWO_VALUES
 from mrsmith_tui.tools.shell_allowlist import PROGRAMS
+from mrsmith_tui.tools.shell_classify import classify
 from mrsmith_tui.tools.shell_program import Program
-from mrsmith_tui.tools.shell_syntax import classify
 
 from .test_shell_classify import make_project
 
