@@ -23,7 +23,8 @@ from mrsmith_tui.tools.shell_allow_search import (
     SEARCHERS,
 )
 from mrsmith_tui.tools.shell_allowlist import PROGRAMS
-from mrsmith_tui.tools.shell_check_scripts import CHECKS, RAW_CHECKS, secret_matching
+from mrsmith_tui.tools.shell_check_files import secret_matching
+from mrsmith_tui.tools.shell_checks import CHECKS, RAW_CHECKS
 from mrsmith_tui.tools.shell_context import Context, Problem, path_problem
 from mrsmith_tui.tools.shell_options import given, one_word, parse_options
 from mrsmith_tui.tools.shell_program import Program

@@ -18,7 +18,7 @@ from mrsmith_tui.tools.shell_allow_bash import (
     TEST_FILE_UNARY,
 )
 from mrsmith_tui.tools.shell_argv import is_filter, is_lister, judge
-from mrsmith_tui.tools.shell_check_scripts import test_path_problem
+from mrsmith_tui.tools.shell_check_builtins import test_path_problem
 from mrsmith_tui.tools.shell_context import Context, Problem
 from mrsmith_tui.tools.shell_parse import node_text
 from mrsmith_tui.tools.shell_redirects import file_redirect_problems, heredoc_misread
