@@ -41,7 +41,9 @@ def _with_text(first: m.Msg, last: m.Msg, text: str) -> m.Msg:
 def _text_of(delta: m.Msg) -> str:
     while isinstance(delta, m.FromAgent):
         delta = delta.msg
-    return delta.text  # type: ignore[attr-defined, no-any-return]
+    if isinstance(delta, (m.TextDelta, m.ReasoningDelta, m.ToolOutput)):
+        return delta.text
+    raise TypeError(f"not a delta: {type(delta).__name__}")  # _delta_key keys only the deltas
 
 
 class _Held:
@@ -81,9 +83,8 @@ class CoalescingSink:
         self._flusher: threading.Thread | None = None
 
     def __call__(self, msg: m.Msg) -> None:
-        kind = type(msg)
-        if kind is m.TextDelta or kind is m.ReasoningDelta:  # the fire hose: the short way
-            key: Key | None = (kind, msg.block_id)  # type: ignore[attr-defined]
+        if isinstance(msg, (m.TextDelta, m.ReasoningDelta)):  # the fire hose: the short way
+            key: Key | None = (type(msg), msg.block_id)
         else:
             key = _delta_key(msg)
         with self._lock:
@@ -97,7 +98,7 @@ class CoalescingSink:
                     self._cond.notify()  # the flusher sleeps while nothing is held; more held does not move its deadline
                 self._held[key] = _Held(msg)
             else:
-                held.pieces.append(_text_of(msg) if kind is m.FromAgent else msg.text)  # type: ignore[attr-defined]
+                held.pieces.append(_text_of(msg))
                 held.last = msg
             if self._clock() - self._last_flush >= self._interval:
                 self._flush_locked()

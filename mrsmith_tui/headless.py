@@ -15,8 +15,9 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Callable, Sequence, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from mrsmith_tui import msgs
 from mrsmith_tui.cancel import CancelToken
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
     from mrsmith_tui.core.session_api import Session
     from mrsmith_tui.tools.approval import ApprovalGate
 
-__all__ = ["EXIT_OK", "EXIT_FAILED", "EXIT_USAGE", "EXIT_MAX_ROUNDS", "EXIT_INTERRUPTED", "CONTINUE_HINT", "FoldState",
+__all__ = ["CONTINUE_HINT", "EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_MAX_ROUNDS", "EXIT_OK", "EXIT_USAGE", "FoldState",
            "HeadlessPrinter", "fold", "json_line", "permissions_in_force", "run_headless", "stdin_is_piped",
            "wants_color"]
 
@@ -77,7 +78,7 @@ def _lines_for(m: msgs.Msg) -> list[tuple[str, str | None]]:
     if isinstance(m, msgs.ToolCallStarted):
         return [(_tool_started(m), _CYAN)]
     if isinstance(m, msgs.ToolCallFinished):
-        lines = [_tool_finished(m)]
+        lines: list[tuple[str, str | None]] = [_tool_finished(m)]
         if m.diff:
             lines += [(line, _DIM) for line in m.diff.rstrip("\n").splitlines()]
         return lines
@@ -87,7 +88,8 @@ def _lines_for(m: msgs.Msg) -> list[tuple[str, str | None]]:
         return [(m.text, _DIM)]
     if isinstance(m, msgs.TasksChanged):
         done = sum(t.status == "completed" for t in m.todos)
-        return [(f"tasks {done}/{len(m.todos)} done", _DIM)] + [
+        tasks: list[tuple[str, str | None]] = [(f"tasks {done}/{len(m.todos)} done", _DIM)]
+        return tasks + [
             (f"  [{'x' if t.status == 'completed' else '>' if t.status == 'in_progress' else ' '}] {t.content}", _DIM)
             for t in m.todos
         ]

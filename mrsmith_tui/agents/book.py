@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any, cast
 
 from mrsmith_tui import msgs
 from mrsmith_tui.agents.states import FINAL, AgentEvent, next_state
@@ -124,7 +125,8 @@ class AgentBook:
             if isinstance(msg, msgs.ToolCallStarted):
                 with self.changed:
                     record.tool_calls += 1
-            root(msgs.FromAgent(agent_id=record.agent_id, msg=msg))
+            # Every concrete Msg is a member of the union the wrapper's field is typed with.
+            root(msgs.FromAgent(agent_id=record.agent_id, msg=cast("msgs.AnyMsg", msg)))
 
         return post
 

@@ -11,15 +11,16 @@ moves the main context gauge.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from mrsmith_tui import __version__, msgs
 from mrsmith_tui.agents.book import AgentBook, AgentRecord
 from mrsmith_tui.config.schema import AgentConfig, ProviderConfig
 from mrsmith_tui.core.conversation import Conversation
-from mrsmith_tui.core.system_prompt import build_system_prompt
 from mrsmith_tui.core.session_api import ServiceHost
+from mrsmith_tui.core.system_prompt import build_system_prompt
 from mrsmith_tui.core.usage import UsageLedger
 from mrsmith_tui.history import HistoryEntry
 from mrsmith_tui.provider.types import Provider

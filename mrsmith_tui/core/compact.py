@@ -13,7 +13,6 @@ agent sets autoCompact and the context is at 90 % of its limit).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from mrsmith_tui import msgs
 from mrsmith_tui.cancel import Cancelled, CancelToken

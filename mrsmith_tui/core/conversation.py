@@ -10,15 +10,16 @@ history and transcript, by sub-agents and background agents.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from mrsmith_tui import msgs
-from mrsmith_tui.cancel import CancelToken, Cancelled
+from mrsmith_tui.cancel import Cancelled, CancelToken
 from mrsmith_tui.config.schema import AgentConfig
 from mrsmith_tui.core.argcheck import check_arguments, parse_arguments
 from mrsmith_tui.core.budget import Spend, ToolCallBudget
-from mrsmith_tui.core.context_window import TokenEstimator, context_entries
+from mrsmith_tui.core.context_window import Builder, TokenEstimator, context_entries
 from mrsmith_tui.core.ids import IdSource
 from mrsmith_tui.core.small_context import compact_specs, is_small
 from mrsmith_tui.core.stream import BlockStream
@@ -36,6 +37,7 @@ from mrsmith_tui.provider.types import (
     ToolCall,
 )
 from mrsmith_tui.security.redact import PROCESS
+from mrsmith_tui.session.transcript import TranscriptWriter
 from mrsmith_tui.tools.approval import ApprovalGate
 from mrsmith_tui.tools.base import Tool, ToolContext, ToolResult
 from mrsmith_tui.tools.registry import ToolRegistry
@@ -91,14 +93,14 @@ class Conversation:
         tool_ctx: ToolContext,
         gate: ApprovalGate,
         sink: Callable[[msgs.Msg], None],
-        transcript: Any = None,  # session.transcript.TranscriptWriter, or None
+        transcript: TranscriptWriter | None = None,
         budget: ToolCallBudget | None = None,
         *,
         ledger: UsageLedger | None = None,
         ids: IdSource | None = None,
         history: list[HistoryEntry] | None = None,
         system_prompt: str | Callable[[], str] = "",
-        context_builder: str | None = None,
+        context_builder: Builder | None = None,
         context_window_ratio: float = 0.75,
         include_usage: bool = True,
     ) -> None:
@@ -114,7 +116,7 @@ class Conversation:
         self.ids = ids or IdSource()
         self.history: list[HistoryEntry] = history if history is not None else []
         self._system_prompt = system_prompt
-        self.context_builder = context_builder or agent.context_builder or "full"
+        self.context_builder: Builder = context_builder or agent.context_builder or "full"
         self.context_window_ratio = context_window_ratio
         self.include_usage = include_usage
         self.estimator = TokenEstimator()
@@ -244,7 +246,7 @@ class Conversation:
         entries = context_entries(
             system_prompt,
             self.history,
-            builder="sliding" if trim_to else self.context_builder,  # type: ignore[arg-type]
+            builder="sliding" if trim_to else self.context_builder,
             thinking=self.agent.thinking,
             window_tokens=window,
             estimator=self.estimator,

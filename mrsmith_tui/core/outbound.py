@@ -9,7 +9,7 @@ could begin a key is held back until the next piece of the same stream, or its e
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from mrsmith_tui import msgs as m
 from mrsmith_tui.security.redact import PROCESS, Redactor, StreamRedactor, map_strings
@@ -51,15 +51,15 @@ class OutboundFilter:
             return [msg.model_copy(update={"msg": inner}) for inner in self._filter(msg.msg, prefix + (msg.agent_id,))]
         if not self.redactor:
             return [msg]
-        kind = _KINDS.get(type(msg))
-        if kind is not None:
-            stream_id = msg.call_id if kind == "tool" else msg.block_id  # type: ignore[attr-defined]
-            text = self._stream.feed((prefix, kind, stream_id), msg.text)  # type: ignore[attr-defined]
+        if isinstance(msg, (m.TextDelta, m.ReasoningDelta, m.ToolOutput)):
+            stream_id = msg.call_id if isinstance(msg, m.ToolOutput) else msg.block_id
+            text = self._stream.feed((prefix, _KINDS[type(msg)], stream_id), msg.text)
             return [msg.model_copy(update={"text": text})] if text else []
         return self._held_before(msg, prefix) + [msg]
 
     def _held_before(self, msg: m.Msg, prefix: tuple[str, ...]) -> list[m.Msg]:
         """What was held back of the streams `msg` ends, as deltas to post before it."""
+        keys: list[tuple[tuple[str, ...], str, str]]
         if isinstance(msg, m.BlockEnded):
             keys = [(prefix, msg.kind, msg.block_id)]
         elif isinstance(msg, m.ToolCallFinished):
@@ -68,7 +68,7 @@ class OutboundFilter:
             keys = [k for k in self._stream.held_keys() if k[0] == prefix]
         else:
             return []
-        out = []
+        out: list[m.Msg] = []
         for key in keys:
             held = self._stream.flush(key)
             if held:

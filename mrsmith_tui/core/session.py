@@ -23,7 +23,7 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from mrsmith_tui import msgs
 from mrsmith_tui.cancel import CancelToken
@@ -32,7 +32,6 @@ from mrsmith_tui.config.schema import AgentConfig, Config
 from mrsmith_tui.core.compact import compact as compact_session
 from mrsmith_tui.core.compact import maybe_auto_compact
 from mrsmith_tui.core.conversation import Conversation, RunResult
-from mrsmith_tui.core.system_prompt import build_system_prompt
 from mrsmith_tui.core.session_api import AddOnFactory, History, SessionAddOns
 from mrsmith_tui.core.session_parts import (
     ProviderFactory,
@@ -42,6 +41,7 @@ from mrsmith_tui.core.session_parts import (
     session_secrets,
 )
 from mrsmith_tui.core.small_context import is_small
+from mrsmith_tui.core.system_prompt import build_system_prompt
 from mrsmith_tui.provider.types import Provider
 from mrsmith_tui.session.transcript import TranscriptWriter, new_session_id
 from mrsmith_tui.tools.base import Approver, Tool, ToolContext
@@ -174,7 +174,7 @@ class AgentSession:
 
             try:
                 tokens, source = probe_context_size(base_url, agent.model, api_key)
-            except Exception:  # noqa: BLE001 - a server that cannot tell leaves the configured size
+            except Exception:  # a server that cannot tell leaves the configured size
                 return
             if tokens and self.agent is agent and not self._closed:
                 self._set_context(tokens, f"the server ({source})")

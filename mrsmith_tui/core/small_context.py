@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import copy
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from mrsmith_tui.tools.base import openai_spec
 

@@ -8,7 +8,8 @@ the partial answer a cancel leaves behind.
 
 from __future__ import annotations
 
-from typing import Callable, Literal
+from collections.abc import Callable
+from typing import Literal
 
 from mrsmith_tui import msgs
 from mrsmith_tui.core.ids import IdSource

@@ -6,8 +6,8 @@ from __future__ import annotations
 import datetime as _dt
 import os
 import stat
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from mrsmith_tui.config.schema import AgentConfig
 from mrsmith_tui.security.redact import PROCESS

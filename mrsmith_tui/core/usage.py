@@ -9,7 +9,7 @@ to fall back below a threshold (a reset, a sliding window) before it warns again
 from __future__ import annotations
 
 import threading
-from typing import Callable
+from collections.abc import Callable
 
 from mrsmith_tui import msgs
 from mrsmith_tui.core.budget import ToolCallBudget

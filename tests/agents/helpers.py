@@ -8,8 +8,9 @@ import signal
 import subprocess
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from loopback import Turn, text_turn
 from mrsmith_tui import msgs
@@ -80,9 +81,8 @@ class PersonApprover:
 class EchoTool(BaseTool):
     name = "echo"
     description = "Echo the text back."
-    parameters = {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}
-
     def __init__(self) -> None:
+        self.parameters = {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}
         self.contexts: list[ToolContext] = []
 
     def run(self, args, ctx):
@@ -94,7 +94,6 @@ class GuardedTool(BaseTool):
     name = "guarded_write"
     description = "Needs the person's approval."
     read_only = False
-    parameters = {"type": "object", "properties": {}}
 
     def approval(self, args, ctx):
         return ApprovalNeed(reason="it writes", spec="guarded_write")
@@ -108,9 +107,8 @@ class SlowShell(BaseTool):
 
     name = "slow_shell"
     description = "Run sleep."
-    parameters = {"type": "object", "properties": {"seconds": {"type": "number"}}, "required": ["seconds"]}
-
     def __init__(self) -> None:
+        self.parameters = {"type": "object", "properties": {"seconds": {"type": "number"}}, "required": ["seconds"]}
         self.procs: list[subprocess.Popen] = []
         self.started = threading.Event()
 

@@ -81,7 +81,7 @@ def test_wait_times_out_then_delivers_each_report_once(tmp_path, loopback):
     slow_go = threading.Event()
     router = Router({"FAST": [text_turn("fast report")], "SLOW": [held(slow_text(40, 0), slow_go, at=3)]})
     srv = loopback(responder=router)
-    session, sink = make_session(tmp_path, srv.base_url, agent_wait_ms=60_000)
+    session, _sink = make_session(tmp_path, srv.base_url, agent_wait_ms=60_000)
     fleet = fleet_of(session)
     fast = fleet.spawn("FAST job")
     slow = fleet.spawn("SLOW job")
@@ -142,7 +142,7 @@ def test_stop_mid_stream_keeps_what_it_wrote(tmp_path, loopback):
 def test_stop_mid_shell_kills_the_command_within_a_second(tmp_path, loopback):
     shell = SlowShell()
     srv = loopback(responder=Router({"SHELL": [tool_turn("slow_shell", {"seconds": 3600}), text_turn("never")]}))
-    session, sink = make_session(tmp_path, srv.base_url, tools=(shell,))
+    session, _sink = make_session(tmp_path, srv.base_url, tools=(shell,))
     fleet = fleet_of(session)
     record = fleet.spawn("SHELL job")
     assert shell.started.wait(90)
@@ -213,7 +213,7 @@ def test_reset_and_close_stop_everything_and_a_stop_cascades(tmp_path, loopback)
             }
         )
     )
-    session, sink = make_session(tmp_path, srv.base_url)
+    session, _sink = make_session(tmp_path, srv.base_url)
     fleet = fleet_of(session)
     parent = fleet.spawn("PARENT")
     child = until(lambda: fleet.book.get("subagent-1"), what="the sub-agent")
@@ -245,7 +245,7 @@ def test_list_agents_rows(tmp_path, loopback):
 
 def test_agent_switch_stops_the_fleet_and_a_frontend_stop_does_not_block(tmp_path, loopback):
     srv = loopback(responder=Router({"HANG": [hanging()]}))
-    session, sink = make_session(tmp_path, srv.base_url)
+    session, _sink = make_session(tmp_path, srv.base_url)
     fleet = fleet_of(session)
     first = fleet.spawn("HANG one")
     fleet.stop(first.agent_id, join_seconds=0)

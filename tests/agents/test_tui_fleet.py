@@ -10,11 +10,10 @@ from loopback import held, text_turn, tool_calls_turn, tool_turn
 from mrsmith_tui.agents.compose import compose_session
 from mrsmith_tui.config.schema import AgentConfig, Config, ProviderConfig
 from mrsmith_tui.history import UserEntry
-from mrsmith_tui.tui.screens.agent_screen import AgentScreen
 from mrsmith_tui.tui.app import MrSmithApp
+from mrsmith_tui.tui.screens.agent_screen import AgentScreen
 from mrsmith_tui.tui.view.chat_view import BlockView
 from mrsmith_tui.tui.view.sidebar import SidebarView
-
 from tests.tui.pilot import until
 
 from .helpers import Router

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Iterator
+from collections.abc import Callable, Iterator
+from typing import Any
 
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.msgs import UsageInfo
@@ -111,13 +112,12 @@ class ScriptedApprover:
 class EchoTool(BaseTool):
     name = "echo"
     description = "Echo the text back."
-    parameters = {
-        "type": "object",
-        "properties": {"text": {"type": "string"}, "times": {"type": "integer"}},
-        "required": ["text"],
-    }
-
     def __init__(self) -> None:
+        self.parameters = {
+            "type": "object",
+            "properties": {"text": {"type": "string"}, "times": {"type": "integer"}},
+            "required": ["text"],
+        }
         self.calls: list[dict] = []
 
     def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from mrsmith_tui import msgs
 from mrsmith_tui.cancel import CancelToken
@@ -13,7 +13,7 @@ from mrsmith_tui.core.budget import ToolCallBudget
 from mrsmith_tui.core.conversation import BUDGET_SPENT_INSTRUCTION, Conversation
 from mrsmith_tui.history import ToolResultEntry, UserEntry, assistant
 from mrsmith_tui.msgs import UsageInfo
-from mrsmith_tui.provider.types import StreamDone, StreamReasoning, StreamText, ToolCall
+from mrsmith_tui.provider.types import StreamDone, StreamReasoning, StreamText
 from mrsmith_tui.tools.approval import ApprovalGate
 from mrsmith_tui.tools.base import ToolContext
 from mrsmith_tui.tools.registry import ToolRegistry
@@ -97,7 +97,7 @@ def test_tool_round_trip_feeds_result_back_with_its_call_id():
 def test_several_calls_in_one_message_run_in_order():
     echo = EchoTool()
     provider = FakeProvider(calls(("echo", {"text": "1"}), ("echo", {"text": "2"}), ("echo", {"text": "3"})), answer("ok"))
-    conv, sink, _ = make(provider, echo)
+    conv, _sink, _ = make(provider, echo)
     conv.run_turn("go", CancelToken())
     assert [c["text"] for c in echo.calls] == ["1", "2", "3"]
     tool_msgs = [m for m in provider.requests[1].messages if m["role"] == "tool"]
@@ -383,7 +383,7 @@ def test_a_tools_elapsed_leaves_out_the_time_spent_waiting_for_approval(monkeypa
             return super().approve(query)
 
     write = WriteTool()
-    conv, sink, transcript = make(FakeProvider(calls(("write", {})), answer("ok")), write, approver=SlowPerson())
+    conv, sink, _transcript = make(FakeProvider(calls(("write", {})), answer("ok")), write, approver=SlowPerson())
     conv.run_turn("write it", CancelToken())
     (finished,) = sink.of(msgs.ToolCallFinished)
     assert finished.ok and finished.elapsed == 0.0

@@ -1,4 +1,5 @@
 """OutboundFilter: the one filter between the core and what a frontend shows."""
+from __future__ import annotations
 
 from mrsmith_tui import msgs as m
 from mrsmith_tui.core.outbound import OutboundFilter

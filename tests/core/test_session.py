@@ -9,13 +9,13 @@ import pytest
 
 from loopback import text_turn, tool_turn
 from mrsmith_tui import msgs
-from mrsmith_tui.history import UserEntry
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.config.load import ConfigError
 from mrsmith_tui.config.schema import AgentConfig, Config, ProviderConfig
 from mrsmith_tui.core.session import build_session, open_session
 from mrsmith_tui.core.session_api import SessionAddOns
 from mrsmith_tui.core.session_parts import session_parts
+from mrsmith_tui.history import UserEntry
 from mrsmith_tui.session.transcript import read_transcript
 from mrsmith_tui.tools.approval import PolicyApprover
 from mrsmith_tui.tools.services import Services
@@ -62,7 +62,7 @@ def test_build_announces_the_session_and_writes_nothing_before_a_run(tmp_path):
 
 
 def test_transcript_holds_header_then_the_turn_and_never_the_key(tmp_path):
-    s, sink, _ = session(tmp_path, calls(("echo", {"text": KEY})), answer("done", reasoning="thought"))
+    s, _sink, _ = session(tmp_path, calls(("echo", {"text": KEY})), answer("done", reasoning="thought"))
     s.add_tools([EchoTool()])
     assert s.run("hello", CancelToken()).final_text == "done"
     records, warnings = read_transcript(s.transcript_path)

@@ -31,7 +31,7 @@ def test_a_turn_of_500_calls_runs_32_and_answers_the_rest_with_a_reason():
 def test_the_cap_is_configurable_and_does_not_spend_the_session_budget():
     echo = EchoTool()
     provider = FakeProvider(calls(*[("echo", {"text": "x"})] * 5), answer("ok"))
-    conv, sink, _ = make(provider, echo, max_tool_calls_per_turn=2, max_tool_calls_per_session=10)
+    conv, _sink, _ = make(provider, echo, max_tool_calls_per_turn=2, max_tool_calls_per_session=10)
     conv.run_turn("go", CancelToken())
     assert len(echo.calls) == 2 and conv.budget.used == 2
     contents = [m["content"] for m in provider.requests[1].messages if m.get("role") == "tool"]
@@ -39,15 +39,15 @@ def test_the_cap_is_configurable_and_does_not_spend_the_session_budget():
 
 
 def test_a_call_with_too_large_arguments_is_refused_with_its_size():
-    from mrsmith_tui.provider.types import StreamDone, ToolCall
     from mrsmith_tui.msgs import UsageInfo
+    from mrsmith_tui.provider.types import StreamDone, ToolCall
 
     def script(req, cancel):
         yield StreamDone("", "", (ToolCall("call_1", "echo", "{}", too_large=9_000_000),), "tool_calls", UsageInfo(prompt_tokens=1, completion_tokens=1))
 
     echo = EchoTool()
     provider = FakeProvider(script, answer("ok"))
-    conv, sink, _ = make(provider, echo)
+    conv, _sink, _ = make(provider, echo)
     result = conv.run_turn("go", CancelToken())
     assert result.error is None and echo.calls == []
     (tool_msg,) = [m for m in provider.requests[1].messages if m.get("role") == "tool"]

@@ -1,4 +1,5 @@
 """Flag parsing edge cases the fleet relies on."""
+from __future__ import annotations
 
 from mrsmith_tui.cli import build_parser
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import threading
 
 from mrsmith_tui import msgs
 from mrsmith_tui.headless import FoldState, HeadlessPrinter, fold, json_line, run_headless, wants_color

@@ -16,13 +16,13 @@ from mrsmith_tui.provider.assemble import MAX_BAD_CHUNKS, StreamAssembler
 from mrsmith_tui.provider.server_errors import context_exceeded
 from mrsmith_tui.provider.types import (
     ChatRequest,
-    StreamText,
     ProviderError,
+    StreamDone,
     StreamNotice,
     StreamReasoning,
-    StreamDone,
-    ToolCall,
+    StreamText,
     StreamToolCall,
+    ToolCall,
 )
 
 

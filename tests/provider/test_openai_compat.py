@@ -7,8 +7,8 @@ import threading
 import time
 
 import pytest
-from loopback import Turn, chunk, held, text_turn, tool_turn, usage_chunk
 
+from loopback import Turn, chunk, held, text_turn, tool_turn, usage_chunk
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.config.schema import ProviderConfig
 from mrsmith_tui.history import UserEntry
@@ -243,7 +243,7 @@ def test_cancel_during_backoff_stops_retrying(loopback):
 
 def test_read_timeout_is_configurable(loopback):
     srv = loopback([held(Turn(events=[chunk("a"), chunk("b")]), threading.Event(), at=1)])  # "b" never comes
-    with pytest.raises(ProviderError, match="stream was cut mid-way: no data for 0.3 s"):
+    with pytest.raises(ProviderError, match=r"stream was cut mid-way: no data for 0\.3 s"):
         collect(provider(srv, read_timeout=0.3))
 
 
@@ -263,7 +263,7 @@ def test_list_models(loopback):
 
 
 def test_list_models_unreachable():
-    with pytest.raises(ProviderError, match="^cannot reach http://127.0.0.1:"):
+    with pytest.raises(ProviderError, match=r"^cannot reach http://127\.0\.0\.1:"):
         list_models(f"http://127.0.0.1:{closed_port()}/v1", None, timeout=1)
 
 

@@ -9,8 +9,8 @@ import pytest
 from mrsmith_tui.provider import assemble as assemble_mod
 from mrsmith_tui.provider import sse as sse_mod
 from mrsmith_tui.provider.assemble import TAIL_CHARS, StreamAssembler
-from mrsmith_tui.provider.types import ProviderError, StreamToolCall
 from mrsmith_tui.provider.sse import SSELineTooLong, SSEParser
+from mrsmith_tui.provider.types import ProviderError, StreamToolCall
 
 
 def _chunk(delta):

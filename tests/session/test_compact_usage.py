@@ -98,7 +98,7 @@ def test_a_failed_compaction_leaves_the_context_unchanged(tmp_path):
 
 def test_auto_compact_only_at_90_percent_with_auto_compact(tmp_path):
     config = two_agents(tmp_path, auto_compact=True, max_context_tokens=1000)
-    s, sink, _ = new_session(config, tmp_path, answer("a", usage=UsageInfo(prompt_tokens=500, completion_tokens=10)),
+    s, _sink, _ = new_session(config, tmp_path, answer("a", usage=UsageInfo(prompt_tokens=500, completion_tokens=10)),
                              answer("b", usage=UsageInfo(prompt_tokens=950, completion_tokens=10)), answer("the summary"))
     s.run("one", CancelToken())
     assert maybe_auto_compact(s, CancelToken()) is None  # 51 %
@@ -132,7 +132,7 @@ def test_usage_report_shows_turns_totals_context_cache_budget_and_subagents():
 
 def test_the_session_auto_compacts_before_the_next_turn_and_offers_compact(tmp_path):
     config = two_agents(tmp_path, auto_compact=True, max_context_tokens=1000)
-    s, sink, factory = new_session(config, tmp_path, answer("a", usage=UsageInfo(prompt_tokens=400, completion_tokens=10)),
+    s, _sink, factory = new_session(config, tmp_path, answer("a", usage=UsageInfo(prompt_tokens=400, completion_tokens=10)),
                                    answer("b", usage=UsageInfo(prompt_tokens=950, completion_tokens=10)), answer("auto summary"), answer("c"))
     s.run("one", CancelToken())
     s.run("two", CancelToken())
