@@ -341,7 +341,6 @@ class Conversation:
         entry = assistant(content, reasoning,
                           tool_calls=tuple(ToolCallBlock(id=c.id, name=c.name, arguments=c.arguments) for c in calls))
         kept = _redacted(entry)  # an echoed key is not sent back (the calls run as given)
-        assert isinstance(kept, AssistantEntry)
         self.history.append(kept)
         self._post(answer.recorded(kept, self.agent.model))
         self._account(run_id, request, done.usage)
@@ -358,10 +357,10 @@ class Conversation:
             self.sink(msgs.Notice(text=event.text))
 
     def _keep_partial(self, answer: _Streamed, content: str, reasoning: str) -> None:
-        """What streamed before a cut or a cancel stays in history and the transcript."""
+        """What streamed before a cut or a cancel stays in history and the transcript, redacted like a whole answer."""
         if not content and not reasoning:
             return
-        entry = assistant(content, reasoning, partial=True)
+        entry = _redacted(assistant(content, reasoning, partial=True))
         if content:  # reasoning alone is no use to the model, and some servers refuse an empty answer
             self.history.append(entry)
         self._post(answer.recorded(entry, self.agent.model))
@@ -475,7 +474,7 @@ class Conversation:
             self._record(finished)
 
 
-def _redacted(entry: HistoryEntry) -> HistoryEntry:
+def _redacted(entry: AssistantEntry) -> AssistantEntry:
     """`entry` with the process's secrets replaced in every string it holds."""
     dumped = entry.model_dump()
     redacted = PROCESS.redact_value(dumped)
