@@ -372,10 +372,10 @@ def test_context_added_during_a_tool_round_waits_for_the_results():
 def test_a_tools_elapsed_leaves_out_the_time_spent_waiting_for_approval(monkeypatch):
     import types
 
-    from mrsmith_tui.core import conversation as conversation_module
+    from mrsmith_tui.core import tool_round
 
-    clock = [1000.0]  # the conversation's clock: only the person's reading moves it
-    monkeypatch.setattr(conversation_module, "time", types.SimpleNamespace(monotonic=lambda: clock[0]))
+    clock = [1000.0]  # the tool round's clock: only the person's reading moves it
+    monkeypatch.setattr(tool_round, "time", types.SimpleNamespace(monotonic=lambda: clock[0]))
 
     class SlowPerson(ScriptedApprover):
         def approve(self, query):
