@@ -90,7 +90,7 @@ class SubagentRunner:
 
     def _recorded(self, task_id: str) -> AgentRecord | None:
         """A sub-agent of a resumed session (`-c`): rebuilt from its `subagent-<n>.jsonl`, which it goes on writing."""
-        from mrsmith_tui.session.resume import rebuild_history
+        from mrsmith_tui.session.rebuild import rebuild_history
         from mrsmith_tui.session.transcript import read_transcript
 
         main = self.session.transcript_path

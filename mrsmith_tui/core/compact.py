@@ -2,7 +2,7 @@
 
 The summary replaces them in the context, not in the history (the person can still review
 and export everything): the replaced messages are marked `compacted` and the summary is
-put after them (`session.resume.apply_compaction`). The newest `keep_turns` turns stay
+put after them (`session.rebuild.apply_compaction`). The newest `keep_turns` turns stay
 whole. The transcript gets a `usage` and a `compaction` record, so a resumed session
 compacts the same way; the context gauge drops to the estimated size of what is left.
 
@@ -20,7 +20,7 @@ from mrsmith_tui.core.context_window import context_entries
 from mrsmith_tui.core.session_api import Compactable
 from mrsmith_tui.history import HistoryEntry, UserEntry
 from mrsmith_tui.provider.types import ChatRequest, ProviderError, StreamDone, StreamText
-from mrsmith_tui.session.resume import apply_compaction
+from mrsmith_tui.session.rebuild import apply_compaction
 
 __all__ = ["AUTO_COMPACT_PERCENT", "COMPACT_INSTRUCTION", "compact", "compaction_cut", "maybe_auto_compact"]
 

@@ -18,7 +18,7 @@ from mrsmith_tui.cancel import Cancelled, CancelToken
 from mrsmith_tui.config.schema import AgentConfig
 from mrsmith_tui.core.budget import ToolCallBudget
 from mrsmith_tui.core.context_window import Builder, TokenEstimator, context_entries
-from mrsmith_tui.core.ids import IdSource
+from mrsmith_tui.core.run_ids import IdSource
 from mrsmith_tui.core.small_context import compact_specs, is_small
 from mrsmith_tui.core.stream import BlockStream
 from mrsmith_tui.core.tool_round import ToolRound

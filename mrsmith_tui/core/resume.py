@@ -1,6 +1,6 @@
 """Resume: an AgentSession that goes on with a recorded session, appending to its transcript.
 
-The history is rebuilt from the records (`session.resume.rebuild`), the usage ledger gets
+The history is rebuilt from the records (`session.rebuild.rebuild`), the usage ledger gets
 the recorded usage back (the gauge shows what the context held), and new records go to the
 same transcript (no second header). The session goes on with the agent it was last on
 unless another is asked for (or that one is no longer configured); when the agent, model or
@@ -25,8 +25,8 @@ from mrsmith_tui.config.schema import Config, ProviderConfig
 from mrsmith_tui.core.session import AgentSession, build_session
 from mrsmith_tui.core.session_api import Sink
 from mrsmith_tui.provider.types import Provider
+from mrsmith_tui.session.rebuild import Rebuilt, rebuild
 from mrsmith_tui.session.replay import for_screen
-from mrsmith_tui.session.resume import Rebuilt, rebuild
 from mrsmith_tui.session.store import SessionNotFound, load_records, transcript_of
 from mrsmith_tui.tools.base import Approver
 

@@ -34,7 +34,7 @@ from mrsmith_tui.tools.services import Services
 if TYPE_CHECKING:  # names for the annotations only: the core's own modules import this one
     from mrsmith_tui.core.budget import ToolCallBudget
     from mrsmith_tui.core.conversation import Conversation, RunResult
-    from mrsmith_tui.core.ids import IdSource
+    from mrsmith_tui.core.run_ids import IdSource
     from mrsmith_tui.core.usage import UsageLedger
     from mrsmith_tui.provider.types import Provider
     from mrsmith_tui.session.transcript import TranscriptWriter

@@ -19,7 +19,7 @@ from mrsmith_tui import __version__
 from mrsmith_tui.config.load import api_key_for, sessions_dir
 from mrsmith_tui.config.schema import AgentConfig, Config, ProviderConfig
 from mrsmith_tui.core.budget import ToolCallBudget
-from mrsmith_tui.core.ids import IdSource
+from mrsmith_tui.core.run_ids import IdSource
 from mrsmith_tui.core.session_api import Sink
 from mrsmith_tui.core.usage import UsageLedger
 from mrsmith_tui.provider.types import Provider

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Literal
 
 from mrsmith_tui import msgs
-from mrsmith_tui.core.ids import IdSource
+from mrsmith_tui.core.run_ids import IdSource
 
 Kind = Literal["reasoning", "text"]
 

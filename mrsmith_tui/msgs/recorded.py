@@ -74,7 +74,7 @@ class ContextAdded(Recorded):
 
 
 class Compacted(Recorded):
-    """The first `replaces` entries of the history are summarised by `summary` (session.resume.apply_compaction)."""
+    """The first `replaces` entries of the history are summarised by `summary` (session.rebuild.apply_compaction)."""
 
     type: Literal["Compacted"] = "Compacted"
     summary: str

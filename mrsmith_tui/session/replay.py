@@ -25,7 +25,7 @@ import json
 from collections.abc import Iterable
 
 from mrsmith_tui import msgs
-from mrsmith_tui.session.resume import NO_RESULT
+from mrsmith_tui.session.rebuild import NO_RESULT
 
 __all__ = ["CUT_OFF", "for_screen"]
 

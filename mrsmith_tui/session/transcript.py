@@ -24,8 +24,8 @@ from mrsmith_tui import msgs
 from mrsmith_tui.security.private_files import FILE_MODE, private_dir
 from mrsmith_tui.security.redact import PROCESS, REDACTED, Redactor
 from mrsmith_tui.session import records
-from mrsmith_tui.session.ids import new_session_id
 from mrsmith_tui.session.migrate import from_v1
+from mrsmith_tui.session.session_ids import new_session_id
 
 __all__ = ["REDACTED", "TranscriptWriter", "new_session_id", "parse_line", "private_dir", "read_transcript", "scrub"]
 

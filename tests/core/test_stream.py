@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 from mrsmith_tui import msgs
-from mrsmith_tui.core.ids import IdSource
+from mrsmith_tui.core.run_ids import IdSource
 from mrsmith_tui.core.stream import BlockStream
 
 

@@ -35,7 +35,7 @@ from mrsmith_tui.provider.types import (
     StreamText,
     ToolCall,
 )
-from mrsmith_tui.session.resume import apply_compaction
+from mrsmith_tui.session.rebuild import apply_compaction
 from mrsmith_tui.tools.approval import ApprovalGate
 from mrsmith_tui.tools.base import ToolContext
 from mrsmith_tui.tools.registry import ToolRegistry

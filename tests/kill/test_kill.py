@@ -27,8 +27,8 @@ from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.config.schema import AgentConfig, Config, ProviderConfig
 from mrsmith_tui.core.resume import resume_session
 from mrsmith_tui.history import AssistantEntry, HistoryEntry, ToolResultEntry
+from mrsmith_tui.session.rebuild import rebuild
 from mrsmith_tui.session.replay import for_screen
-from mrsmith_tui.session.resume import rebuild
 from mrsmith_tui.session.transcript import read_transcript
 
 REPO = Path(__file__).resolve().parents[2]

@@ -16,7 +16,7 @@ from mrsmith_tui.core.usage import UsageLedger
 from mrsmith_tui.core.usage_report import usage_report
 from mrsmith_tui.history import UserEntry
 from mrsmith_tui.msgs import UsageInfo
-from mrsmith_tui.session.resume import SUMMARY_PREFIX, rebuild, rebuild_history
+from mrsmith_tui.session.rebuild import SUMMARY_PREFIX, rebuild, rebuild_history
 from mrsmith_tui.session.transcript import read_transcript
 
 

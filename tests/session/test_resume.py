@@ -12,8 +12,8 @@ from mrsmith_tui import msgs
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.core.resume import resume_session
 from mrsmith_tui.history import AssistantEntry, ToolCallBlock, ToolResultEntry, UserEntry, assistant
+from mrsmith_tui.session.rebuild import NO_RESULT, rebuild, rebuild_history
 from mrsmith_tui.session.replay import CUT_OFF, for_screen
-from mrsmith_tui.session.resume import NO_RESULT, rebuild, rebuild_history
 from mrsmith_tui.session.store import SessionNotFound
 from mrsmith_tui.session.transcript import read_transcript
 from mrsmith_tui.tui.update import initial_model, update

@@ -8,7 +8,7 @@ import uuid
 
 from mrsmith_tui import history, msgs
 from mrsmith_tui.session import records
-from mrsmith_tui.session.ids import new_session_id
+from mrsmith_tui.session.session_ids import new_session_id
 from mrsmith_tui.session.transcript import REDACTED, TranscriptWriter, read_transcript
 
 

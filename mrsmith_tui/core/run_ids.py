@@ -1,5 +1,6 @@
-"""Ids unique within a session: blocks ("r1", "t2"), runs ("run1"). Shared by every agent
-of a session so the frontends can key widgets by id alone."""
+"""Ids unique within a session for its runs ("run1") and their blocks ("r1", "t2"). Shared by
+every agent of a session so the frontends can key widgets by id alone. (The session's own id is
+session.session_ids.)"""
 
 from __future__ import annotations
 
