@@ -33,7 +33,7 @@ from mrsmith_tui.agents.tools import (
 )
 from mrsmith_tui.config.load import resolve_agent
 from mrsmith_tui.config.schema import Config
-from mrsmith_tui.core.resume import Recorded, go_on, open_recorded
+from mrsmith_tui.core.resume import RecordedSession, go_on, open_recorded
 from mrsmith_tui.core.session import AgentSession, open_session
 from mrsmith_tui.core.session_api import AddOnFactory, ServiceHost, SessionAddOns, Sink
 from mrsmith_tui.core.session_parts import ProviderFactory, session_parts
@@ -70,7 +70,7 @@ def compose_session(
     `target` (an id prefix or transcript; None: the newest of `cwd`), its Msgs replayed to the sink
     first with `replay` (the TUI draws them). `allow`: --allow specs. `tools`: tools besides the
     built-in and agent ones. Raises ConfigError or SessionNotFound (both MrSmithErrors, exit 2)."""
-    recorded: Recorded | None = None
+    recorded: RecordedSession | None = None
     if resume:
         recorded = open_recorded(config=config, cwd=cwd, sink=sink, target=target, agent_name=agent_name,
                                  persist=persist, other_folder=other_folder)

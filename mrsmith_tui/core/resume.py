@@ -30,7 +30,7 @@ from mrsmith_tui.session.replay import for_screen
 from mrsmith_tui.session.store import SessionNotFound, load_records, transcript_of
 from mrsmith_tui.tools.base import Approver
 
-__all__ = ["Recorded", "go_on", "load_records", "locate_transcript", "open_recorded", "resume_session"]
+__all__ = ["RecordedSession", "go_on", "load_records", "locate_transcript", "open_recorded", "resume_session"]
 
 
 def locate_transcript(config: Config, target: str | Path | None, cwd: Path) -> Path:
@@ -90,7 +90,7 @@ def _choose_agent(config: Config, asked: str | None, state: Rebuilt, sink: Calla
 
 
 @dataclass(frozen=True)
-class Recorded:
+class RecordedSession:
     """A recorded session, read and ready to go on with."""
 
     path: Path  # its transcript
@@ -111,7 +111,7 @@ def open_recorded(
     agent_name: str | None = None,
     persist: bool = True,
     other_folder: bool = False,
-) -> Recorded:
+) -> RecordedSession:
     """The recorded session `target` (id prefix, transcript path, or None for the newest in `cwd`),
     before its session is built. Raises SessionNotFound (OtherFolder)."""
     path = locate_transcript(config, target, cwd)
@@ -125,11 +125,11 @@ def open_recorded(
     name = _choose_agent(config, agent_name, state, sink)
     if persist:  # appending to the recorded transcript, wherever it is: first cut a torn last line
         _mend_tail(path, sink)
-    return Recorded(path=path, records=records, warnings=warnings, cwd=cwd, state=state, session_id=session_id,
-                    agent_name=name)
+    return RecordedSession(path=path, records=records, warnings=warnings, cwd=cwd, state=state, session_id=session_id,
+                           agent_name=name)
 
 
-def go_on(session: AgentSession, recorded: Recorded, *, replay: bool = False) -> None:
+def go_on(session: AgentSession, recorded: RecordedSession, *, replay: bool = False) -> None:
     """The rest of `recorded` into its freshly built session (built with its id, transcript and
     history): the usage, the run ids, the replayed Msgs (`replay`: the TUI draws them), warnings."""
     state = recorded.state

@@ -10,7 +10,7 @@ union `AnyMsg`). Construction is by keyword only.
 Time enters the program only here: every Msg carries `at` (wall-clock seconds), set when
 it is made. The TUI model never reads a clock; it reads `msg.at`.
 
-The package: base.py (Msg, the Sink port, the records Msgs carry), run.py (what a session posts
+The package: msg_base.py (Msg, the Sink port, the records Msgs carry), run.py (what a session posts
 while it runs), recorded.py (the transcript's own: its header and the Recorded Msgs the history is
 rebuilt from); this module puts them in one union and one namespace (`msgs.TextDelta`).
 """
@@ -22,7 +22,7 @@ from typing import Annotated, Any
 
 from pydantic import Field, TypeAdapter
 
-from mrsmith_tui.msgs.base import (
+from mrsmith_tui.msgs.msg_base import (
     AgentState,
     Allowed,
     ListSink,

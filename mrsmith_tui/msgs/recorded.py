@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Literal
 
 from mrsmith_tui.history import AssistantEntry, UserEntry
-from mrsmith_tui.msgs.base import Msg
+from mrsmith_tui.msgs.msg_base import Msg
 
 # --------------------------------------------------------------------------- the transcript
 # What the history is rebuilt from. Posted like every Msg (the TUI draws an answer from

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Literal
 
-from mrsmith_tui.msgs.base import AgentState, Allowed, Msg, Question, Todo, UsageInfo
+from mrsmith_tui.msgs.msg_base import AgentState, Allowed, Msg, Question, Todo, UsageInfo
 
 if TYPE_CHECKING:
     from mrsmith_tui.msgs import AnyMsg
