@@ -24,12 +24,16 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from textual import events
 from textual.app import App
 
 from mrsmith_tui import msgs
+from mrsmith_tui.agents.fleet import Fleet
+from mrsmith_tui.core.session import AgentSession
+from mrsmith_tui.core.session_api import Session, Sink
+from mrsmith_tui.tools.base import Approver
 
 SIZE = (120, 40)
 PROBE_CHARS = "αβγδεζηθικλμνξοπρστυφχψω"  # never in the (ASCII) workload
@@ -229,7 +233,7 @@ class TimingSink:
     def __init__(self) -> None:
         self.inner: Callable[[msgs.Msg], None] = lambda msg: None  # the app's sink, once it made the session
         self.log = RunLog()
-        self.fleet: Any = None  # the session's background fleet, when agents/ installed one
+        self.fleet: Fleet | None = None  # the session's background fleet, when the composition gave it one
 
     def __call__(self, msg: msgs.Msg) -> None:
         if isinstance(msg, (msgs.TextDelta, msgs.ReasoningDelta)):
@@ -246,7 +250,7 @@ class TimingSink:
 class BenchSession:
     """The real AgentSession, plus `fill N tag T` (N finished blocks, emitted directly)."""
 
-    def __init__(self, real: Any, sink: TimingSink) -> None:
+    def __init__(self, real: AgentSession, sink: TimingSink) -> None:
         self._real = real
         self._sink = sink
         self._fills = 0
@@ -301,7 +305,7 @@ class BenchSession:
         self._sink(msgs.RunStarted(run_id=run_id, agent="bench", model="bench-model"))
         fleet = self._real.services.fleet
         error = None
-        if fleet is None:
+        if not isinstance(fleet, Fleet):
             error = "no fleet in session.services"
         else:
             for i in range(int(count)):
@@ -335,12 +339,14 @@ def run_app(run_tui: Callable[..., int], base_url: str, scenario: Scenario, work
     timing = TimingSink()
     outcome: dict[str, Any] = {}
 
-    def make_session(sink: Any, approver: Any) -> Any:
+    def make_session(sink: Sink, approver: Approver) -> Session:
         timing.inner = sink
         real = compose_session(config=config, agent_name="bench", cwd=workdir, sink=timing, approver=approver,
                                persist=False, max_agents=max_agents)
-        timing.fleet = real.services.fleet
-        return BenchSession(real, timing)
+        fleet = real.services.fleet
+        timing.fleet = fleet if isinstance(fleet, Fleet) else None
+        # BenchSession is the real session behind a proxy (__getattr__), which the protocol cannot see.
+        return cast(Session, BenchSession(real, timing))
 
     original_run = App.run
 

@@ -14,6 +14,8 @@ from textual.widgets import Input, Markdown, Static
 
 from mrsmith_tui import msgs
 from mrsmith_tui.cancel import CancelToken
+from mrsmith_tui.tools.approval import PolicyApprover
+from mrsmith_tui.tui.shell.link import SessionFactory
 
 
 class Dispatch(Message):
@@ -25,7 +27,7 @@ class Dispatch(Message):
 class NaiveApp(App):
     CSS = "#log { height: 1fr; } Markdown { margin: 0; }"
 
-    def __init__(self, make_session: Any) -> None:
+    def __init__(self, make_session: SessionFactory) -> None:
         super().__init__()
         self.make_session = make_session
         self.streams: dict[str, Any] = {}
@@ -35,7 +37,10 @@ class NaiveApp(App):
         yield Input(id="prompt")
 
     def on_mount(self) -> None:
-        self.session = self.make_session(lambda m: self.post_message(Dispatch(m)), None)
+        def post(msg: msgs.Msg) -> None:
+            self.post_message(Dispatch(msg))
+
+        self.session = self.make_session(post, PolicyApprover())
         self.query_one("#log").anchor()  # follow the tail
         self.query_one(Input).focus()
 
@@ -65,6 +70,6 @@ class NaiveApp(App):
             await log.mount(Static(f"✓ {msg.name}", markup=False))
 
 
-def run_tui(make_session: Any, *, config: Any = None, theme: str | None = None, history_path: Any = None) -> int:
+def run_tui(make_session: SessionFactory, *, config: Any = None, theme: str | None = None, history_path: Any = None) -> int:
     NaiveApp(make_session).run()
     return 0
