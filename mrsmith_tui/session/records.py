@@ -25,8 +25,11 @@ Recorded Msgs (msgs.Recorded) the history is rebuilt from:
                                   of the history are summarised by `summary`
     AgentChanged                  {agent, model, provider}: the session goes on with another agent
 
-Readers skip types they do not know (a newer writer may add some) and drop a torn last line with
-a warning. A transcript written by an older mrsmith (format 1, and format 0 before the header
+These, and the header, are the only types a transcript holds (TRANSCRIPT_TYPES): the writer
+writes no other, and readers skip any other as they skip types they do not know (a newer writer
+may add some), so a transcript from elsewhere can never bring a request for the person (an
+approval, a question) or a FromAgent onto the screen. A line that cannot be read (not JSON, nested
+deeper than MAX_DEPTH, a torn last line) is dropped with a warning. A transcript written by an older mrsmith (format 1, and format 0 before the header
 had a `format`: lowercase record types, `header`, `user`, …) is read through
 `session.migrate.from_v1`; when a newer mrsmith goes on writing one (resume), it first appends a
 format-2 TranscriptHeader, and from that line on the lines are Msgs.
@@ -34,11 +37,24 @@ format-2 TranscriptHeader, and from that line on the lines are Msgs.
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 
 from mrsmith_tui import __version__, msgs
 
 FORMAT_VERSION = 2
+
+# The Msg types a format-2 transcript holds: what the writer writes and all that readers read.
+TRANSCRIPT_TYPES = frozenset(
+    {"TranscriptHeader", "UserPrompt", "RunStarted", "PromptRecorded", "AnswerRecorded", "ToolCallFinished",
+     "UsageReported", "Warning", "Error", "RunEnded", "ContextAdded", "Compacted", "AgentChanged"}
+)
+assert msgs.MSG_TYPES.keys() >= TRANSCRIPT_TYPES
+
+# No line the writer writes nests deeper than a few levels; a deeper one is hostile, and reading it
+# (or printing its values) could exhaust the interpreter's recursion limit.
+MAX_DEPTH = 100
 
 # The record types of formats 0 and 1 (session.migrate reads them).
 V1_TYPES = frozenset(
@@ -54,6 +70,27 @@ def header(*, session_id: str, created: float, cwd: str, agent: str, model: str,
     return msgs.TranscriptHeader(at=created, format=FORMAT_VERSION, session_id=session_id, created=created, cwd=cwd,
                                  agent=agent, model=model, provider=provider, version=version, agent_id=agent_id,
                                  parent_id=parent_id, background=background, label=label)
+
+
+def load_line(line: bytes) -> dict[str, Any] | None:
+    """One transcript line as a JSON object; None when it is not one (not UTF-8, not JSON, not an
+    object, or nested deeper than MAX_DEPTH)."""
+    try:
+        value = json.loads(line.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError, RecursionError):
+        return None
+    return value if isinstance(value, dict) and not _deeper_than(value, MAX_DEPTH) else None
+
+
+def _deeper_than(value: Any, limit: int) -> bool:
+    todo: list[tuple[Any, int]] = [(value, 1)]
+    while todo:
+        item, depth = todo.pop()
+        if depth > limit:
+            return True
+        children = item.values() if isinstance(item, dict) else item
+        todo += [(child, depth + 1) for child in children if isinstance(child, (dict, list))]
+    return False
 
 
 _ATTACHMENT = re.compile(r'<attachment name="[^"]*">\n.*?\n</attachment>\n\n', re.DOTALL)

@@ -16,7 +16,9 @@ recording cannot:
 - a compaction and an agent switch get a one-line Notice (the transcript keeps no Notices);
 - a usage of an older transcript that did not keep the context's size gets the agent's.
 
-The header is left out.
+The header is left out, and so is every Msg a transcript does not hold (records.TRANSCRIPT_TYPES),
+whoever handed it in: a recording never brings a request for the person (an approval, a go-on,
+a question), its answer, a permission or an agent onto the screen.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from collections.abc import Iterable
 
 from mrsmith_tui import msgs
 from mrsmith_tui.session.rebuild import NO_RESULT
+from mrsmith_tui.session.records import TRANSCRIPT_TYPES
 
 __all__ = ["CUT_OFF", "for_screen"]
 
@@ -84,6 +87,8 @@ class _Replay:
             self.run = None
 
     def msg(self, m: msgs.Msg) -> None:
+        if m.type not in TRANSCRIPT_TYPES:
+            return
         self.at = m.at
         if isinstance(m, msgs.TranscriptHeader):
             return

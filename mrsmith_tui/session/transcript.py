@@ -60,6 +60,9 @@ class TranscriptWriter:
         self._lock = threading.Lock()
 
     def append(self, msg: msgs.Msg) -> None:
+        """Write `msg` when it is one a transcript holds (records.TRANSCRIPT_TYPES); any other is left out."""
+        if msg.type not in records.TRANSCRIPT_TYPES:
+            return
         with self._lock:
             if not self.enabled:
                 return
@@ -117,7 +120,7 @@ def _format_marker(path: Path) -> msgs.TranscriptHeader | None:
             last = _json(_last_line(f))
     except OSError:
         return None
-    if first is None or first.get("type") == "TranscriptHeader" or (last or {}).get("type") in msgs.MSG_TYPES:
+    if first is None or first.get("type") == "TranscriptHeader" or (last or {}).get("type") in records.TRANSCRIPT_TYPES:
         return None
     old = from_v1([first]) if first.get("type") == "header" else []
     was = old[0] if old and isinstance(old[0], msgs.TranscriptHeader) else msgs.TranscriptHeader(
@@ -141,22 +144,19 @@ def _last_line(f: IO[bytes], block: int = 1 << 16) -> bytes:
     return tail.rstrip(b"\n")
 
 
-def _json(line: bytes) -> dict[str, Any] | None:
-    try:
-        value = json.loads(line.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        return None
-    return value if isinstance(value, dict) else None
+_json = records.load_line
 
 
 # --------------------------------------------------------------------------- reading
 
 
 def parse_line(data: dict[str, Any]) -> msgs.Msg | None:
-    """The Msg of one format-2 line; None for a type this version does not know. Fields it does not
-    know (a newer writer's) are left out. Raises ValidationError for a known type that is broken."""
+    """The Msg of one format-2 line; None for a type a transcript does not hold (records.TRANSCRIPT_TYPES:
+    one this version does not know, or a Msg that is never written, such as a request for the person).
+    Fields it does not know (a newer writer's) are left out. Raises ValidationError for a known type
+    that is broken."""
     kind = data.get("type")
-    if not isinstance(kind, str) or kind not in msgs.MSG_TYPES:
+    if not isinstance(kind, str) or kind not in records.TRANSCRIPT_TYPES:
         return None
     try:
         return msgs.from_json(data)
@@ -191,11 +191,8 @@ def read_transcript(path: Path | str) -> tuple[list[msgs.Msg], list[str]]:
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        try:
-            data = json.loads(line.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
-            data = None
-        if not isinstance(data, dict) or not isinstance(data.get("type"), str):
+        data = records.load_line(line)
+        if data is None or not isinstance(data.get("type"), str):
             last = number == len(lines)
             warnings.append(f"{path.name}: {'dropped a torn last line' if last and not ends_cleanly else 'skipped a broken record'}"
                             f" (line {number})")
@@ -208,7 +205,7 @@ def read_transcript(path: Path | str) -> tuple[list[msgs.Msg], list[str]]:
             old = []
         try:
             msg = parse_line(data)
-        except ValidationError:
+        except (ValidationError, RecursionError):
             warnings.append(f"{path.name}: skipped a broken record (line {number})")
             continue
         if msg is not None:

@@ -243,9 +243,13 @@ class MrSmithApp(App[int]):
 
     def on_request_modal_shown(self, event: Any) -> None:
         """The modal is painted: its grace starts now."""
+        if event.modal is not self.routes.modal:  # one already dismissed
+            return
         self.dispatch(ui.RequestShown(request_id=event.request_id, at=self.clock()))
 
     def on_request_modal_answered(self, event: Any) -> None:
+        if event.modal is not self.routes.modal:
+            return
         self.dispatch(ui.Answer(request_id=event.request_id, answer=event.answer, at=key_at(self, event.key_time)))
 
     async def on_event(self, event: events.Event) -> None:

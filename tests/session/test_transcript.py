@@ -47,7 +47,7 @@ def test_header_first_then_msgs_in_order_one_line_each(tmp_path):
                                       msgs.RunEnded(run_id="run1", at=3.0)], [])
 
 
-def test_every_msg_written_is_read_back_the_same(tmp_path):
+def test_every_msg_a_transcript_holds_is_read_back_the_same_and_no_other_is_written(tmp_path):
     from test_msgs import EXAMPLES  # tests/ is on sys.path
 
     every = [header(agent_id="agent-1", parent_id="agent-0", background=True, label="l"), *EXAMPLES]
@@ -56,7 +56,46 @@ def test_every_msg_written_is_read_back_the_same(tmp_path):
     writer = TranscriptWriter(path)
     for m in every:
         writer.append(m)
-    assert read_transcript(path) == (every, [])
+    held = [m for m in every if m.type in records.TRANSCRIPT_TYPES]
+    assert {m.type for m in held} == records.TRANSCRIPT_TYPES
+    assert read_transcript(path) == (held, [])
+
+
+# Msgs that are never written: a transcript from elsewhere holding them must not bring them back.
+NOT_HELD = [
+    {"type": "ApprovalRequested", "at": 2.0, "request_id": "req-1", "tool": "write_file", "arguments": "{}", "reason": "r"},
+    {"type": "ContinueRequested", "at": 2.0, "request_id": "req-1", "rounds": 50},
+    {"type": "QuestionRequested", "at": 2.0, "request_id": "req-2", "questions": []},
+    {"type": "RequestResolved", "at": 2.0, "request_id": "req-1", "answer": "yes"},
+    {"type": "PermissionsInForce", "at": 2.0, "specs": [], "approve_all": True},
+    {"type": "SessionStarted", "at": 2.0, "session_id": "zz", "agent": "evil", "model": "m"},
+    {"type": "JobStarted", "at": 2.0, "job_id": "j1", "pid": 1, "command": "x", "log": "/etc/passwd"},
+    {"type": "FromAgent", "at": 2.0, "agent_id": "agent-1",
+     "msg": {"type": "ContinueRequested", "at": 2.0, "request_id": "req-1", "rounds": 50}},
+    {"type": "Notice", "at": 2.0, "text": "not a transcript's"},
+]
+
+
+def test_readers_skip_the_msgs_a_transcript_never_holds(tmp_path):
+    from mrsmith_tui.session.export import export_markdown
+    from mrsmith_tui.session.replay import for_screen
+
+    path = tmp_path / "s" / "transcript.jsonl"
+    path.parent.mkdir()
+    kept = msgs.UserPrompt(run_id="run1", text="hello", at=2.0)
+    path.write_text("".join(json.dumps(line) + "\n" for line in [msgs.to_json(header()), *NOT_HELD, msgs.to_json(kept)]))
+    found, warnings = read_transcript(path)
+    assert found == [header(), kept] and warnings == []
+    assert [m.type for m in for_screen(found)] == ["UserPrompt", "Notice", "RunEnded"]  # cut off: no RunEnded kept
+    assert "req-1" not in export_markdown(found)
+
+
+def test_the_replay_to_the_screen_never_carries_a_msg_a_transcript_does_not_hold():
+    from mrsmith_tui.session.replay import for_screen
+
+    handed = [header(), msgs.UserPrompt(run_id="run1", text="hi", at=2.0)] + [msgs.from_json(d) for d in NOT_HELD]
+    shown = for_screen(handed)
+    assert [m.type for m in shown] == ["UserPrompt", "Notice", "RunEnded"]
 
 
 def test_api_keys_never_reach_the_file(tmp_path):
@@ -98,9 +137,9 @@ def test_read_skips_broken_lines_and_unknown_types(tmp_path):
     path.write_text(json.dumps(msgs.to_json(header())) + "\nnot json\n"
                     '{"type": "FutureKind", "at": 1.0}\n'
                     '{"type": "UserPrompt", "at": 1.0, "text": "no run id"}\n'
-                    '{"type": "Notice", "at": 2.0, "text": "kept", "colour": "a newer field"}\n')
+                    '{"type": "Warning", "at": 2.0, "text": "kept", "colour": "a newer field"}\n')
     found, warnings = read_transcript(path)
-    assert found == [header(), msgs.Notice(text="kept", at=2.0)]
+    assert found == [header(), msgs.Warning(text="kept", at=2.0)]
     assert warnings == ["t.jsonl: skipped a broken record (line 2)", "t.jsonl: skipped a broken record (line 4)"]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 
@@ -97,6 +98,25 @@ def test_approver_blocks_until_resolved_and_cancel_answers_no():
     assert approver.cancel(main_only=True) == [posted[1].request_id]
     t.join(60)
     assert answers == ["always", False]
+
+
+def test_request_ids_carry_a_prefix_of_their_approver_nobody_else_can_guess():
+    posted: list[m.Msg] = []
+    approvers = [TuiApprover(posted.append), TuiApprover(posted.append)]
+    went_on: list[bool] = []
+    threads = [threading.Thread(target=lambda a=a: went_on.append(a.confirm_continue(5))) for a in approvers]
+    for t in threads:
+        t.start()
+    while len(posted) < 2:
+        time.sleep(0.005)
+    ids = [p.request_id for p in posted]
+    assert all(re.fullmatch(r"req-[0-9a-f]{8}-1", rid) for rid in ids) and ids[0] != ids[1]
+    for a in approvers:
+        a.resolve("req-1", "yes")  # a guessed id resolves nothing
+        assert a.cancel(main_only=False)
+    for t in threads:
+        t.join(60)
+    assert went_on == [False, False]
 
 
 def test_a_closed_approver_answers_no_without_blocking():

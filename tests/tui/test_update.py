@@ -166,6 +166,27 @@ def test_the_grace_starts_when_the_modal_is_painted_not_when_the_request_arrived
     assert effects == [fx.Resolve("q1", "yes")] and model.pending.queue == ()
 
 
+def test_a_request_under_an_id_already_queued_takes_its_place_and_is_painted_before_keys_count():
+    stale = m.ContinueRequested(request_id="q1", rounds=50, at=4.0)
+    model, _ = fold(running(), stale, shown(at=4.0))
+    assert takes_keys(model, 5.0) and model.pending.head.kind == "continue"
+    model, effects = fold(model, approval(at=5.0))  # the live request: it is the one shown, and answered
+    assert [r.kind for r in model.pending.queue] == ["approval"] and effects == []
+    assert model.pending.armed and model.pending.keys_from is None and not takes_keys(model, 9.0)
+    model, effects = fold(model, ui.Answer(request_id="q1", answer="yes", at=9.0))
+    assert effects == [] and model.pending.head.kind == "approval"  # not painted yet: no answer
+    model, _ = fold(model, shown(at=10.0))
+    model, effects = fold(model, ui.Answer(request_id="q1", answer="no", at=11.0))
+    assert effects == [fx.Resolve("q1", "no")] and model.pending.queue == ()
+
+
+def test_a_replaced_request_behind_the_head_keeps_its_place():
+    model, _ = fold(running(), approval("q1", at=4.0), shown(at=4.0), approval("q2", at=4.5))
+    model, _ = fold(model, m.ContinueRequested(request_id="q2", rounds=9, at=5.0))
+    assert [(r.request_id, r.kind) for r in model.pending.queue] == [("q1", "approval"), ("q2", "continue")]
+    assert takes_keys(model, 5.0)  # the head on screen is untouched
+
+
 def test_always_needs_a_second_press():
     model, _ = fold(running(), approval(at=5.0), shown(at=5.0))
     model, effects = fold(model, ui.Answer(request_id="q1", answer="always", at=6))

@@ -61,14 +61,16 @@ class RequestModal(ModalScreen[str]):
     ANSWER_KEYS: ClassVar[dict[str, str]] = {}
 
     class Shown(Message):
-        def __init__(self, request_id: str) -> None:
+        def __init__(self, modal: RequestModal) -> None:
             super().__init__()
-            self.request_id = request_id
+            self.modal = modal  # the app heeds only the modal on screen (a replaced one may share its id)
+            self.request_id = modal.request_id
 
     class Answered(Message):
-        def __init__(self, request_id: str, answer: str, key_time: float | None) -> None:
+        def __init__(self, modal: RequestModal, answer: str, key_time: float | None) -> None:
             super().__init__()
-            self.request_id = request_id
+            self.modal = modal
+            self.request_id = modal.request_id
             self.answer = answer
             self.key_time = key_time  # textual's clock (events.Key.time); None: now
 
@@ -82,7 +84,7 @@ class RequestModal(ModalScreen[str]):
 
     def on_mount(self) -> None:
         self.call_after_refresh(self.fit_body)
-        self.call_after_refresh(lambda: self.post_message(self.Shown(self.request_id)))
+        self.call_after_refresh(lambda: self.post_message(self.Shown(self)))
 
     def confirming_always(self, on: bool) -> None:
         """The first "a" was pressed: say that a second one (or Enter) is needed."""
@@ -119,7 +121,7 @@ class RequestModal(ModalScreen[str]):
             body.styles.max_height = wanted
 
     def answer(self, answer: str, key_time: float | None = None) -> None:
-        self.post_message(self.Answered(self.request_id, answer, key_time))
+        self.post_message(self.Answered(self, answer, key_time))
 
 
 def _one_line(text: str, limit: int) -> str:

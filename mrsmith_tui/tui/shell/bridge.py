@@ -9,6 +9,7 @@ the App each), so everything arrives in order.
 from __future__ import annotations
 
 import itertools
+import secrets
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -21,12 +22,18 @@ __all__ = ["FRAME_SECONDS", "CoalescingSink", "TuiApprover"]  # the app's sink i
 
 
 class TuiApprover:
-    """Implements the Approver port: posts a request Msg and blocks the worker until resolved."""
+    """Implements the Approver port: posts a request Msg and blocks the worker until resolved.
+
+    Request ids (`req-<random>-<n>`) carry a prefix of this approver's own that nothing else can
+    know, so an answer can only resolve a request this approver asked: never one a recording or
+    anything else posted with a guessed id.
+    """
 
     def __init__(self, sink: Callable[[m.Msg], None]) -> None:
         self._sink = sink
         self._lock = threading.Lock()
         self._futures: dict[str, tuple[Future[str], str | None]] = {}
+        self._prefix = f"req-{secrets.token_hex(4)}-"
         self._ids = itertools.count(1)
         self._closed = False
 
@@ -37,7 +44,7 @@ class TuiApprover:
         self.cancel(main_only=False)
 
     def _wait(self, make: Callable[[str], m.Msg], agent_id: str | None) -> str:
-        rid = f"req-{next(self._ids)}"
+        rid = f"{self._prefix}{next(self._ids)}"
         future: Future[str] = Future()
         with self._lock:
             if self._closed:

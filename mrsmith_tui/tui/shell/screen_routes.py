@@ -56,7 +56,7 @@ class ScreenRoutes:
         app = self._app
         head = model.pending.head if model.pending.armed else None
         current = self.modal
-        if current is not None and (head is None or head.request_id != current.request_id):
+        if current is not None and (head is None or head != current.req):  # another request, or one replaced under its id
             self.modal = None
             if current.is_attached and current in app.screen_stack:
                 current.dismiss(None)

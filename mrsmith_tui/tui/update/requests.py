@@ -21,16 +21,29 @@ GRACE = 0.4  # seconds after a request takes the keyboard in which keys are drop
 
 def _request(kind: Literal["approval", "continue", "question"]) -> Handler:
     def handle(model: Model, msg: Any) -> tuple[Model, Effects]:
-        if any(r.request_id == msg.request_id for r in model.pending.queue):
-            return model, ()
         fields = {"approval": lambda: dict(tool=msg.tool, arguments=msg.arguments, reason=msg.reason,
                                            spec=msg.spec, diff=msg.diff, rule=msg.rule),
                   "continue": lambda: dict(rounds=msg.rounds),
                   "question": lambda: dict(questions=msg.questions)}[kind]()
         req = Request(request_id=msg.request_id, kind=kind, at=msg.at, agent_id=msg.agent_id, **fields)
-        pending = replace(model.pending, queue=model.pending.queue + (req,))
-        return set_state(replace(model, pending=pending), "waiting"), ()  # update() arms or defers it
+        return set_state(replace(model, pending=_queued(model.pending, req)), "waiting"), ()  # update() arms or defers it
     return handle
+
+
+def _queued(p: ui.Pending, req: Request) -> ui.Pending:
+    """`p` with `req` at the end of the queue, or in the place of a request queued with the same id.
+
+    The newest is the one a worker waits on (an answer goes to the id, so to it): it is the one shown.
+    One that replaces the head on screen is not on screen yet: its own modal takes the keys again only
+    once painted, after the grace.
+    """
+    at = next((i for i, r in enumerate(p.queue) if r.request_id == req.request_id), None)
+    if at is None:
+        return replace(p, queue=p.queue + (req,))
+    queue = p.queue[:at] + (req,) + p.queue[at + 1:]
+    if at > 0:
+        return replace(p, queue=queue)
+    return replace(p, queue=queue, armed=False, keys_from=None, confirm_always=False)
 
 
 def try_arm(model: Model, at: float) -> Model:
