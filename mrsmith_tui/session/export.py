@@ -55,12 +55,16 @@ def _quote(text: str) -> str:
 def _arguments(raw: str) -> str:
     try:
         return json.dumps(json.loads(raw), indent=2, ensure_ascii=False)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, RecursionError):
         return raw
 
 
 def _when(ts: Any) -> str:
-    return time.strftime("%Y-%m-%d %H:%M", time.localtime(ts)) if isinstance(ts, (int, float)) else "?"
+    """The local date and minute of `ts`; "?" for one no date can show (NaN, 1e308, not a number)."""
+    try:
+        return time.strftime("%Y-%m-%d %H:%M", time.localtime(ts)) if isinstance(ts, (int, float)) else "?"
+    except (ValueError, OverflowError, OSError):
+        return "?"
 
 
 class _Turn:

@@ -39,7 +39,7 @@ def _summary_of(name: str, arguments: str) -> str:
     """A short header for a tool call (the live one came from the tool itself)."""
     try:
         args = json.loads(arguments) if arguments else {}
-    except ValueError:
+    except (ValueError, RecursionError):
         return ""
     if not isinstance(args, dict):
         return ""

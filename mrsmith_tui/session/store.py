@@ -8,7 +8,7 @@ they started (the header's `created`; UUID v7 ids sort the same way).
 
 from __future__ import annotations
 
-import json
+import math
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +16,7 @@ from typing import Any
 
 from mrsmith_tui import msgs
 from mrsmith_tui.errors import EXIT_USAGE, MrSmithError
-from mrsmith_tui.session.records import prompt_of
+from mrsmith_tui.session.records import load_line, prompt_of
 from mrsmith_tui.session.transcript import read_transcript
 
 TRANSCRIPT_NAME = "transcript.jsonl"
@@ -83,7 +83,7 @@ def read_info(path: Path) -> SessionInfo | None:
     return SessionInfo(
         id=str(header.get("session_id", header.get("id")) or path.parent.name),
         path=path,
-        created=float(created) if isinstance(created, (int, float)) else _mtime(path),
+        created=seconds if (seconds := _time_of(created)) is not None else _mtime(path),
         cwd=str(header.get("cwd", "")),
         agent=str(header.get("agent", "")),
         model=str(header.get("model", "")),
@@ -106,12 +106,14 @@ def _prompt(record: dict[str, Any] | None) -> str | None:
     return None
 
 
-def _json_line(line: bytes) -> dict[str, Any] | None:
-    try:
-        value = json.loads(line.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
-        return None
-    return value if isinstance(value, dict) else None
+_json_line = load_line
+
+
+def _time_of(value: Any) -> float | None:
+    """`value` as a time `_when` can show: a finite number of seconds a date can hold (not NaN, not 1e308)."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and abs(value) < 1e11:
+        return float(value)
+    return None
 
 
 def _mtime(path: Path) -> float:
@@ -211,7 +213,11 @@ def load_records(path: Path) -> tuple[list[msgs.Msg], list[str]]:
 
 
 def _when(ts: float) -> str:
-    return time.strftime("%Y-%m-%d %H:%M", time.localtime(ts))
+    """The local date and minute of `ts`; "?" for one no date can show."""
+    try:
+        return time.strftime("%Y-%m-%d %H:%M", time.localtime(ts))
+    except (ValueError, OverflowError, OSError):
+        return "?"
 
 
 def _clip(text: str, width: int) -> str:

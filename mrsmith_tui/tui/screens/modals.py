@@ -33,7 +33,7 @@ from mrsmith_tui.tui.view.clean_input import CleanInput
 def _arguments_text(raw: str) -> str:
     try:
         value = map_strings(json.loads(raw), clean) if raw else {}  # decoded "\u001b" is an ESC again
-    except ValueError:
+    except (ValueError, RecursionError):
         return raw
     if isinstance(value, dict):
         lines = []

@@ -160,7 +160,7 @@ def tool_summary(b: Block) -> str:
         return one_line(b.summary, 80)
     try:
         args = map_strings(json.loads(b.arguments), clean) if b.arguments else {}  # "\u001b" decodes to ESC
-    except ValueError:
+    except (ValueError, RecursionError):  # not JSON, or nested past the interpreter's limit
         return one_line(b.arguments, 80)
     if isinstance(args, dict):
         for key in ("command", "path", "file_path", "url", "pattern", "query", "description"):
