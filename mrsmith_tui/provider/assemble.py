@@ -38,6 +38,7 @@ from mrsmith_tui.provider.types import (
     StreamToolCall,
     ToolCall,
 )
+from mrsmith_tui.provider.wire_json import loads_chunk, valid_arguments
 
 # Malformed chunks in a row before the stream counts as broken (one alone is skipped, as other
 # clients do: a proxy's keep-alive junk or a half-written line must not lose the whole answer).
@@ -190,7 +191,7 @@ class StreamAssembler:
             self.saw_done = True
             return []
         try:
-            chunk = json.loads(data)
+            chunk = loads_chunk(data)
         except ValueError:
             chunk = None
         if not isinstance(chunk, dict):
@@ -235,7 +236,7 @@ class StreamAssembler:
         calls = tuple(
             ToolCall(id=c.id or f"call_{i}", name=c.name, arguments="{}", too_large=c.size)
             if c.size > MAX_ARGUMENT_CHARS
-            else ToolCall(id=c.id or f"call_{i}", name=c.name, arguments="".join(c.arguments))
+            else ToolCall(id=c.id or f"call_{i}", name=c.name, arguments=valid_arguments("".join(c.arguments)))
             for i, c in enumerate(self._calls)
         )
         return StreamDone(
