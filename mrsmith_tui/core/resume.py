@@ -14,7 +14,9 @@ without add-ons; agents.compose puts its own session between them.
 
 from __future__ import annotations
 
+import errno
 import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -177,21 +179,23 @@ def _mend_tail(path: Path, sink: Callable[[msgs.Msg], None]) -> None:
     cut off, a whole one that only lacks its newline gets it. Otherwise the next record would
     be glued to the torn bytes and lost with them."""
     try:
-        with open(path, "r+b") as f:
+        fd = os.open(path, os.O_RDWR | os.O_NOFOLLOW | os.O_CLOEXEC)  # never cut the file a link points to
+        with os.fdopen(fd, "r+b") as f:
             data = f.read()
             if not data or data.endswith(b"\n"):
                 return
             start = data.rfind(b"\n") + 1
             try:
                 whole = isinstance(json.loads(data[start:].decode("utf-8")), dict)
-            except (UnicodeDecodeError, ValueError):
+            except (UnicodeDecodeError, ValueError, RecursionError):
                 whole = False
             if whole:
                 f.write(b"\n")
             else:
                 f.truncate(start)
     except OSError as e:  # the writer will report it when it fails to append
-        sink(msgs.Warning(text=f"cannot repair the end of {path}: {e.strerror or e}", code="transcript"))
+        if e.errno != errno.ELOOP:  # a symbolic link: the writer refuses it and says so, once
+            sink(msgs.Warning(text=f"cannot repair the end of {path}: {e.strerror or e}", code="transcript"))
 
 
 def _restore_usage(session: AgentSession, state: Rebuilt) -> None:

@@ -4,7 +4,8 @@ Each Msg is one whole line written with one write() on an unbuffered file, so a 
 leaves at most a torn last line, which `read_transcript` drops with a warning. Every configured
 API key, and every value taken out of the environment at start (security.redact.PROCESS), is
 replaced by `[redacted]` before writing. The file is created 0600 and its folder 0700 (a
-transcript holds whatever the tools read). A write failure posts one
+transcript holds whatever the tools read); a transcript that is a symbolic link is not written
+through (nor made 0600). A write failure posts one
 `msgs.Warning(code="transcript")` and turns persistence off; the session goes on without it.
 """
 
@@ -21,7 +22,7 @@ from typing import IO, Any
 from pydantic import ValidationError
 
 from mrsmith_tui import msgs
-from mrsmith_tui.security.private_files import FILE_MODE, private_dir
+from mrsmith_tui.security.private_files import open_private, private_dir
 from mrsmith_tui.security.redact import PROCESS, REDACTED, Redactor
 from mrsmith_tui.session import records
 from mrsmith_tui.session.migrate import from_v1
@@ -71,8 +72,8 @@ class TranscriptWriter:
                     if self._pending_header is None:
                         self._pending_header = _format_marker(self.path)
                     private_dir(self.path.parent, levels=2)  # the session's folder and the sessions folder
-                    fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, FILE_MODE)
-                    os.fchmod(fd, FILE_MODE)  # an older transcript (0644) being resumed
+                    # 0600, an older transcript (0644) being resumed too; never through a symbolic link
+                    fd = open_private(self.path, os.O_WRONLY | os.O_APPEND)
                     self._file = os.fdopen(fd, "ab", buffering=0)
                 if self._pending_header is not None:
                     self._write(self._pending_header)

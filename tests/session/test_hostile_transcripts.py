@@ -95,3 +95,21 @@ def test_the_cli_lists_views_exports_and_resumes_them(project, capsys):
     assert main(["--resume", "0193aaaa", "-p", "again"]) == 0
     out, err = capsys.readouterr()
     assert out.strip() == "resumed answer" and "skipped a broken record (line 3)" in err
+
+
+def test_a_transcript_that_is_a_symbolic_link_is_not_written_through(project, capsys):
+    elsewhere = project / "elsewhere.jsonl"
+    folder = project / "sessions" / "0193dddd-0000-7000-8000-00000000000d"
+    folder.mkdir()
+    lines = [header(folder.name, project / "project", 1.0e9),
+             {"type": "PromptRecorded", "at": 2.0, "run_id": "run1", "entry": {"role": "user", "text": "linked"}}]
+    elsewhere.write_text("".join(json.dumps(x) + "\n" for x in lines) + '{"type": "torn')
+    elsewhere.chmod(0o644)
+    before = elsewhere.read_bytes()
+    (folder / "transcript.jsonl").symlink_to(elsewhere)
+    assert main(["--resume", "0193dddd", "-p", "again"]) == 0
+    out, err = capsys.readouterr()
+    assert out.strip() == "resumed answer"
+    [refused] = [line for line in err.splitlines() if "transcript" in line and "torn" not in line]
+    assert "cannot write the transcript" in refused and "not saved" in refused
+    assert elsewhere.read_bytes() == before and elsewhere.stat().st_mode & 0o777 == 0o644
