@@ -30,6 +30,8 @@ def parse_arguments(raw: str) -> tuple[dict[str, Any] | None, str | None]:
         return None, f"the arguments are not valid JSON ({e.msg} at position {e.pos})"
     except ValueError as e:  # not a JSON error: a number too long to convert
         return None, f"the arguments are not valid JSON ({e})"
+    except RecursionError:
+        return None, "the arguments are not valid JSON (nested too deeply)"
     if not isinstance(value, dict):
         return None, f"the arguments must be a JSON object, got {_kind(value)}"
     return value, None

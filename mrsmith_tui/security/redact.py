@@ -104,9 +104,11 @@ def _redact_json(text: str, pattern: re.Pattern[str]) -> str:
     """`text` as is, unless it is JSON whose decoded strings hold a secret: then re-encoded, redacted."""
     try:
         data = json.loads(text)
+        redacted = map_strings(data, lambda s: pattern.sub(REDACTED, s))
     except ValueError:
         return text
-    redacted = map_strings(data, lambda s: pattern.sub(REDACTED, s))
+    except RecursionError:  # nested too deeply to look inside: it cannot be shown to hold no key
+        return REDACTED
     return text if redacted == data else json.dumps(redacted, ensure_ascii=False)
 
 

@@ -61,3 +61,9 @@ def test_parse_arguments():
 def test_a_number_too_long_to_convert_is_a_json_problem_not_a_crash():
     args, problem = parse_arguments('{"n": ' + "9" * 5000 + "}")
     assert args is None and problem is not None and problem.startswith("the arguments are not valid JSON")
+
+
+def test_arguments_nested_past_the_recursion_limit_are_a_json_problem():
+    args, problem = parse_arguments("[" * 200_000 + "]" * 200_000)
+    assert args is None
+    assert problem == "the arguments are not valid JSON (nested too deeply)"

@@ -49,3 +49,10 @@ def test_map_strings_over_dataclasses_and_containers():
 def test_a_key_in_another_case_or_percent_encoded_is_redacted():
     r = Redactor(["sk-UNIQUE-4b3c2d1e0f"])
     assert r.redact("SK-UNIQUE-4B3C2D1E0F and sk%2DUNIQUE%2D4b3c2d1e0f") == "[redacted] and [redacted]"
+
+
+def test_json_nested_past_the_recursion_limit_is_redacted_whole_not_a_crash():
+    r = Redactor(["sk-UNIQUE-123456"])
+    escaped_key = "\\u0073k-UNIQUE-123456"  # the key spelled with a JSON escape: only decoding finds it
+    deep = '{"a":' * 20_000 + f'"{escaped_key}"' + "}" * 20_000
+    assert r.redact(deep) == REDACTED
