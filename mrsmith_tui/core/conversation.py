@@ -56,23 +56,16 @@ class RunResult:
 
 
 class _Streamed:
-    """One answer on its way: when it began to stream and the ids of the blocks it streamed as (its sink sees them)."""
+    """One answer on its way: its run and the blocks it streams as (when they began, their ids)."""
 
-    def __init__(self, run_id: str, sink: Callable[[msgs.Msg], None]) -> None:
+    def __init__(self, run_id: str, blocks: BlockStream) -> None:
         self.run_id = run_id
-        self.started = 0.0
-        self._sink = sink
-        self._blocks: dict[str, str] = {}
-
-    def sink(self, msg: msgs.Msg) -> None:
-        self.started = self.started or msg.at
-        if isinstance(msg, msgs.BlockEnded):
-            self._blocks[msg.kind] = msg.block_id
-        self._sink(msg)
+        self.blocks = blocks
 
     def recorded(self, entry: AssistantEntry, model: str) -> msgs.AnswerRecorded:
-        return msgs.AnswerRecorded(run_id=self.run_id, entry=entry, model=model, started=self.started,
-                                   reasoning_block=self._blocks.get("reasoning", ""), text_block=self._blocks.get("text", ""))
+        ids = self.blocks.block_ids
+        return msgs.AnswerRecorded(run_id=self.run_id, entry=entry, model=model, started=self.blocks.started,
+                                   reasoning_block=ids.get("reasoning", ""), text_block=ids.get("text", ""))
 
 
 @dataclass
@@ -304,8 +297,8 @@ class Conversation:
                 ) from None
 
     def _stream_answer(self, run_id: str, request: ChatRequest, cancel: CancelToken, offer_tools: bool) -> _Answer:
-        answer = _Streamed(run_id, self.sink)
-        blocks = BlockStream(answer.sink, self.ids)
+        blocks = BlockStream(self.sink, self.ids)  # every delta goes straight to the sink: nothing in between
+        answer = _Streamed(run_id, blocks)
         done: StreamDone | None = None
         try:
             for event in self.provider.stream(request, cancel):

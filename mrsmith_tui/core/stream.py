@@ -27,6 +27,8 @@ class BlockStream:
         self._block_id = ""
         self._block_start = 0  # where the open block begins in its kind's pieces
         self._pieces: dict[Kind, list[str]] = {"reasoning": [], "text": []}  # the whole answer so far
+        self.started = 0.0  # when the first block began (its first delta's `at`)
+        self.block_ids: dict[Kind, str] = {}  # the last block of each kind (AnswerRecorded names them)
 
     @property
     def reasoning(self) -> str:
@@ -47,7 +49,10 @@ class BlockStream:
             self._block_start = len(self._pieces[kind])
         self._pieces[kind].append(text)
         cls = msgs.ReasoningDelta if kind == "reasoning" else msgs.TextDelta
-        self._sink(cls(block_id=self._block_id, text=text))
+        delta = cls(block_id=self._block_id, text=text)
+        if not self.started:
+            self.started = delta.at
+        self._sink(delta)
 
     def end(self) -> None:
         """End the open block (if any) with its whole text."""
@@ -55,4 +60,5 @@ class BlockStream:
             return
         text = "".join(self._pieces[self._kind][self._block_start :])
         self._sink(msgs.BlockEnded(block_id=self._block_id, kind=self._kind, text=text))
+        self.block_ids[self._kind] = self._block_id
         self._kind = None

@@ -26,7 +26,7 @@ def loads_chunk(data: str) -> Any:
         value = json.loads(data)
     except RecursionError:
         raise ValueError("JSON nested too deep") from None
-    if _may_hold_surrogates(data):
+    if "\\u" in data and _SURROGATE_ESCAPE.search(data) is not None:  # _may_hold_surrogates, inlined: per chunk
         try:
             return _replaced(value)
         except RecursionError:
