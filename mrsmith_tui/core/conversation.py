@@ -358,7 +358,7 @@ class Conversation:
 
     def _tool_round(self) -> ToolRound:
         return ToolRound(agent=self.agent, tools=self.tools, ctx=self.tool_ctx, gate=self.gate, budget=self.budget,
-                         history=self.history, sink=self.sink, post=self._post, record=self._record)
+                         history=self.history, sink=self.sink, record=self._record)
 
     def _account(self, run_id: str, request: ChatRequest, usage: msgs.UsageInfo) -> None:
         if not usage.estimated and usage.prompt_tokens:
@@ -368,10 +368,10 @@ class Conversation:
 
 
 def _redacted(entry: AssistantEntry) -> AssistantEntry:
-    """`entry` with the process's secrets replaced in every string it holds."""
-    dumped = entry.model_dump()
-    redacted = PROCESS.redact_value(dumped)
-    return entry if redacted == dumped else type(entry).model_validate(redacted)
+    """`entry` with the process's secrets replaced in every string it holds (the same entry when none is there)."""
+    redacted = PROCESS.redact_value(entry)  # map_strings rebuilds a model only where a string changed
+    assert isinstance(redacted, AssistantEntry)
+    return redacted
 
 
 def with_attachments(prompt: str, attachments: Sequence[tuple[str, str]]) -> str:

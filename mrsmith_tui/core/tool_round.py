@@ -41,8 +41,11 @@ class ToolRound:
     budget: ToolCallBudget
     history: list[HistoryEntry]
     sink: Callable[[msgs.Msg], None]
-    post: Callable[[msgs.Msg], None]
     record: Callable[[msgs.Msg], None]
+
+    def post(self, msg: msgs.Msg) -> None:
+        self.sink(msg)
+        self.record(msg)
 
     def _warn(self, text: str, code: str) -> None:
         self.post(msgs.Warning(text=text, code=code))
