@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from mrsmith_tui import msgs
 from mrsmith_tui.agents.book import AgentBook, AgentRecord
 from mrsmith_tui.agents.context import SUBAGENT_NOTE, ContextFactory
 from mrsmith_tui.cancel import CancelToken
@@ -91,6 +90,7 @@ class SubagentRunner:
     def _recorded(self, task_id: str) -> AgentRecord | None:
         """A sub-agent of a resumed session (`-c`): rebuilt from its `subagent-<n>.jsonl`, which it goes on writing."""
         from mrsmith_tui.session.rebuild import rebuild_history
+        from mrsmith_tui.session.records import header_of
         from mrsmith_tui.session.transcript import read_transcript
 
         main = self.session.transcript_path
@@ -101,7 +101,7 @@ class SubagentRunner:
             records, _ = read_transcript(path)
         except OSError:
             return None
-        header = records[0] if records and isinstance(records[0], msgs.TranscriptHeader) else None
+        header = header_of(records)
         if header is None or header.background:
             return None
         try:

@@ -28,6 +28,7 @@ from mrsmith_tui.core.session import AgentSession, build_session
 from mrsmith_tui.core.session_api import Sink
 from mrsmith_tui.provider.types import Provider
 from mrsmith_tui.session.rebuild import Rebuilt, rebuild
+from mrsmith_tui.session.records import header_of
 from mrsmith_tui.session.replay import for_screen
 from mrsmith_tui.session.store import SessionNotFound, load_records, transcript_of
 from mrsmith_tui.tools.base import Approver
@@ -49,12 +50,8 @@ class OtherFolder(SessionNotFound):
         self.folder = folder
 
 
-def _header(records: list[msgs.Msg]) -> msgs.TranscriptHeader | None:
-    return records[0] if records and isinstance(records[0], msgs.TranscriptHeader) else None
-
-
 def session_folder(records: list[msgs.Msg]) -> Path | None:
-    header = _header(records)
+    header = header_of(records)
     return Path(header.cwd) if header is not None and header.cwd else None
 
 
@@ -70,7 +67,7 @@ def check_folder(path: Path, records: list[msgs.Msg], cwd: Path, *, other_folder
         same = False
     if same:
         return cwd
-    header = _header(records)
+    header = header_of(records)
     session_id = (header.session_id if header else "") or path.parent.name
     if not folder.is_dir():
         raise SessionNotFound(f"session {session_id} belongs to {folder}, which no longer exists")

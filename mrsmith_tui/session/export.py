@@ -21,7 +21,7 @@ from mrsmith_tui import msgs
 from mrsmith_tui.errors import EXIT_USAGE, MrSmithError
 from mrsmith_tui.security.redact import PROCESS
 from mrsmith_tui.security.terminal_text import clean
-from mrsmith_tui.session.records import prompt_of
+from mrsmith_tui.session.records import header_of, prompt_of
 from mrsmith_tui.session.store import SessionNotFound, load_records, transcript_of
 
 __all__ = ["ExportError", "export_markdown", "export_session"]
@@ -156,7 +156,7 @@ class _Markdown:
 
 def export_markdown(records: list[msgs.Msg]) -> str:
     """The session of a transcript's Msgs (session.transcript.read_transcript) as Markdown."""
-    header = records[0] if records and isinstance(records[0], msgs.TranscriptHeader) else None
+    header = header_of(records)
     markdown = _Markdown(header)
     for m in records:
         markdown.msg(m)

@@ -99,3 +99,8 @@ _ATTACHMENT = re.compile(r'<attachment name="[^"]*">\n.*?\n</attachment>\n\n', r
 def prompt_of(text: str) -> str:
     """The person's prompt without the attachments (piped stdin, -f FILE) fenced before it in the history."""
     return _ATTACHMENT.sub("", text)
+
+
+def header_of(records: list[msgs.Msg]) -> msgs.TranscriptHeader | None:
+    """The transcript's header: its first Msg, when that is one."""
+    return records[0] if records and isinstance(records[0], msgs.TranscriptHeader) else None

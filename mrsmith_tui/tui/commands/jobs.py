@@ -4,16 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from mrsmith_tui.tui.commands.registry import CommandContext, SlashCommand
+from mrsmith_tui.tui.commands.registry import CommandContext, NoArgCommand, SlashCommand
 
 
-class JobsCommand(SlashCommand[None]):
+class JobsCommand(NoArgCommand):
     name = "/jobs"
     summary = "background shell jobs (stopped when mrsmith exits unless detached)"
     rank = 90
-
-    def parse(self, arg: str) -> None:
-        return None
 
     def run(self, ctx: CommandContext, args: None) -> None:
         from mrsmith_tui.tools.jobs import JOBS

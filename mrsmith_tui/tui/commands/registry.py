@@ -115,6 +115,13 @@ class SlashCommand(Generic[Args]):
         return tuple(f"{self.name} {c}" for c in self.argument_choices(model) if c.startswith(arg) and c != arg)
 
 
+class NoArgCommand(SlashCommand[None]):
+    """A command that takes no argument (any text after its name is ignored)."""
+
+    def parse(self, arg: str) -> None:
+        return None
+
+
 class CommandRegistry:
     """The commands in rank order, found by name or alias."""
 

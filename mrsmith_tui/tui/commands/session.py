@@ -7,7 +7,7 @@ from typing import Any
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.commands.permissions import short
-from mrsmith_tui.tui.commands.registry import CommandContext, SlashCommand, session_of
+from mrsmith_tui.tui.commands.registry import CommandContext, NoArgCommand, SlashCommand, session_of
 
 
 class HelpCommand(SlashCommand[str]):
@@ -26,7 +26,7 @@ class ExitCommand(SlashCommand[str]):
     answered_on_screen = True
 
 
-class ResetCommand(SlashCommand[None]):
+class ResetCommand(NoArgCommand):
     """A fresh conversation; first asks whether to keep the permissions "always" answers gave."""
 
     name = "/reset"
@@ -34,9 +34,6 @@ class ResetCommand(SlashCommand[None]):
     rank = 30
     waits_for_run = True
     in_worker = True  # stopping the session's agents waits for their threads
-
-    def parse(self, arg: str) -> None:
-        return None
 
     def run(self, ctx: CommandContext, args: None) -> None:
         answered = [p.spec for p in session_of(ctx).gate.permissions() if p.origin == "answer"]
@@ -70,29 +67,23 @@ def _reset(ctx: CommandContext, keep: bool) -> None:
     ctx.run_in_worker(job)
 
 
-class CompactCommand(SlashCommand[None]):
+class CompactCommand(NoArgCommand):
     name = "/compact"
     summary = "summarise older turns to free context"
     rank = 140
     waits_for_run = True
     in_worker = True
 
-    def parse(self, arg: str) -> None:
-        return None
-
     def run(self, ctx: CommandContext, args: None) -> None:
         session = session_of(ctx)
         ctx.run_in_worker(lambda token: session.compact(token) or "compacted")
 
 
-class SessionsCommand(SlashCommand[None]):
+class SessionsCommand(NoArgCommand):
     name = "/sessions"
     summary = "this folder's sessions: pick one to resume"
     rank = 150
     waits_for_run = True
-
-    def parse(self, arg: str) -> None:
-        return None
 
     def run(self, ctx: CommandContext, args: None) -> None:
         root = ctx.sessions_root

@@ -4,16 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from mrsmith_tui.tui.commands.registry import CommandContext, SlashCommand, session_of
+from mrsmith_tui.tui.commands.registry import CommandContext, NoArgCommand, SlashCommand, session_of
 
 
-class UsageCommand(SlashCommand[None]):
+class UsageCommand(NoArgCommand):
     name = "/usage"
     summary = "tokens, cache and cost of this session"
     rank = 40
-
-    def parse(self, arg: str) -> None:
-        return None
 
     def run(self, ctx: CommandContext, args: None) -> None:
         from mrsmith_tui.core.usage_report import usage_report

@@ -25,7 +25,7 @@ from textual.widgets import Input, SelectionList, Static
 from mrsmith_tui.security.redact import map_strings
 from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.tools.base import RULE_TEXT
-from mrsmith_tui.tui.model import ANSWER_KEYS, Request
+from mrsmith_tui.tui.model import ANSWER_KEYS, Request, one_line
 from mrsmith_tui.tui.view.blocks import diff_line, join_lines
 from mrsmith_tui.tui.view.clean_input import CleanInput
 
@@ -124,11 +124,6 @@ class RequestModal(ModalScreen[str]):
         self.post_message(self.Answered(self, answer, key_time))
 
 
-def _one_line(text: str, limit: int) -> str:
-    line = " ".join(text.split())
-    return line if len(line) <= limit else line[: max(1, limit - 1)] + "…"
-
-
 def why_text(req: Request, width: int = 100) -> Content:
     """The rule that asked and the tool's detail, cut to fit one line of `width` when it can (two at
     most: the rule's own words wrap on a narrow screen); the full detail is in the body."""
@@ -137,13 +132,13 @@ def why_text(req: Request, width: int = 100) -> Content:
     parts: list[tuple[str, str]] = [("Why: ", "bold"), (head, "bold $warning")]
     room = width - len("Why: ") - len(head) - 3
     if req.reason and room >= 8:
-        parts.append((f" ({_one_line(req.reason, room)})", "$text-muted"))
+        parts.append((f" ({one_line(req.reason, room)})", "$text-muted"))
     return Content.assemble(*parts)
 
 
 def remember_text(req: Request, width: int = 100) -> Content:
     """What an "always" would remember, on one line (a long command is cut; its full text is in the body)."""
-    return Content.assemble(("Always remembers: ", "bold"), (_one_line(req.spec, max(8, width - 18)), "bold $accent"))
+    return Content.assemble(("Always remembers: ", "bold"), (one_line(req.spec, max(8, width - 18)), "bold $accent"))
 
 
 def cut_in_footer(req: Request, width: int) -> bool:
@@ -184,7 +179,7 @@ class ApprovalModal(RequestModal):
         if not keys:
             return
         if on:
-            spec = _one_line(self.req.spec or self.req.tool, 40)
+            spec = one_line(self.req.spec or self.req.tool, 40)
             keys.first(Static).update(Content.assemble(("a", "bold $warning"), (" again or ", "bold"), ("enter", "bold $warning"),
                                                  (f": always allow {spec} this session · ", "bold"),
                                                  ("y", "bold $accent"), (" once  ", "$text-muted"),

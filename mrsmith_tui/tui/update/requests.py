@@ -116,9 +116,7 @@ def key_route(model: Model, at: float, key: str, printable: bool) -> KeyRoute:
     answers nothing, is the person typing, not answering; it lands in the prompt and the request
     waits behind the text again."""
     p = model.pending
-    if p.head is None or not p.armed:  # the modal is still on screen, closing: its keys are typing
-        return "prompt" if printable else "drop"
-    if not takes_keys(model, at):
+    if p.head is None or not takes_keys(model, at):  # closing, not yet painted, or in its grace: typing
         return "prompt" if printable else "drop"
     answers = ANSWER_KEYS.get(p.head.kind)
     if answers is not None and printable and key not in answers:
