@@ -198,7 +198,6 @@ class Model:
     run: Run = field(default_factory=Run)
     screen: Screen = field(default_factory=Screen)
     now: float = 0.0
-    commands: tuple[str, ...] = ()  # slash commands offered (for completion)
     agents_known: tuple[str, ...] = ()  # configured agent names
     themes_known: tuple[str, ...] = ()
     # Each agent's own blocks (its screen), keyed by agent id. Replaced, never mutated.

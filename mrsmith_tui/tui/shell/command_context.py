@@ -12,6 +12,7 @@ from mrsmith_tui.config.schema import Config
 from mrsmith_tui.core.session_api import Session
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.commands.registry import NoteKind
+from mrsmith_tui.tui.shell.effect_runner import refuse_requests
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -60,8 +61,7 @@ class ShellCommandContext:
         self._app.worker.run_job(job)
 
     def cancel_requests(self) -> None:
-        for rid in self._app.approver.cancel(main_only=False):
-            self._app.ui(m.RequestResolved, request_id=rid, answer="cancelled")
+        refuse_requests(self._app, main_only=False)
 
     def ask(self, screen: Screen[Answer], answered: Callable[[Answer | None], None]) -> None:
         self._app.push_screen(screen, answered)

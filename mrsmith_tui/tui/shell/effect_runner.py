@@ -49,7 +49,12 @@ def carry_out(app: MrSmithApp, effect: fx.Effect) -> None:
 def cancel_run(app: MrSmithApp) -> None:
     """The running turn or job stops; requests of the main run are refused (their modals leave)."""
     app.worker.cancel()
-    for rid in app.approver.cancel(main_only=True):
+    refuse_requests(app, main_only=True)
+
+
+def refuse_requests(app: MrSmithApp, *, main_only: bool) -> None:
+    """The waiting requests (the main run's, or every agent's too) are refused; their modals leave."""
+    for rid in app.approver.cancel(main_only=main_only):
         app.ui(m.RequestResolved, request_id=rid, answer="cancelled")
 
 

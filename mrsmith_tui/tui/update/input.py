@@ -18,7 +18,7 @@ def completions(model: Model, draft: str) -> tuple[str, ...]:
     if not draft.startswith("/") or "\n" in draft:
         return ()
     if " " not in draft:
-        return tuple(c for c in model.commands if c.startswith(draft) and c != draft)
+        return tuple(c for c in REGISTRY.names() if c.startswith(draft) and c != draft)
     name, _, arg = draft.partition(" ")
     command = REGISTRY.find(name)
     return command.complete(model, arg) if command is not None else ()

@@ -6,7 +6,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 from mrsmith_tui.tui import model as ui
-from mrsmith_tui.tui.commands import REGISTRY
 from mrsmith_tui.tui.model import Model
 from mrsmith_tui.tui.update.blocks import note_block
 from mrsmith_tui.tui.update.effects import Effects, Handler
@@ -20,7 +19,6 @@ def initial_model(*, agent: str = "", model: str = "", effort: str | None = None
         ledger=ui.StatusLedger(agent=agent, model=model, effort=effort, context_limit=context_limit),
         input=ui.InputState(history=history[-ui.HISTORY_CAP:]),
         screen=ui.Screen(width=width, height=height),
-        commands=REGISTRY.names(),
         agents_known=agents,
         themes_known=themes,
     )
