@@ -8,6 +8,7 @@ wakes a read blocked for minutes on a slow model at once.
 from __future__ import annotations
 
 import email.utils
+import itertools
 import json
 import random
 import socket
@@ -25,8 +26,8 @@ from mrsmith_tui.config.schema import ProviderConfig
 from mrsmith_tui.provider.assemble import StreamAssembler
 from mrsmith_tui.provider.chat_wire import request_messages
 from mrsmith_tui.provider.server_errors import context_exceeded, error_text, one_line
-from mrsmith_tui.provider.sse import SSELineTooLong, SSEParser
-from mrsmith_tui.provider.types import ChatRequest, ProviderError, StreamEvent, StreamNotice
+from mrsmith_tui.provider.sse import SSEEvent, SSELineTooLong, SSEParser
+from mrsmith_tui.provider.types import ChatRequest, ProviderError, StreamEvent, StreamNotice, joined
 from mrsmith_tui.security.redact import shown_url
 
 RETRYABLE_STATUS = frozenset({408, 409, 429}) | frozenset(range(500, 600))
@@ -187,18 +188,15 @@ class OpenAICompatProvider:
         parser = SSEParser()
         got_bytes = False
         try:
-            for raw in response.iter_bytes():
+            for raw in itertools.chain(response.iter_bytes(), [None]):  # None: the end, where the parser is closed
                 if cancel.cancelled:
                     return
-                got_bytes = True
-                for sse in parser.feed(raw):
-                    yield from assembler.feed_data(sse.data, sse.event)
-                    if cancel.cancelled:
-                        return
-            if cancel.cancelled:
-                return
-            for sse in parser.close():
-                yield from assembler.feed_data(sse.data, sse.event)
+                if raw is not None:
+                    got_bytes = True
+                events, failure = _events_of(parser.feed(raw) if raw is not None else parser.close(), assembler, cancel)
+                yield from events
+                if failure is not None:
+                    raise failure
         except SSELineTooLong as exc:
             raise ProviderError(
                 f"provider '{self.name}' sent a line of more than {exc.size // (1024 * 1024)} MiB; stopped reading it",
@@ -228,6 +226,21 @@ class OpenAICompatProvider:
             raise ProviderError(f"provider '{self.name}' answer was cut mid-way: {one_line(str(exc), 200)}") from None
         yield from assembler.feed_data(raw.decode("utf-8", errors="replace"))
         yield assembler.finish()
+
+
+def _events_of(read: list[SSEEvent], assembler: StreamAssembler,
+               cancel: CancelToken) -> tuple[list[StreamEvent], ProviderError | None]:
+    """The events one read's SSE events make, adjacent pieces of text joined (`types.joined`), and the
+    error that ended them, if one did: what the read brought before a mid-stream error still goes out."""
+    events: list[StreamEvent] = []
+    for sse in read:
+        try:
+            events += assembler.feed_data(sse.data, sse.event)
+        except ProviderError as error:
+            return joined(events), error
+        if cancel.cancelled:
+            break
+    return (joined(events) if len(events) > 1 else events), None
 
 
 class _SocketTracker:

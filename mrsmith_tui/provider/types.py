@@ -89,6 +89,32 @@ class StreamNotice:
 StreamEvent = StreamText | StreamReasoning | StreamToolCall | StreamDone | StreamNotice
 
 
+def joined(events: list[StreamEvent]) -> list[StreamEvent]:
+    """`events` with each run of adjacent text (or reasoning) pieces joined into one piece.
+
+    A provider applies it to what one network read brought: a server that sends a token an event
+    as fast as it can then costs the run one event a read, not one a token, and none of it waits
+    (the whole read goes out before the next one). Order and every other event are kept.
+    """
+    out: list[StreamEvent] = []
+    run: list[str] = []  # the texts of the open run
+    kind: type[StreamText] | type[StreamReasoning] | None = None
+    for event in events:
+        if type(event) is kind:
+            run.append(event.text)
+            continue
+        if kind is not None:
+            out.append(kind("".join(run)))
+        if isinstance(event, (StreamText, StreamReasoning)):
+            kind, run = type(event), [event.text]
+        else:
+            kind, run = None, []
+            out.append(event)
+    if kind is not None:
+        out.append(kind("".join(run)))
+    return out
+
+
 class ProviderError(MrSmithError):
     """A failed call, with a message for the person.
 
