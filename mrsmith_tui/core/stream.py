@@ -26,6 +26,7 @@ class BlockStream:
         self._kind: Kind | None = None
         self._block_id = ""
         self._block_start = 0  # where the open block begins in its kind's pieces
+        self._delta: type[msgs.TextDelta | msgs.ReasoningDelta] = msgs.TextDelta  # the open block's delta Msg
         self._pieces: dict[Kind, list[str]] = {"reasoning": [], "text": []}  # the whole answer so far
         self.started = 0.0  # when the first block began (its first delta's `at`)
         self.block_ids: dict[Kind, str] = {}  # the last block of each kind (AnswerRecorded names them)
@@ -47,9 +48,9 @@ class BlockStream:
             self._kind = kind
             self._block_id = self._ids.next("r" if kind == "reasoning" else "t")
             self._block_start = len(self._pieces[kind])
+            self._delta = msgs.ReasoningDelta if kind == "reasoning" else msgs.TextDelta
         self._pieces[kind].append(text)
-        cls = msgs.ReasoningDelta if kind == "reasoning" else msgs.TextDelta
-        delta = cls(block_id=self._block_id, text=text)
+        delta = self._delta(block_id=self._block_id, text=text)
         if not self.started:
             self.started = delta.at
         self._sink(delta)

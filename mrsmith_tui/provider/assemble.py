@@ -94,6 +94,8 @@ class _ThinkSplitter:
         self._held = ""
 
     def feed(self, text: str) -> list[StreamEvent]:
+        if self._state == "content":  # decided: every later piece is answer text (the short way, per chunk)
+            return [StreamText(text)] if text else []
         out: list[StreamEvent] = []
         self._held += text
         while self._held:

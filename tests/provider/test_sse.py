@@ -90,3 +90,26 @@ def test_single_leading_space_is_stripped(line, value):
 
 def test_unknown_fields_and_retry_are_ignored():
     assert parse([b"retry: 100\nfoo: bar\ndata: x\n\n"]) == [SSEEvent("x")]
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_random_streams_cut_at_random_offsets_parse_as_one_piece(seed):
+    # Chunks with and without a CR take different line-cutting paths: they must agree wherever the cuts fall.
+    import random
+
+    rng = random.Random(seed)
+    ends = ["\n", "\r", "\r\n"]
+    text = ""
+    expected: list[SSEEvent] = []
+    for i in range(rng.randrange(1, 8)):
+        datas = [f"{i}-{rng.choice(['x', 'é', '🎉', ' y', ''])}{j}" for j in range(rng.randrange(1, 4))]
+        if rng.random() < 0.3:
+            text += ": ping" + rng.choice(ends)
+        text += "".join(f"data: {d}{rng.choice(ends)}" for d in datas)
+        text += rng.choice(["\r", "\r\n"] if text.endswith("\r") else ends)  # "\r" + "\n" would be one CRLF
+        expected.append(SSEEvent("\n".join(datas)))
+    data = text.encode()
+    assert parse([data]) == expected
+    cuts = sorted(rng.sample(range(1, len(data)), min(len(data) - 1, rng.randrange(1, 6))))
+    pieces = [data[a:b] for a, b in zip([0, *cuts], [*cuts, len(data)], strict=True)]
+    assert parse(pieces) == expected, pieces
