@@ -15,6 +15,7 @@ from collections.abc import Callable
 from mrsmith_tui import msgs as m
 
 Post = Callable[[m.Msg], None]
+PostMany = Callable[[list[m.Msg]], None]  # what one flush posts, in order
 Key = tuple[object, ...]  # which stream a delta belongs to
 FRAME_SECONDS = 1 / 30  # the TUI draws ~30 frames a second; more posts than that are not seen
 
@@ -69,10 +70,19 @@ class CoalescingSink:
     a flusher thread when the stream pauses (it sleeps on a condition while nothing is held: idle
     costs nothing). Thread-safe: `post` is called under one lock, in order. `flush()` posts what
     is held now (tests drive a fake `clock` with it, without waiting).
+
+    `post_many`, when given, takes the place of `post`: what one flush posts (the merged deltas,
+    then the Msg that caused it, if one did) goes in one call, so a frontend that hands Msgs to
+    another thread pays for one hand-over a flush, not one a Msg (a hundred agents streaming
+    make a hundred merged deltas a frame).
     """
 
-    def __init__(self, post: Post, interval: float = FRAME_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, post: Post | None = None, interval: float = FRAME_SECONDS,
+                 clock: Callable[[], float] = time.monotonic, *, post_many: PostMany | None = None) -> None:
+        if (post is None) == (post_many is None):
+            raise TypeError("CoalescingSink takes post or post_many")
         self._post = post
+        self._post_many = post_many if post_many is not None else self._post_each
         self._interval = interval
         self._clock = clock
         self._lock = threading.Lock()  # entered directly on the hot path (the Condition's own enter is slower)
@@ -92,8 +102,7 @@ class CoalescingSink:
             text = _text_of(msg) if key is not None else ""
         with self._lock:
             if key is None:
-                self._flush_locked()
-                self._post(msg)
+                self._flush_locked(msg)
                 return
             held = self._held.get(key)
             if held is None:
@@ -120,13 +129,23 @@ class CoalescingSink:
             self._closed = True
             self._cond.notify()
 
-    def _flush_locked(self) -> None:
+    def _flush_locked(self, then: m.Msg | None = None) -> None:
+        """Post what is held, then `then` (a Msg that is not a delta), in one batch."""
         if not self._held:
+            if then is not None:
+                self._post_many([then])
             return  # a Msg that finds nothing held does not start a frame: the next delta may go at once
         held, self._held = self._held, {}
         self._last_flush = self._clock()
-        for stream in held.values():
-            self._post(stream.merged())
+        batch = [stream.merged() for stream in held.values()]
+        if then is not None:
+            batch.append(then)
+        self._post_many(batch)
+
+    def _post_each(self, batch: list[m.Msg]) -> None:
+        assert self._post is not None  # the constructor takes post when it has no post_many
+        for msg in batch:
+            self._post(msg)
 
     def _flush_loop(self) -> None:
         with self._cond:

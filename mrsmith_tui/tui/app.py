@@ -167,7 +167,8 @@ class MrSmithApp(App[int]):
 
     def on_dispatch(self, event: Dispatch) -> None:
         if self.link.is_current(event):
-            self.dispatch(event.msg)
+            for msg in event.msgs:
+                self.dispatch(msg)
 
     def dispatch(self, msg: m.Msg) -> None:
         if isinstance(msg, ui.WorkerDone):

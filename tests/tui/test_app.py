@@ -423,3 +423,41 @@ async def test_a_key_not_yet_seen_by_update_keeps_the_request_waiting(tmp_path):
                                          spec="write_file", rule="writes", at=clock()))
         await until(pilot, lambda: app.model.pending.queue and not app.model.pending.armed and _notice_shown(app))
         assert not isinstance(app.screen, ApprovalModal) and app.model.input.draft == "n"
+
+
+async def test_the_channel_hands_the_app_one_dispatch_a_flush_and_every_character_lands():
+    import time
+
+    from mrsmith_tui.coalesce import FRAME_SECONDS
+    from mrsmith_tui.tui.shell.link import Dispatch
+
+    app = MrSmithApp(None, config=CONFIG, history_path=None)
+    async with app.run_test(size=(100, 30)) as pilot:
+        dispatches: list[int] = []
+        post = app.post_message
+
+        def counting(message):
+            if isinstance(message, Dispatch):
+                dispatches.append(len(message.msgs))
+            return post(message)
+
+        app.post_message = counting  # type: ignore[method-assign]
+        sink, n = app.link.sink, 3000
+        started = time.monotonic()
+
+        def stream() -> None:  # a worker thread, as the core's
+            sink(m.RunStarted(run_id="r1", agent="default", model="m"))
+            for i in range(n):
+                sink(m.TextDelta(block_id="t1", text=str(i % 10)))
+                sink(m.FromAgent(agent_id=f"agent-{i % 50}", msg=m.ReasoningDelta(block_id="r", text="x")))
+            sink(m.BlockEnded(block_id="t1", kind="text", text=""))
+
+        worker = threading.Thread(target=stream)
+        worker.start()
+        await until(pilot, lambda: not worker.is_alive())
+        elapsed = time.monotonic() - started
+        text = "".join(str(i % 10) for i in range(n))
+        await until(pilot, lambda: any(b.kind == "text" and b.text == text for b in app.model.conv.blocks))
+        # 2n + 2 Msgs: the deltas of a frame, and the Msg that ends it, come in one Dispatch.
+        assert sum(dispatches) < 2 * n
+        assert len(dispatches) <= 2 + 2 * (elapsed / FRAME_SECONDS + 1)

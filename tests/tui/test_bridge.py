@@ -6,6 +6,8 @@ import re
 import threading
 import time
 
+import pytest
+
 from mrsmith_tui import msgs as m
 from mrsmith_tui.tools.base import ApprovalQuery
 from mrsmith_tui.tui.shell.bridge import CoalescingSink, TuiApprover
@@ -180,3 +182,30 @@ def test_streams_merge_apart_and_nested_agents_keep_their_wrappers():
     assert [type(p).__name__ for p in posted] == ["TextDelta", "FromAgent", "ToolOutput", "TextDelta"]
     assert [posted[2].text, posted[3].text] == ["out", "2"]
     sink.close()
+
+
+def test_post_many_gets_what_one_flush_posts_in_one_call_and_in_order():
+    batches: list[list[m.Msg]] = []
+    clock = Clock()
+    sink = CoalescingSink(post_many=batches.append, interval=1.0, clock=clock)
+    sink(m.TextDelta(block_id="t", text="a"))  # nothing flushed for a second: goes at once, alone
+    for i in range(100):  # a hundred agents, a delta each, within the frame: held
+        sink(m.FromAgent(agent_id=f"agent-{i}", msg=m.TextDelta(block_id="t", text="x")))
+        sink(m.FromAgent(agent_id=f"agent-{i}", msg=m.TextDelta(block_id="t", text="y")))
+    sink(m.TextDelta(block_id="t", text="b"))
+    sink(m.BlockEnded(block_id="t", kind="text", text="ab"))  # posts the held, then itself: one call
+    assert [len(b) for b in batches] == [1, 102]
+    last = batches[1]
+    assert [p.msg.text for p in last[:100]] == ["xy"] * 100  # each agent's two deltas merged
+    assert [p.agent_id for p in last[:100]] == [f"agent-{i}" for i in range(100)]  # in arrival order
+    assert isinstance(last[100], m.TextDelta) and last[100].text == "b" and isinstance(last[101], m.BlockEnded)
+    sink(m.Notice(text="alone"))  # nothing held: a batch of one
+    assert [type(p).__name__ for p in batches[2]] == ["Notice"]
+    sink.close()
+
+
+def test_a_coalescing_sink_takes_post_or_post_many():
+    with pytest.raises(TypeError):
+        CoalescingSink()
+    with pytest.raises(TypeError):
+        CoalescingSink(print, post_many=print)

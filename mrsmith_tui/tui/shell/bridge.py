@@ -2,8 +2,8 @@
 
 The core emits every streamed delta; this is where the TUI decides how often text reaches the
 screen (at most one post per stream per frame; the merging itself is `mrsmith_tui.coalesce`).
-Both are thread-safe and reach the app only through `post(msg)` (one `Dispatch` message to
-the App each), so everything arrives in order.
+Both are thread-safe and reach the app only through the channel's post (one `Dispatch` message
+to the App a flush), so everything arrives in order.
 """
 
 from __future__ import annotations

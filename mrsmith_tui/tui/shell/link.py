@@ -1,14 +1,14 @@
 """The session and the channel its Msgs reach the screen through.
 
 The channel is a sink and an approver (bridge.py) whose Msgs pass the outbound filter (secrets
-redacted, terminal controls shown as text) and arrive as `Dispatch` messages, in order, from any
-thread. The session is built after the first frame is on screen; /sessions replaces session and
+redacted, terminal controls shown as text) and arrive in order, from any thread, as `Dispatch`
+messages: one for what each flush of the coalescing sink posts. The session is built after the first frame is on screen; /sessions replaces session and
 channel together, and Msgs still queued from the old channel carry its generation and are dropped.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -30,11 +30,11 @@ ResumeFactory = Callable[[str, Sink, Approver], Session]  # (session_id, sink, a
 
 
 class Dispatch(Message):
-    """The one door into the app for Msgs from any thread."""
+    """The one door into the app for Msgs from any thread: what one flush of the channel posted, in order."""
 
-    def __init__(self, msg: m.Msg, generation: int = 0) -> None:
+    def __init__(self, msgs: Sequence[m.Msg], generation: int = 0) -> None:
         super().__init__()
-        self.msg = msg
+        self.msgs = msgs
         self.generation = generation  # which session's channel posted it
 
 
@@ -55,11 +55,12 @@ class SessionLink:
         # terminal controls shown as text. The coalescing sink calls post under its lock, in order.
         outbound = OutboundFilter()
 
-        def post(msg: m.Msg) -> None:  # called from any thread
-            for shown in outbound(msg):
+        def post_many(batch: list[m.Msg]) -> None:  # called from any thread: one Dispatch a flush
+            shown = [out for msg in batch for out in outbound(msg)]
+            if shown:
                 app.post_message(Dispatch(shown, generation))
 
-        sink = CoalescingSink(post)
+        sink = CoalescingSink(post_many=post_many)
         return sink, TuiApprover(sink)
 
     def is_current(self, event: Dispatch) -> bool:
