@@ -148,9 +148,18 @@ def _partial_suffix(text: str, tag: str) -> int:
     return 0
 
 
+def _dict(value: Any) -> dict[str, Any]:
+    """`value` when the server sent an object there, else an empty one (a chunk of the wrong shape is read, not fatal)."""
+    return value if isinstance(value, dict) else {}
+
+
+def _str(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
 def parse_usage(usage: dict[str, Any]) -> UsageInfo:
-    prompt_details = usage.get("prompt_tokens_details") or {}
-    completion_details = usage.get("completion_tokens_details") or {}
+    prompt_details = _dict(usage.get("prompt_tokens_details"))
+    completion_details = _dict(usage.get("completion_tokens_details"))
     cached = whole_number(prompt_details.get("cached_tokens")) or whole_number(usage.get("prompt_cache_hit_tokens"))
     return UsageInfo(
         prompt_tokens=whole_number(usage.get("prompt_tokens")),
@@ -218,7 +227,7 @@ class StreamAssembler:
             error = self._error(f"provider '{self.provider_name}' sent an error: {error_text(payload)}")
             error.context_exceeded, error.context_limit = exceeded, limit
             raise error
-        usage = chunk.get("usage") or (chunk.get("x_groq") or {}).get("usage")
+        usage = chunk.get("usage") or _dict(chunk.get("x_groq")).get("usage")
         if isinstance(usage, dict):
             self._usage = parse_usage(usage)
         out: list[StreamEvent] = []
@@ -296,9 +305,9 @@ class StreamAssembler:
                 self._tool_fragment(fragment, out)
 
     def _tool_fragment(self, fragment: dict[str, Any], out: list[StreamEvent]) -> None:
-        function = fragment.get("function") or {}
-        call_id = fragment.get("id") or ""
-        name = function.get("name") or ""
+        function = _dict(fragment.get("function"))
+        call_id = _str(fragment.get("id"))
+        name = _str(function.get("name"))
         slot = self._slot_for(fragment.get("index"), call_id, name)
         call = self._calls[slot]
         if call_id and not call.id:

@@ -194,7 +194,10 @@ class OpenAICompatProvider:
                 if raw is not None:
                     got_bytes = True
                 events, failure = _events_of(parser.feed(raw) if raw is not None else parser.close(), assembler, cancel)
-                yield from events
+                for event in events:
+                    if cancel.cancelled:  # nothing more once cancelled, as the Provider port promises
+                        return
+                    yield event
                 if failure is not None:
                     raise failure
         except SSELineTooLong as exc:
@@ -229,14 +232,14 @@ class OpenAICompatProvider:
 
 
 def _events_of(read: list[SSEEvent], assembler: StreamAssembler,
-               cancel: CancelToken) -> tuple[list[StreamEvent], ProviderError | None]:
+               cancel: CancelToken) -> tuple[list[StreamEvent], Exception | None]:
     """The events one read's SSE events make, adjacent pieces of text joined (`types.joined`), and the
     error that ended them, if one did: what the read brought before a mid-stream error still goes out."""
     events: list[StreamEvent] = []
     for sse in read:
         try:
             events += assembler.feed_data(sse.data, sse.event)
-        except ProviderError as error:
+        except Exception as error:  # a ProviderError, or a defect: either way the text before it is the run's
             return joined(events), error
         if cancel.cancelled:
             break

@@ -112,3 +112,50 @@ def test_text_read_together_with_a_mid_stream_error_still_reaches_the_run(loopba
     assert err.value.message == "provider 'x' sent an error: engine died"
     assert "".join(e.text for e in seen if isinstance(e, StreamText)) == "so far" == err.value.partial_content
 
+
+
+WRONG_SHAPES = [
+    {"x_groq": "oops", "choices": []},
+    {"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": 7, "function": "write"}]}}]},
+    {"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {"name": ["x"], "arguments": 5}}]}}]},
+    {"choices": [], "usage": {"prompt_tokens": 3, "prompt_tokens_details": "none", "completion_tokens_details": 9}},
+]
+
+
+@pytest.mark.parametrize("shape", WRONG_SHAPES, ids=["x_groq-str", "function-str", "name-list", "details-str"])
+def test_a_chunk_of_the_wrong_shape_is_read_around_and_the_answer_goes_on(loopback, shape):
+    srv = loopback([Turn(events=[chunk(role="assistant", content=""), chunk("Hello, "), shape, chunk("world"),
+                                 chunk(finish="stop")], split=1 << 20)])
+    events = list(_provider(srv).stream(REQUEST, CancelToken()))
+    done = events[-1]
+    assert isinstance(done, StreamDone) and done.content == "Hello, world"
+    assert all(isinstance(c.id, str) and isinstance(c.name, str) for c in done.tool_calls)
+
+
+def test_nothing_is_yielded_once_cancelled_even_from_a_read_already_assembled(loopback):
+    cancel = CancelToken()
+    srv = loopback([Turn(events=[chunk(reasoning="think"), chunk("Hello"), chunk(finish="stop")], split=1 << 20)])
+    seen: list[StreamEvent] = []
+    for event in _provider(srv).stream(REQUEST, cancel):
+        seen.append(event)
+        cancel.cancel()  # the consumer cancels on the first event of the read
+    assert seen == [StreamReasoning("think")]
+
+
+def test_text_read_before_a_defect_in_the_same_read_still_reaches_the_run(loopback, monkeypatch):
+    from mrsmith_tui.provider import assemble
+
+    feed = assemble.StreamAssembler.feed_data
+
+    def broken(self, data, event="message"):
+        if "boom" in data:
+            raise RuntimeError("a defect")
+        return feed(self, data, event)
+
+    monkeypatch.setattr(assemble.StreamAssembler, "feed_data", broken)
+    srv = loopback([Turn(events=[chunk("so far"), chunk("boom")], split=1 << 20)])
+    seen: list[StreamEvent] = []
+    with pytest.raises(RuntimeError):
+        for event in _provider(srv).stream(REQUEST, CancelToken()):
+            seen.append(event)
+    assert seen == [StreamText("so far")]

@@ -18,7 +18,7 @@ from mrsmith_tui import msgs as m
 from mrsmith_tui.coalesce import FRAME_SECONDS, CoalescingSink
 from mrsmith_tui.tools.base import ApprovalQuery, Decision
 
-__all__ = ["FRAME_SECONDS", "CoalescingSink", "TuiApprover"]  # the app's sink is CoalescingSink(post): one per frame
+__all__ = ["FRAME_SECONDS", "CoalescingSink", "TuiApprover"]  # the app's sink: CoalescingSink(post_many=...)
 
 
 class TuiApprover:

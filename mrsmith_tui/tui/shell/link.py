@@ -2,8 +2,9 @@
 
 The channel is a sink and an approver (bridge.py) whose Msgs pass the outbound filter (secrets
 redacted, terminal controls shown as text) and arrive in order, from any thread, as `Dispatch`
-messages: one for what each flush of the coalescing sink posts. The session is built after the first frame is on screen; /sessions replaces session and
-channel together, and Msgs still queued from the old channel carry its generation and are dropped.
+messages: one for what each flush of the coalescing sink posts. The session is built after the
+first frame is on screen; /sessions replaces session and channel together, and Msgs still queued
+from the old channel carry its generation and are dropped.
 """
 
 from __future__ import annotations
