@@ -19,25 +19,27 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 
-class _Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="ignore")
+class HistoryModel(BaseModel):
+    """The base of every entry and block (built on first use; see msgs.build_all)."""
+
+    model_config = ConfigDict(frozen=True, extra="ignore", defer_build=True)
 
 
 # --------------------------------------------------------------------------- assistant blocks
 
 
-class TextBlock(_Frozen):
+class TextBlock(HistoryModel):
     type: Literal["text"] = "text"
     text: str
 
 
-class ReasoningBlock(_Frozen):
+class ReasoningBlock(HistoryModel):
     type: Literal["reasoning"] = "reasoning"
     text: str
     signature: str = ""  # the provider's proof of the thinking, sent back verbatim where the wire asks
 
 
-class ToolCallBlock(_Frozen):
+class ToolCallBlock(HistoryModel):
     type: Literal["tool_call"] = "tool_call"
     id: str
     name: str
@@ -53,7 +55,7 @@ AssistantBlock = Annotated[TextBlock | ReasoningBlock | ToolCallBlock, Field(dis
 UserKind = Literal["prompt", "context", "summary"]
 
 
-class UserEntry(_Frozen):
+class UserEntry(HistoryModel):
     """What the person said (`prompt`), text the program put in the context for them (`context`:
     a skill body, attachments) or the summary that stands for compacted entries (`summary`)."""
 
@@ -63,7 +65,7 @@ class UserEntry(_Frozen):
     compacted: bool = False  # replaced by a later summary: kept, but left out of the context
 
 
-class AssistantEntry(_Frozen):
+class AssistantEntry(HistoryModel):
     """One answer of the model: its blocks in the order they came."""
 
     role: Literal["assistant"] = "assistant"
@@ -84,7 +86,7 @@ class AssistantEntry(_Frozen):
         return tuple(b for b in self.blocks if isinstance(b, ToolCallBlock))
 
 
-class ToolResultEntry(_Frozen):
+class ToolResultEntry(HistoryModel):
     """What a tool call gave back to the model (exactly the text the model is sent)."""
 
     role: Literal["tool"] = "tool"

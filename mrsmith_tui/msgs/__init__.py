@@ -17,11 +17,13 @@ rebuilt from); this module puts them in one union and one namespace (`msgs.TextD
 
 from __future__ import annotations
 
+import functools
 import typing
 from typing import Annotated, Any
 
 from pydantic import Field, TypeAdapter
 
+from mrsmith_tui.history import HistoryModel
 from mrsmith_tui.msgs.msg_base import (
     AgentState,
     Allowed,
@@ -34,6 +36,8 @@ from mrsmith_tui.msgs.msg_base import (
     TodoPriority,
     TodoStatus,
     UsageInfo,
+    _Record,
+    build_models,
 )
 from mrsmith_tui.msgs.recorded import (
     AgentChanged,
@@ -88,7 +92,16 @@ FromAgent.model_rebuild(_types_namespace={"AnyMsg": AnyMsg})
 
 MSG_TYPES: dict[str, type[Msg]] = {cls.__name__: cls for cls in typing.get_args(typing.get_args(AnyMsg)[0])}
 
-_ADAPTER: TypeAdapter[Msg] = TypeAdapter(AnyMsg)
+@functools.cache
+def _adapter() -> TypeAdapter[Msg]:
+    return TypeAdapter(AnyMsg)
+
+
+def build_all() -> None:
+    """Build every Msg, record and history entry now, and the union `from_json` reads (each is built on
+    its first use, to keep start-up fast). A session calls it before it starts a thread."""
+    build_models(Msg, _Record, HistoryModel)
+    _adapter()
 
 
 def to_json(msg: Msg) -> dict[str, Any]:
@@ -99,8 +112,8 @@ def to_json(msg: Msg) -> dict[str, Any]:
 def from_json(data: dict[str, Any] | str | bytes) -> Msg:
     """The Msg a `to_json` dict (or its JSON text) stands for. Raises pydantic.ValidationError."""
     if isinstance(data, dict):
-        return _ADAPTER.validate_python(data)
-    return _ADAPTER.validate_json(data)
+        return _adapter().validate_python(data)
+    return _adapter().validate_json(data)
 
 
 __all__ = [
@@ -151,6 +164,7 @@ __all__ = [
     "UsageReported",
     "UserPrompt",
     "Warning",
+    "build_all",
     "from_json",
     "to_json",
 ]

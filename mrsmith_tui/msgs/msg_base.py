@@ -10,8 +10,24 @@ from pydantic import BaseModel, ConfigDict, Field
 # --------------------------------------------------------------------------- records
 
 
+# Every model here is built on its first use (defer_build): start-up does not pay for the ~60
+# validators before the first frame. `build_models` builds them all at once, where a session
+# begins, before it starts a thread: a first use from two threads at once is not safe in every
+# pydantic release.
+
+
+def build_models(*bases: type[BaseModel]) -> None:
+    """Build the validator of every subclass of `bases` that is not built yet."""
+    todo = list(bases)
+    while todo:
+        cls = todo.pop()
+        todo += cls.__subclasses__()
+        if not cls.__pydantic_complete__:
+            cls.model_rebuild()
+
+
 class _Record(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
 
 
 class UsageInfo(_Record):
@@ -68,7 +84,7 @@ class Msg(BaseModel):
     """Base of every Msg. `type` is the class name (each class pins it with a Literal);
     `at` is wall-clock time (seconds since the epoch)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", ser_json_inf_nan="constants")
+    model_config = ConfigDict(frozen=True, extra="forbid", ser_json_inf_nan="constants", defer_build=True)
 
     type: str = ""
     at: float = Field(default_factory=time.time)

@@ -249,3 +249,35 @@ def test_the_configs_allow_list_is_in_the_gate_with_its_origin(tmp_path):
     assert [(p.spec, p.origin) for p in s.gate.permissions()] == [("write_file", "config"), ("shell:make", "config")]
     assert s.gate.always_allowed("write_file") and not s.gate.always_allowed("edit")
     s.close()
+
+
+def test_the_msg_models_are_built_on_first_use_and_all_of_them_by_a_session():
+    # A fresh interpreter: importing msgs builds no validator (start-up); a session builds them all
+    # before it starts a thread (a first use from two threads at once is not safe in every pydantic).
+    import os
+    import subprocess
+    import sys
+
+    script = """
+import sys
+from mrsmith_tui import history, msgs
+from mrsmith_tui.msgs import msg_base
+def models():
+    todo, seen = [msgs.Msg, msg_base._Record, history.HistoryModel], []
+    while todo:
+        cls = todo.pop(); todo += cls.__subclasses__(); seen.append(cls)
+    return seen
+print(sum(c.__pydantic_complete__ for c in models()), len(models()))
+from tests.core.test_session import session
+import pathlib, tempfile
+session(pathlib.Path(tempfile.mkdtemp()))
+print(sum(c.__pydantic_complete__ for c in models()), len(models()))
+"""
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(root / "tests")])}
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120,
+                         cwd=root, env=env).stdout.split("\n")
+    built_at_import, total = map(int, out[0].split())
+    built_by_session, total_after = map(int, out[1].split())
+    assert total > 40 and built_at_import <= 3  # FromAgent (rebuilt at import for its union) and its bases at most
+    assert built_by_session == total_after
