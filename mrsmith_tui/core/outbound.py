@@ -40,22 +40,30 @@ class OutboundFilter:
         self._clean = clean
 
     def __call__(self, msg: m.Msg) -> list[m.Msg]:
-        return [self._finish(x) for x in self._filter(msg, ())]
-
-    def _finish(self, msg: m.Msg) -> m.Msg:
-        msg = self.redactor.redact_value(msg)
-        return map_strings(msg, self._clean) if self._clean is not None else msg
+        redacted = self._filter(msg, ())
+        if self._clean is None:
+            return redacted
+        return [map_strings(x, self._clean) for x in redacted]
 
     def _filter(self, msg: m.Msg, prefix: tuple[str, ...]) -> list[m.Msg]:
+        """`msg` (and what was held before it) with every secret redacted."""
         if isinstance(msg, m.FromAgent):
-            return [msg.model_copy(update={"msg": inner}) for inner in self._filter(msg.msg, prefix + (msg.agent_id,))]
+            agent_id = self.redactor.redact(msg.agent_id)
+            return [msg.model_copy(update={"msg": inner, "agent_id": agent_id})
+                    for inner in self._filter(msg.msg, prefix + (msg.agent_id,))]
         if not self.redactor:
             return [msg]
-        if isinstance(msg, (m.TextDelta, m.ReasoningDelta, m.ToolOutput)):
-            stream_id = msg.call_id if isinstance(msg, m.ToolOutput) else msg.block_id
-            text = self._stream.feed((prefix, _KINDS[type(msg)], stream_id), msg.text)
-            return [msg.model_copy(update={"text": text})] if text else []
-        return self._held_before(msg, prefix) + [msg]
+        kind = _KINDS.get(type(msg))
+        if kind is not None:  # a delta: its two strings redacted directly (walking the Msg costs more than they do)
+            assert isinstance(msg, (m.TextDelta, m.ReasoningDelta, m.ToolOutput))
+            id_field = "call_id" if kind == "tool" else "block_id"
+            stream_id = getattr(msg, id_field)
+            text = self._stream.feed((prefix, kind, stream_id), msg.text)
+            # Once more on what the stream let out: cut from a held tail, it can be JSON that only now
+            # decodes, with an escaped key inside (`{"a": "\\u0073k-…"}` followed by an `s`).
+            text = self.redactor.redact(text)
+            return [msg.model_copy(update={"text": text, id_field: self.redactor.redact(stream_id)})] if text else []
+        return [self.redactor.redact_value(x) for x in [*self._held_before(msg, prefix), msg]]
 
     def _held_before(self, msg: m.Msg, prefix: tuple[str, ...]) -> list[m.Msg]:
         """What was held back of the streams `msg` ends, as deltas to post before it."""
