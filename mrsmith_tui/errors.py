@@ -72,6 +72,12 @@ def exit_code_for(error: BaseException) -> int:
     return EXIT_FAILED
 
 
+def message_of(error: BaseException) -> str:
+    """The words an error was raised with, for a note on screen: its `message` (ProviderError,
+    FleetError, ConfigError, ... keep one), else `str(error)`, else its type's name."""
+    return getattr(error, "message", None) or str(error) or type(error).__name__
+
+
 def error_line(error: BaseException) -> str:
     """What follows `mrsmith: error: ` for `error` (one line; the caller redacts and cleans it)."""
     if isinstance(error, MrSmithError) and error.exit_code == EXIT_USAGE:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -33,7 +32,7 @@ if TYPE_CHECKING:
     from mrsmith_tui.tools.approval import ApprovalGate
 
 __all__ = ["CONTINUE_HINT", "EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_MAX_ROUNDS", "EXIT_OK", "EXIT_USAGE", "FoldState",
-           "HeadlessPrinter", "fold", "json_line", "permissions_in_force", "run_headless", "stdin_is_piped",
+           "HeadlessPrinter", "fold", "json_line", "permissions_in_force", "run_headless",
            "wants_color"]
 
 # After a run stopped by the tool-round cap (exit 3): how to go on from where it stopped.
@@ -368,9 +367,3 @@ def run_headless(
 def _since(t: float) -> float:
     return time.monotonic() - t
 
-
-def stdin_is_piped(stream: TextIO = sys.stdin) -> bool:
-    try:
-        return stream is not None and not stream.isatty()
-    except (AttributeError, ValueError):
-        return False

@@ -31,12 +31,11 @@ from mrsmith_tui.agents.tools import (
     TaskTool,
     WaitAgentsTool,
 )
-from mrsmith_tui.config.load import resolve_agent
 from mrsmith_tui.config.schema import Config
-from mrsmith_tui.core.resume import RecordedSession, go_on, open_recorded
-from mrsmith_tui.core.session import AgentSession, open_session
+from mrsmith_tui.core.resume import resume_session
+from mrsmith_tui.core.session import AgentSession, build_session
 from mrsmith_tui.core.session_api import AddOnFactory, ServiceHost, SessionAddOns, Sink
-from mrsmith_tui.core.session_parts import ProviderFactory, session_parts
+from mrsmith_tui.core.session_parts import ProviderFactory
 from mrsmith_tui.history import UserEntry
 from mrsmith_tui.skills.catalog import SkillCatalog, SkillDirs, discover
 from mrsmith_tui.skills.skill import CONTEXT_PREFIX as SKILL_CONTEXT_PREFIX
@@ -70,29 +69,20 @@ def compose_session(
     `target` (an id prefix or transcript; None: the newest of `cwd`), its Msgs replayed to the sink
     first with `replay` (the TUI draws them). `allow`: --allow specs. `tools`: tools besides the
     built-in and agent ones. Raises ConfigError or SessionNotFound (both MrSmithErrors, exit 2)."""
-    recorded: RecordedSession | None = None
-    if resume:
-        recorded = open_recorded(config=config, cwd=cwd, sink=sink, target=target, agent_name=agent_name,
-                                 persist=persist, other_folder=other_folder)
-        cwd, agent_name = recorded.cwd, recorded.agent_name
-    agent = resolve_agent(config, agent_name)
     book = AgentBook(sink)
-    parts = session_parts(
-        config=config, agent=agent, cwd=cwd, sink=sink, approver=approver,
-        gate_approver=WaitingApprover(approver, book),  # an agent waiting on the person shows as waiting
-        allow=allow, persist=persist, provider_factory=provider_factory,
-    )
     skill_warnings: list[str] = []  # said after the session is announced (and resumed), as they always were
+    gate_approver = WaitingApprover(approver, book)  # an agent waiting on the person shows as waiting
     add_ons = agent_add_ons(book, max_agents=max_agents, agent_wait_ms=agent_wait_ms, skills_dirs=skills_dirs,
                             provider_factory=provider_factory, tools=tools, warn=skill_warnings.append)
-    if recorded is None:
-        session = open_session(parts, agent=agent, add_ons=add_ons)
+    if resume:
+        session = resume_session(config=config, cwd=cwd, sink=sink, approver=approver, target=target,
+                                 agent_name=agent_name, persist=persist, provider_factory=provider_factory,
+                                 replay=replay, other_folder=other_folder, gate_approver=gate_approver, allow=allow,
+                                 add_ons=add_ons)
     else:
-        session = open_session(
-            parts, agent=agent, session_id=recorded.session_id, append_to=recorded.path if persist else None,
-            resumed=True, history=list(recorded.state.history), add_ons=add_ons,
-        )
-        go_on(session, recorded, replay=replay)
+        session = build_session(config=config, agent_name=agent_name, cwd=cwd, sink=sink, approver=approver,
+                                persist=persist, provider_factory=provider_factory, gate_approver=gate_approver,
+                                allow=allow, add_ons=add_ons)
     for text in skill_warnings:
         sink(msgs.Warning(text=text, code="skill"))
     return session

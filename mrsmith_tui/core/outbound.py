@@ -59,9 +59,6 @@ class OutboundFilter:
             id_field = "call_id" if kind == "tool" else "block_id"
             stream_id = getattr(msg, id_field)
             text = self._stream.feed((prefix, kind, stream_id), msg.text)
-            # Once more on what the stream let out: cut from a held tail, it can be JSON that only now
-            # decodes, with an escaped key inside (`{"a": "\\u0073k-…"}` followed by an `s`).
-            text = self.redactor.redact(text)
             return [msg.model_copy(update={"text": text, id_field: self.redactor.redact(stream_id)})] if text else []
         return [self.redactor.redact_value(x) for x in [*self._held_before(msg, prefix), msg]]
 

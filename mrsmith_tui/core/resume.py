@@ -17,7 +17,7 @@ from __future__ import annotations
 import errno
 import json
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -25,7 +25,7 @@ from mrsmith_tui import msgs
 from mrsmith_tui.config.load import sessions_dir
 from mrsmith_tui.config.schema import Config, ProviderConfig
 from mrsmith_tui.core.session import AgentSession, build_session
-from mrsmith_tui.core.session_api import Sink
+from mrsmith_tui.core.session_api import AddOnFactory, Sink
 from mrsmith_tui.provider.types import Provider
 from mrsmith_tui.session.rebuild import Rebuilt, rebuild
 from mrsmith_tui.session.records import header_of
@@ -156,16 +156,20 @@ def resume_session(
     provider_factory: Callable[[ProviderConfig], Provider] | None = None,
     replay: bool = False,
     other_folder: bool = False,
+    gate_approver: Approver | None = None,
+    allow: Iterable[str] = (),
+    add_ons: AddOnFactory | None = None,
 ) -> AgentSession:
-    """An AgentSession (without add-ons) on the recorded session `target` (id prefix, transcript path,
-    or None for the newest in `cwd`). `replay=True` posts the recorded session's Msgs to the sink first
-    (the TUI draws it; headless leaves it out). Raises SessionNotFound or ConfigError."""
+    """An AgentSession on the recorded session `target` (id prefix, transcript path, or None for the
+    newest in `cwd`). `replay=True` posts the recorded session's Msgs to the sink first (the TUI draws
+    it; headless leaves it out). The rest as for build_session. Raises SessionNotFound or ConfigError."""
     recorded = open_recorded(config=config, cwd=cwd, sink=sink, target=target, agent_name=agent_name,
                              persist=persist, other_folder=other_folder)
     session = build_session(
         config=config, agent_name=recorded.agent_name, cwd=recorded.cwd, sink=sink, approver=approver,
         persist=persist, provider_factory=provider_factory, session_id=recorded.session_id,
         append_to=recorded.path if persist else None, resumed=True, history=list(recorded.state.history),
+        gate_approver=gate_approver, allow=allow, add_ons=add_ons,
     )
     go_on(session, recorded, replay=replay)
     return session

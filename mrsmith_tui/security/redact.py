@@ -164,7 +164,9 @@ class StreamRedactor:
         hold = self.redactor.partial_tail(text)
         if hold:
             self._held[key] = text[-hold:]
-            text = text[:-hold]
+            # Once more on what goes out: cut from its tail, it can be JSON that only now decodes,
+            # with an escaped key inside (`{"a": "\\u0073k-…"}` followed by an `s`).
+            text = self.redactor.redact(text[:-hold])
         return text
 
     def flush(self, key: Any) -> str:

@@ -13,16 +13,14 @@ import json
 import os
 import re
 import tempfile
-import time
 from pathlib import Path
-from typing import Any
 
 from mrsmith_tui import msgs
 from mrsmith_tui.errors import EXIT_USAGE, MrSmithError
 from mrsmith_tui.security.redact import PROCESS
 from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.session.records import header_of, prompt_of
-from mrsmith_tui.session.store import SessionNotFound, load_records, transcript_of
+from mrsmith_tui.session.store import SessionNotFound, load_records, local_minute, transcript_of
 
 __all__ = ["ExportError", "export_markdown", "export_session"]
 
@@ -59,14 +57,6 @@ def _arguments(raw: str) -> str:
         return raw
 
 
-def _when(ts: Any) -> str:
-    """The local date and minute of `ts`; "?" for one no date can show (NaN, 1e308, not a number)."""
-    try:
-        return time.strftime("%Y-%m-%d %H:%M", time.localtime(ts)) if isinstance(ts, (int, float)) else "?"
-    except (ValueError, OverflowError, OSError):
-        return "?"
-
-
 class _Turn:
     def __init__(self) -> None:
         self.prompt_tokens = self.completion_tokens = self.cached_tokens = 0
@@ -91,7 +81,7 @@ def _header_lines(header: msgs.TranscriptHeader | None) -> list[str]:
     out = [f"# mrsmith session {header.session_id if header else ''}".rstrip(), ""]
     if header is not None:
         out += [
-            f"- started: {_when(header.created or header.at)}",
+            f"- started: {local_minute(header.created or header.at)}",
             f"- directory: `{header.cwd}`",
             f"- agent: {header.agent} ({header.model}" + (f" on {header.provider})" if header.provider else ")"),
             "",

@@ -30,7 +30,6 @@ __all__ = [
     "list_sessions",
     "load_records",
     "newest_session",
-    "prompt_of",
     "read_info",
     "transcript_of",
 ]
@@ -64,14 +63,14 @@ def read_info(path: Path) -> SessionInfo | None:
     """The summary of one transcript (any format), or None when its header cannot be read."""
     try:
         with open(path, "rb") as f:
-            header = _json_line(f.readline())
+            header = load_line(f.readline())
             if header is None or header.get("type") not in ("TranscriptHeader", "header"):
                 return None
             turns, first = 0, ""
             for line in f:
                 if b'"user"' not in line:  # cheap filter: most lines are answers and tool output
                     continue  # (a prompt's line holds it: "type": "user" before format 2, "role": "user" after)
-                prompt = _prompt(_json_line(line))
+                prompt = _prompt(load_line(line))
                 if prompt is None:
                     continue
                 turns += 1
@@ -106,11 +105,8 @@ def _prompt(record: dict[str, Any] | None) -> str | None:
     return None
 
 
-_json_line = load_line
-
-
 def _time_of(value: Any) -> float | None:
-    """`value` as a time `_when` can show: a finite number of seconds a date can hold (not NaN, not 1e308)."""
+    """`value` as a time `local_minute` can show: a finite number of seconds a date can hold (not NaN, not 1e308)."""
     if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value) and abs(value) < 1e11:
         return float(value)
     return None
@@ -174,7 +170,7 @@ def find_session(root: Path, prefix: str) -> SessionInfo:
         raise SessionNotFound(f"no session id starts with {prefix!r} in {root} (see mrsmith --list --all)")
     if len(matches) > 1:
         matches.sort(key=lambda s: (s.created, s.id), reverse=True)
-        shown = ", ".join(f"{s.id} ({_when(s.created)}, {_clip(s.first_prompt, 30)!r})" for s in matches[:10])
+        shown = ", ".join(f"{s.id} ({local_minute(s.created)}, {_clip(s.first_prompt, 30)!r})" for s in matches[:10])
         more = f" and {len(matches) - 10} more" if len(matches) > 10 else ""
         raise SessionNotFound(f"{prefix!r} matches {len(matches)} sessions: {shown}{more}; give more of the id")
     return matches[0]
@@ -212,10 +208,10 @@ def load_records(path: Path) -> tuple[list[msgs.Msg], list[str]]:
 # --------------------------------------------------------------------------- listing text
 
 
-def _when(ts: float) -> str:
-    """The local date and minute of `ts`; "?" for one no date can show."""
+def local_minute(ts: object) -> str:
+    """The local date and minute of `ts`; "?" for one no date can show (NaN, 1e308, not a number)."""
     try:
-        return time.strftime("%Y-%m-%d %H:%M", time.localtime(ts))
+        return time.strftime("%Y-%m-%d %H:%M", time.localtime(ts)) if isinstance(ts, (int, float)) else "?"
     except (ValueError, OverflowError, OSError):
         return "?"
 
@@ -245,7 +241,7 @@ def format_sessions(sessions: list[SessionInfo], *, show_dir: bool = False, prom
     rows = [["ID", "STARTED", "AGENT/MODEL", "TURNS"] + (["DIRECTORY"] if show_dir else []) + ["FIRST PROMPT"]]
     width = _unique_width([s.id for s in sessions])
     for s in sessions:
-        row = [s.id[:width], _when(s.created), f"{s.agent}/{s.model}", str(s.turns)]
+        row = [s.id[:width], local_minute(s.created), f"{s.agent}/{s.model}", str(s.turns)]
         if show_dir:
             row.append(_home_short(s.cwd))
         row.append(_clip(s.first_prompt, prompt_width) or "-")

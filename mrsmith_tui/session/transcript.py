@@ -117,8 +117,8 @@ def _format_marker(path: Path) -> msgs.TranscriptHeader | None:
     own header); None for a new file, or one already going on in format 2 (its last line is a Msg)."""
     try:
         with open(path, "rb") as f:
-            first = _json(f.readline())
-            last = _json(_last_line(f))
+            first = records.load_line(f.readline())
+            last = records.load_line(_last_line(f))
     except OSError:
         return None
     if first is None or first.get("type") == "TranscriptHeader" or (last or {}).get("type") in records.TRANSCRIPT_TYPES:
@@ -143,9 +143,6 @@ def _last_line(f: IO[bytes], block: int = 1 << 16) -> bytes:
         if b"\n" in body:
             return body.rsplit(b"\n", 1)[1]
     return tail.rstrip(b"\n")
-
-
-_json = records.load_line
 
 
 # --------------------------------------------------------------------------- reading

@@ -23,6 +23,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from mrsmith_tui import msgs as m
+from mrsmith_tui.config.load import resolve_agent
 from mrsmith_tui.config.schema import Config
 from mrsmith_tui.core.outbound import OutboundFilter
 from mrsmith_tui.core.session_api import Session
@@ -117,10 +118,7 @@ class MrSmithApp(App[int]):
     # ----------------------------------------------------------------- composing and starting
 
     def _initial_model(self, config: Config) -> ui.Model:
-        agent = None
-        if config.agents:
-            name = config.default_agent or config.agents[0].name
-            agent = next((a for a in config.agents if a.name == name), config.agents[0])
+        agent = resolve_agent(config, None) if config.agents else None
         fields = map_strings(agent_fields(agent), clean) if agent else {}  # names from a config file are shown
         return initial_model(**fields, history=load_history(self.history_path),
                              agents=tuple(clean(a.name) for a in config.agents))

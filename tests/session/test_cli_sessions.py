@@ -13,9 +13,8 @@ from mrsmith_tui.cli import main
 from mrsmith_tui.session.transcript import read_transcript
 
 
-@pytest.fixture
-def project(tmp_path, monkeypatch, loopback):
-    srv = loopback([text_turn("first answer", reasoning="hmm"), text_turn("second answer"), text_turn("third answer")])
+def cli_project(tmp_path, monkeypatch, srv):
+    """The CLI run from tmp_path/project against `srv`, its sessions in tmp_path/sessions: (here, sessions)."""
     here = tmp_path / "project"
     here.mkdir()
     monkeypatch.chdir(here)
@@ -23,7 +22,13 @@ def project(tmp_path, monkeypatch, loopback):
     monkeypatch.setenv("MODEL", "test-model")
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("MRSMITH_SESSIONS_DIR", str(tmp_path / "sessions"))
-    return srv, here, tmp_path / "sessions"
+    return here, tmp_path / "sessions"
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch, loopback):
+    srv = loopback([text_turn("first answer", reasoning="hmm"), text_turn("second answer"), text_turn("third answer")])
+    return (srv, *cli_project(tmp_path, monkeypatch, srv))
 
 
 def run(capsys, *argv):

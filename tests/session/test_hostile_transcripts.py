@@ -14,6 +14,7 @@ from mrsmith_tui.session.export import export_markdown
 from mrsmith_tui.session.replay import for_screen
 from mrsmith_tui.session.store import format_sessions, list_sessions, read_info
 from mrsmith_tui.session.transcript import TranscriptWriter, read_transcript
+from tests.session.test_cli_sessions import cli_project
 
 DEEP = "[" * 100_000 + "]" * 100_000
 DEEPISH = "[" * 500 + "]" * 500  # parses, but deeper than any line the writer writes
@@ -70,15 +71,8 @@ def test_header_times_no_date_can_show(tmp_path):
 
 @pytest.fixture
 def project(tmp_path, monkeypatch, loopback):
-    srv = loopback([text_turn("resumed answer")])
-    here = tmp_path / "project"
-    here.mkdir()
-    monkeypatch.chdir(here)
-    monkeypatch.setenv("OPENAI_BASE_URL", srv.base_url)
-    monkeypatch.setenv("MODEL", "test-model")
-    monkeypatch.setenv("NO_COLOR", "1")
-    monkeypatch.setenv("MRSMITH_SESSIONS_DIR", str(tmp_path / "sessions"))
-    hostile_sessions(tmp_path / "sessions", here)
+    here, sessions = cli_project(tmp_path, monkeypatch, loopback([text_turn("resumed answer")]))
+    hostile_sessions(sessions, here)
     return tmp_path
 
 

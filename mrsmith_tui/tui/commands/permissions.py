@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from mrsmith_tui.tui.commands.registry import CommandContext, NoteKind, SlashCommand, session_of
-from mrsmith_tui.tui.model import Model, one_line
+from mrsmith_tui.tui.model import Model, counted, one_line
 
 if TYPE_CHECKING:
     from mrsmith_tui.tools.approval import ApprovalGate, Permission
@@ -56,7 +56,7 @@ def permissions_command(gate: ApprovalGate, arg: str) -> tuple[str, NoteKind]:
         all_gone = gate.revoke_all()
         if not all_gone:
             return "no permissions to revoke", "notice"
-        return (f"revoked {_count(len(all_gone))}: {', '.join(short(p.spec) for p in all_gone)} · such calls ask again",
+        return (f"revoked {counted(len(all_gone), 'permission')}: {', '.join(short(p.spec) for p in all_gone)} · such calls ask again",
                 "notice")
     spec = rest
     if rest.isdecimal():  # not isdigit: "²" is a digit int() cannot read
@@ -69,10 +69,6 @@ def permissions_command(gate: ApprovalGate, arg: str) -> tuple[str, NoteKind]:
         known = ", ".join(short(p.spec, 40) for p in perms) or "none"
         return f"/permissions revoke: no permission {short(spec, 40)!r} (in force: {known})", "warning"
     return f"revoked {short(gone.spec)} (from {_origin(gone.origin)}) · such calls ask again", "notice"
-
-
-def _count(n: int) -> str:
-    return f"{n} permission{'s' if n != 1 else ''}"
 
 
 class PermissionsCommand(SlashCommand[str]):

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, Protocol, TypeVar
 
+from mrsmith_tui.errors import message_of
 from mrsmith_tui.msgs import Msg
 from mrsmith_tui.tui.model import Model, WorkerDone
 
@@ -171,7 +172,7 @@ def run_command(registry: CommandRegistry, ctx: CommandContext, name: str, arg: 
     try:
         command.run(ctx, command.parse(arg))
     except Exception as e:
-        text = getattr(e, "message", None) or str(e) or type(e).__name__
+        text = message_of(e)
         ctx.note(f"{name}: {text}", "error")
         if command.in_worker:
             ctx.emit_later(WorkerDone)

@@ -23,6 +23,7 @@ __all__ = [
     "TASK_GLYPH",
     "agent_fields",
     "context_level",
+    "counted",
     "duration",
     "fit_status",
     "one_line",
@@ -152,6 +153,11 @@ def short_count(n: int) -> str:
     if n >= 1000:
         return f"{n / 1000:.1f}k"
     return str(n)
+
+
+def counted(n: int, noun: str) -> str:
+    """`3 permissions`, `1 permission`."""
+    return f"{n} {noun}{'s' if n != 1 else ''}"
 
 
 def duration(s: float) -> str:

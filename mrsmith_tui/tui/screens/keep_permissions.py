@@ -14,11 +14,7 @@ from textual.widgets import Static
 
 from mrsmith_tui.security.redact import PROCESS
 from mrsmith_tui.security.terminal_text import clean
-from mrsmith_tui.tui.model import one_line
-
-
-def _count(n: int) -> str:
-    return f"{n} permission{'s' if n != 1 else ''}"
+from mrsmith_tui.tui.model import counted, one_line
 
 
 class KeepPermissionsModal(ModalScreen[bool | None]):
@@ -45,7 +41,7 @@ class KeepPermissionsModal(ModalScreen[bool | None]):
             + (f" and {len(self.specs) - 6} more" if len(self.specs) > 6 else "")
         with Vertical():
             yield Static(Content.assemble(("◆ ", "$warning"),
-                                          (f"Keep the {_count(len(self.specs))} from \"always\" answers?", "bold")))
+                                          (f"Keep the {counted(len(self.specs), 'permission')} from \"always\" answers?", "bold")))
             yield Static(Content.styled(clean(PROCESS.redact(shown)), "$text-muted"))  # specs quote the model's commands
             yield Static(Content.assemble(("y", "bold $accent"), (" keep   ", "$text-muted"), ("n", "bold $accent"),
                                           (" forget (they ask again)   ", "$text-muted"), ("esc", "bold $accent"),

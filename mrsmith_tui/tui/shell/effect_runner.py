@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from mrsmith_tui import msgs as m
+from mrsmith_tui.errors import message_of
 from mrsmith_tui.security.redact import PROCESS
 from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.tui import model as ui
@@ -67,7 +68,7 @@ def _stop_agent(app: MrSmithApp, agent_id: str) -> None:
         # join_seconds=0: the event loop never waits; AgentStateChanged reports the stop.
         fleet.stop(agent_id, join_seconds=0)
     except Exception as e:
-        app.ui(ui.Note, text=getattr(e, "message", None) or str(e), kind="error")
+        app.ui(ui.Note, text=message_of(e), kind="error")
 
 
 def _focus(app: MrSmithApp, target: str) -> None:

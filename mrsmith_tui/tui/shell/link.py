@@ -18,6 +18,7 @@ from textual.message import Message
 from mrsmith_tui import msgs as m
 from mrsmith_tui.core.outbound import OutboundFilter
 from mrsmith_tui.core.session_api import Session, Sink
+from mrsmith_tui.errors import message_of
 from mrsmith_tui.tools.base import Approver
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.model import agent_fields
@@ -75,7 +76,7 @@ class SessionLink:
         try:
             self.session = self._make_session(self.sink, self.approver)
         except Exception as e:
-            text = getattr(e, "message", None) or str(e) or type(e).__name__
+            text = message_of(e)
             self._app.ui(m.Error, text=f"could not start the session: {text}")
         else:
             self._adopt()
@@ -108,7 +109,7 @@ class SessionLink:
         except Exception as e:
             self.sink.close()
             self.sink, self.approver, self.generation = old_sink, old_approver, old_generation
-            app.ui(ui.Note, text=f"/sessions: {getattr(e, 'message', None) or e}", kind="error")
+            app.ui(ui.Note, text=f"/sessions: {message_of(e)}", kind="error")
             return
         old_approver.cancel(main_only=False)
         old_approver.close()
