@@ -56,3 +56,11 @@ def test_json_nested_past_the_recursion_limit_is_redacted_whole_not_a_crash():
     escaped_key = "\\u0073k-UNIQUE-123456"  # the key spelled with a JSON escape: only decoding finds it
     deep = '{"a":' * 20_000 + f'"{escaped_key}"' + "}" * 20_000
     assert r.redact(deep) == REDACTED
+
+
+def test_what_a_held_tail_lets_out_is_redacted_again_as_a_whole():
+    # The trailing "s" could begin the key, so it is held; what goes out is JSON that decodes to the key.
+    s = StreamRedactor(Redactor(["sk-UNIQUE-4b3c2d1e0f"]))
+    out = s.feed("c1", '{"a": "\\u0073k-UNIQUE-4b3c2d1e0f"}s')
+    assert "UNIQUE" not in out and REDACTED in out
+    assert s.flush("c1") == "s"
