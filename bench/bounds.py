@@ -83,7 +83,7 @@ from mrsmith_tui.tools.ledger import FileLedger
 from mrsmith_tui.tools.read_file import ReadFileTool
 from mrsmith_tui.tools.edit import EditTool
 from mrsmith_tui.tools.glob_tool import GlobTool
-from mrsmith_tui.tools.shell import ShellTool
+from mrsmith_tui.tools.shell.tool import ShellTool
 from mrsmith_tui.provider.sse import SSEParser
 root = Path(sys.argv[1])
 ended = threading.Event()

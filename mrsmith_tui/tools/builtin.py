@@ -10,7 +10,7 @@ from mrsmith_tui.tools.glob_tool import GlobTool
 from mrsmith_tui.tools.list_dir import ListDirTool
 from mrsmith_tui.tools.question import QuestionTool
 from mrsmith_tui.tools.read_file import ReadFileTool
-from mrsmith_tui.tools.shell import ShellTool
+from mrsmith_tui.tools.shell.tool import ShellTool
 from mrsmith_tui.tools.todowrite import TodoWriteTool
 from mrsmith_tui.tools.web_fetch import WebFetchTool
 from mrsmith_tui.tools.write_file import WriteFileTool

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 
 from mrsmith_tui import msgs
-from mrsmith_tui.tools import jobs, shell
-from mrsmith_tui.tools.shell import ShellTool
+from mrsmith_tui.tools import jobs
+from mrsmith_tui.tools.shell import tool as shell
+from mrsmith_tui.tools.shell.tool import ShellTool
 
 pytestmark = pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="Linux /proc")
 

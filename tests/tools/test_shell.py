@@ -7,7 +7,7 @@ import threading
 import time
 from pathlib import Path
 
-from mrsmith_tui.tools.shell import MAX_OUTPUT, ShellTool, cap_output
+from mrsmith_tui.tools.shell.tool import MAX_OUTPUT, ShellTool, cap_output
 
 
 def _alive(pid: int) -> bool:

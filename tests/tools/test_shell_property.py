@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from mrsmith_tui.tools.shell_allow_bash import WRAPPERS
-from mrsmith_tui.tools.shell_allow_git import GIT
-from mrsmith_tui.tools.shell_allow_scripts import JQ_TWO_VALUES
-from mrsmith_tui.tools.shell_allowlist import PROGRAMS
-from mrsmith_tui.tools.shell_classify import classify
-from mrsmith_tui.tools.shell_program import Program
+from mrsmith_tui.tools.shell.allow_bash import WRAPPERS
+from mrsmith_tui.tools.shell.allow_git import GIT
+from mrsmith_tui.tools.shell.allow_scripts import JQ_TWO_VALUES
+from mrsmith_tui.tools.shell.allowlist import PROGRAMS
+from mrsmith_tui.tools.shell.classify import classify
+from mrsmith_tui.tools.shell.program import Program
 
 from .test_shell_classify import make_project
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mrsmith_tui.tools.shell_allow_scripts import JQ_TWO_VALUES
-from mrsmith_tui.tools.shell_context import Problem
-from mrsmith_tui.tools.shell_program import Program
-from mrsmith_tui.tools.shell_words import Word
+from mrsmith_tui.tools.shell.allow_scripts import JQ_TWO_VALUES
+from mrsmith_tui.tools.shell.context import Problem
+from mrsmith_tui.tools.shell.program import Program
+from mrsmith_tui.tools.shell.words import Word
 
 
 @dataclass

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from mrsmith_tui.tools.shell_program import Program
+from mrsmith_tui.tools.shell.program import Program
 
 GIT_GLOBAL = Program(  # no -c/--config-env, -C, --git-dir/--work-tree, --exec-path, -p/--paginate, --icase-pathspecs
     "P",
@@ -97,7 +97,7 @@ GIT: dict[str, Program] = {
     "version": _git("", "build-options", operands="none"),
     "check-ignore": _git("qvnz", "quiet verbose non-matching no-index"),
     "check-attr": _git("az", "all cached source="),
-    # listing forms only; shell_argv checks that nothing would be created, deleted or written
+    # listing forms only; argv checks that nothing would be created, deleted or written
     "branch": _git("arvli", "all remotes verbose list show-current ignore-case contains=* no-contains=* merged=* "
                    "no-merged=* points-at= sort= format= color=? no-color column=? no-column abbrev=? no-abbrev omit-empty",
                    check="git_list"),

@@ -1,17 +1,17 @@
-"""Every content check by the name a table's `check` field gives (shell_program.py), for
-shell_argv.py to run once a program's options are parsed."""
+"""Every content check by the name a table's `check` field gives (program.py), for
+argv.py to run once a program's options are parsed."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from mrsmith_tui.tools.shell_check_builtins import check_cd, check_printf, check_test
-from mrsmith_tui.tools.shell_check_files import check_diff_dirs, check_find, check_no_response_file, check_search_globs
-from mrsmith_tui.tools.shell_check_git import check_git_config, check_git_format, check_git_list, check_git_log
-from mrsmith_tui.tools.shell_check_scripts import check_jq, check_sed
-from mrsmith_tui.tools.shell_context import Context, Problem
-from mrsmith_tui.tools.shell_options import Opt
-from mrsmith_tui.tools.shell_words import Word
+from mrsmith_tui.tools.shell.check_builtins import check_cd, check_printf, check_test
+from mrsmith_tui.tools.shell.check_files import check_diff_dirs, check_find, check_no_response_file, check_search_globs
+from mrsmith_tui.tools.shell.check_git import check_git_config, check_git_format, check_git_list, check_git_log
+from mrsmith_tui.tools.shell.check_scripts import check_jq, check_sed
+from mrsmith_tui.tools.shell.context import Context, Problem
+from mrsmith_tui.tools.shell.options import Opt
+from mrsmith_tui.tools.shell.words import Word
 
 # A check reads the options and operands parse_options found ...
 CHECKS: dict[str, Callable[[str, list[Opt], list[Word], Context], list[Problem]]] = {

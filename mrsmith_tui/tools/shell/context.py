@@ -16,9 +16,9 @@ from pathlib import Path
 
 from mrsmith_tui.security.sensitive import SensitivePaths
 from mrsmith_tui.tools.base import Rule
-from mrsmith_tui.tools.shell_allow_bash import HARMLESS_DEVICES, SECRET_VARIABLE
-from mrsmith_tui.tools.shell_allow_git import GIT_CONFIG_DANGER, GIT_CONFIG_OFF, GIT_CONFIG_SECRET_KEY, GIT_READ_HOOKS
-from mrsmith_tui.tools.shell_words import Word
+from mrsmith_tui.tools.shell.allow_bash import HARMLESS_DEVICES, SECRET_VARIABLE
+from mrsmith_tui.tools.shell.allow_git import GIT_CONFIG_DANGER, GIT_CONFIG_OFF, GIT_CONFIG_SECRET_KEY, GIT_READ_HOOKS
+from mrsmith_tui.tools.shell.words import Word
 
 
 @dataclass(frozen=True)

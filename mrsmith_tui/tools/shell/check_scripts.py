@@ -3,10 +3,10 @@ command, file, environment or module."""
 
 from __future__ import annotations
 
-from mrsmith_tui.tools.shell_allow_scripts import JQ_FORBIDDEN, SED_EXIT, SED_LABEL, SED_PLAIN, SED_S_FLAGS, SED_TEXT
-from mrsmith_tui.tools.shell_context import Context, Problem
-from mrsmith_tui.tools.shell_options import Opt
-from mrsmith_tui.tools.shell_words import Word
+from mrsmith_tui.tools.shell.allow_scripts import JQ_FORBIDDEN, SED_EXIT, SED_LABEL, SED_PLAIN, SED_S_FLAGS, SED_TEXT
+from mrsmith_tui.tools.shell.context import Context, Problem
+from mrsmith_tui.tools.shell.options import Opt
+from mrsmith_tui.tools.shell.words import Word
 
 
 def check_sed(name: str, opts: list[Opt], operands: list[Word], ctx: Context) -> list[Problem]:

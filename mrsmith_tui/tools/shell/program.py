@@ -1,7 +1,7 @@
 """How one program's read-only words are written down: the `Program` and `Wrapper` records.
 
 The tables themselves are data in the shell_allow_*.py modules, one per family of programs,
-and shell_allowlist.py joins them into the read-only set; shell_argv.py reads them.
+and allowlist.py joins them into the read-only set; argv.py reads them.
 
 Program fields:
 - `short`: getopt letters; `x:` takes a value (attached `-xV` or next word), `x::` takes an

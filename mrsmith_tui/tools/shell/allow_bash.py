@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from mrsmith_tui.tools.shell_program import Program, Wrapper
+from mrsmith_tui.tools.shell.program import Program, Wrapper
 
 # bash builtins: no long options, no permutation
 BUILTIN_PROGRAMS: dict[str, Program] = {

@@ -1,6 +1,6 @@
 """The walk over bash's syntax tree: which statements, words, loops, tests and expansions a
-command holds, each judged as it is met (simple commands by shell_argv.py, redirections by
-shell_redirects.py). Anything outside the small known set of syntax asks."""
+command holds, each judged as it is met (simple commands by argv.py, redirections by
+redirects.py). Anything outside the small known set of syntax asks."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import re
 from tree_sitter import Node
 
 from mrsmith_tui.security.environment import looks_secret
-from mrsmith_tui.tools.shell_allow_bash import (
+from mrsmith_tui.tools.shell.allow_bash import (
     LOOP_VARIABLE,
     PROXY_VARIABLES,
     SECRET_VARIABLE,
@@ -17,12 +17,12 @@ from mrsmith_tui.tools.shell_allow_bash import (
     TEST_FILE_BINARY,
     TEST_FILE_UNARY,
 )
-from mrsmith_tui.tools.shell_argv import is_filter, is_lister, judge
-from mrsmith_tui.tools.shell_check_builtins import test_path_problem
-from mrsmith_tui.tools.shell_context import Context, Problem
-from mrsmith_tui.tools.shell_parse import node_text
-from mrsmith_tui.tools.shell_redirects import file_redirect_problems, heredoc_misread
-from mrsmith_tui.tools.shell_words import Word, expand
+from mrsmith_tui.tools.shell.argv import is_filter, is_lister, judge
+from mrsmith_tui.tools.shell.check_builtins import test_path_problem
+from mrsmith_tui.tools.shell.context import Context, Problem
+from mrsmith_tui.tools.shell.parse import node_text
+from mrsmith_tui.tools.shell.redirects import file_redirect_problems, heredoc_misread
+from mrsmith_tui.tools.shell.words import Word, expand
 
 _CONTAINERS = frozenset({
     "program", "list", "subshell", "do_group", "if_statement", "elif_clause", "else_clause", "while_statement",

@@ -1,7 +1,7 @@
 """What a redirection does: where a here-document really ends, and whether a file redirection
 only duplicates a descriptor, reads a file, or writes, or opens a network connection.
 
-The walk (shell_syntax.py) scans the words inside a redirection; these judge what is left."""
+The walk (syntax.py) scans the words inside a redirection; these judge what is left."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import re
 
 from tree_sitter import Node
 
-from mrsmith_tui.tools.shell_context import Context, Problem, path_problem
-from mrsmith_tui.tools.shell_parse import node_text
-from mrsmith_tui.tools.shell_words import Word, lex
+from mrsmith_tui.tools.shell.context import Context, Problem, path_problem
+from mrsmith_tui.tools.shell.parse import node_text
+from mrsmith_tui.tools.shell.words import Word, lex
 
 
 def heredoc_misread(node: Node, start: Node) -> bool:

@@ -7,10 +7,10 @@ import fnmatch
 import os
 import re
 
-from mrsmith_tui.tools.shell_allow_search import FIND_LEADING, FIND_NEWER_XY, FIND_PRIMARIES, SEARCH_GLOB_OPTS
-from mrsmith_tui.tools.shell_context import Context, Problem, path_problem
-from mrsmith_tui.tools.shell_options import Opt
-from mrsmith_tui.tools.shell_words import Word
+from mrsmith_tui.tools.shell.allow_search import FIND_LEADING, FIND_NEWER_XY, FIND_PRIMARIES, SEARCH_GLOB_OPTS
+from mrsmith_tui.tools.shell.context import Context, Problem, path_problem
+from mrsmith_tui.tools.shell.options import Opt
+from mrsmith_tui.tools.shell.words import Word
 
 
 def check_search_globs(name: str, opts: list[Opt], operands: list[Word], ctx: Context) -> list[Problem]:

@@ -1,22 +1,22 @@
 """The read-only set of the shell tool, as data: which programs, which options, spelled exactly.
 
 A command runs without asking only when its program is here and every word it passes fits
-the program's table (shell_argv.py reads these tables; shell_classify.py and shell_syntax.py
+the program's table (argv.py reads these tables; classify.py and syntax.py
 walk the shell syntax). An option that is not listed — an abbreviation, a typo, a flag that
 writes or runs something — makes the command ask. To allow more, add the exact option to its
-family's table: shell_allow_files.py, shell_allow_search.py, shell_allow_scripts.py,
-shell_allow_bash.py (builtins, wrappers), shell_allow_git.py. shell_program.py says how an
+family's table: allow_files.py, allow_search.py, allow_scripts.py,
+allow_bash.py (builtins, wrappers), allow_git.py. program.py says how an
 entry is written.
 """
 
 from __future__ import annotations
 
-from mrsmith_tui.tools.shell_allow_bash import BUILTIN_PROGRAMS, WRAPPERS
-from mrsmith_tui.tools.shell_allow_files import FILE_AND_TEXT_PROGRAMS
-from mrsmith_tui.tools.shell_allow_git import GIT, GIT_GLOBAL
-from mrsmith_tui.tools.shell_allow_scripts import SCRIPT_PROGRAMS
-from mrsmith_tui.tools.shell_allow_search import FIND_PRIMARIES, SEARCH_PROGRAMS
-from mrsmith_tui.tools.shell_program import Program
+from mrsmith_tui.tools.shell.allow_bash import BUILTIN_PROGRAMS, WRAPPERS
+from mrsmith_tui.tools.shell.allow_files import FILE_AND_TEXT_PROGRAMS
+from mrsmith_tui.tools.shell.allow_git import GIT, GIT_GLOBAL
+from mrsmith_tui.tools.shell.allow_scripts import SCRIPT_PROGRAMS
+from mrsmith_tui.tools.shell.allow_search import FIND_PRIMARIES, SEARCH_PROGRAMS
+from mrsmith_tui.tools.shell.program import Program
 
 # Every program the read-only set knows by its first word (git and the wrappers have tables of their own).
 PROGRAMS: dict[str, Program] = {**FILE_AND_TEXT_PROGRAMS, **SEARCH_PROGRAMS, **BUILTIN_PROGRAMS, **SCRIPT_PROGRAMS}

@@ -1,11 +1,11 @@
 """The read-only set's file viewers, text tools and system facts (cat, ls, sort, diff, date, ...).
 
-Each entry lists the options that only read, spelled exactly (shell_program.py says how).
+Each entry lists the options that only read, spelled exactly (program.py says how).
 """
 
 from __future__ import annotations
 
-from mrsmith_tui.tools.shell_program import GNU, Program
+from mrsmith_tui.tools.shell.program import GNU, Program
 
 FILE_AND_TEXT_PROGRAMS: dict[str, Program] = {
     "cat": Program("AbeEnstTuv", f"{GNU} show-all number-nonblank show-ends number squeeze-blank show-tabs show-nonprinting", dynamic_ok=True),

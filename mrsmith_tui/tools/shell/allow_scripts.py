@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 
-from mrsmith_tui.tools.shell_program import GNU, Program
+from mrsmith_tui.tools.shell.program import GNU, Program
 
-# programs whose words are a small language of their own: checked by shell_argv
+# programs whose words are a small language of their own: checked by argv
 SCRIPT_PROGRAMS: dict[str, Program] = {
     "sed": Program(  # no -i/--in-place (edits), -f (script from a file), --follow-symlinks
         "nrEsuze:l:",

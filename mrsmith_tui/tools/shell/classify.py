@@ -4,7 +4,7 @@ A command runs without asking only when every part of it is known to be read-onl
 - its syntax is from a small known set (lists, pipes, subshells, if/while/case/for, `[[ ]]`
   without code-evaluating operators, `$(…)`, `<(…)`): anything else asks;
 - every simple command, after bash's own expansions (quotes, braces, `~`, globs against the
-  root's files), fits its program's table in shell_allowlist.py exactly (shell_argv.py);
+  root's files), fits its program's table in allowlist.py exactly (argv.py);
   wrappers (`xargs`, `env`, `timeout`, ...) are peeled and what they run is judged again;
 - nothing is written (redirections only to /dev/null or between descriptors), nothing is
   assigned, no here-doc body expands, no `/dev/tcp` or `/dev/udp`;
@@ -18,8 +18,8 @@ The approval spec (what an "always" answer allows from then on):
 - the whole command text (`shell:echo hi > notes.txt`) when what needs approval is not a
   program (a redirection, an assignment, a path outside the root or a secret, a parse error).
 
-Here: the entry point and the verdict. shell_parse.py parses and checks the parse can be trusted,
-shell_syntax.py walks the tree, shell_redirects.py judges redirections, shell_argv.py each command.
+Here: the entry point and the verdict. parse.py parses and checks the parse can be trusted,
+syntax.py walks the tree, redirects.py judges redirections, argv.py each command.
 """
 
 from __future__ import annotations
@@ -31,9 +31,9 @@ from dataclasses import dataclass
 
 from mrsmith_tui.security.sensitive import SensitivePaths
 from mrsmith_tui.tools.base import Rule
-from mrsmith_tui.tools.shell_context import Context, git_config_keys, git_toplevel
-from mrsmith_tui.tools.shell_parse import VARIABLE_REDIRECT, has_missing, parser, unseen_substitutions
-from mrsmith_tui.tools.shell_syntax import walk
+from mrsmith_tui.tools.shell.context import Context, git_config_keys, git_toplevel
+from mrsmith_tui.tools.shell.parse import VARIABLE_REDIRECT, has_missing, parser, unseen_substitutions
+from mrsmith_tui.tools.shell.syntax import walk
 
 RULE_ORDER: tuple[Rule, ...] = ("runs", "writes", "network", "secret", "outside", "other")
 

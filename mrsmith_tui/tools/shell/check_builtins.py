@@ -6,10 +6,10 @@ from __future__ import annotations
 import os
 import re
 
-from mrsmith_tui.tools.shell_allow_bash import TEST_EVALUATES, TEST_FILE_BINARY, TEST_FILE_UNARY
-from mrsmith_tui.tools.shell_context import Context, Problem, path_problem
-from mrsmith_tui.tools.shell_options import Opt
-from mrsmith_tui.tools.shell_words import Word
+from mrsmith_tui.tools.shell.allow_bash import TEST_EVALUATES, TEST_FILE_BINARY, TEST_FILE_UNARY
+from mrsmith_tui.tools.shell.context import Context, Problem, path_problem
+from mrsmith_tui.tools.shell.options import Opt
+from mrsmith_tui.tools.shell.words import Word
 
 
 def check_cd(name: str, opts: list[Opt], operands: list[Word], ctx: Context) -> list[Problem]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from mrsmith_tui.tools.shell_program import GNU, Program
+from mrsmith_tui.tools.shell.program import GNU, Program
 
 SEARCH_PROGRAMS: dict[str, Program] = {
     "grep": Program(
@@ -35,7 +35,7 @@ SEARCH_PROGRAMS: dict[str, Program] = {
         "field-match-separator= path-separator= stop-on-nonmatch debug trace",
         operands="pattern", path_opts="f file", pattern_opts="e f regexp file files type-list", check="search_globs",
     ),
-    # find's words are a small language of its own: checked by shell_argv
+    # find's words are a small language of its own: checked by argv
     "find": Program(check="find"),
 }
 

@@ -20,7 +20,7 @@ from mrsmith_tui.tools import joblog
 from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
 from mrsmith_tui.tools.jobs import JOBS, Job, job_log_dir
 from mrsmith_tui.tools.output_limit import HeadTail, LiveThrottle
-from mrsmith_tui.tools.shell_classify import classify
+from mrsmith_tui.tools.shell.classify import classify
 
 DEFAULT_TIMEOUT_MS = 30_000
 MAX_TIMEOUT_MS = 600_000

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import re
 
-from mrsmith_tui.tools.shell_allow_bash import SECRET_VARIABLE
-from mrsmith_tui.tools.shell_allow_git import GIT_CONFIG_SECRET_KEY, GIT_FORMAT_RUNS
-from mrsmith_tui.tools.shell_context import Context, Problem
-from mrsmith_tui.tools.shell_options import Opt, given
-from mrsmith_tui.tools.shell_words import Word
+from mrsmith_tui.tools.shell.allow_bash import SECRET_VARIABLE
+from mrsmith_tui.tools.shell.allow_git import GIT_CONFIG_SECRET_KEY, GIT_FORMAT_RUNS
+from mrsmith_tui.tools.shell.context import Context, Problem
+from mrsmith_tui.tools.shell.options import Opt, given
+from mrsmith_tui.tools.shell.words import Word
 
 
 def check_git_format(name: str, opts: list[Opt], operands: list[Word], ctx: Context) -> list[Problem]:

@@ -1,4 +1,4 @@
-"""Judge one simple command's argv against the allowlist tables (shell_allowlist.py and the
+"""Judge one simple command's argv against the allowlist tables (allowlist.py and the
 shell_allow_*.py tables it joins).
 
 `judge(words, ctx)` returns the problems that make the command ask (empty: read-only). Every
@@ -12,9 +12,9 @@ from __future__ import annotations
 import os
 import re
 
-from mrsmith_tui.tools.shell_allow_bash import ENV_PRINTERS, SHELL_BUILTINS, WRAPPERS
-from mrsmith_tui.tools.shell_allow_git import GIT, GIT_GLOBAL, GIT_NEEDS_SUB, GIT_PRINTS_CONFIG, GIT_WITH_SUB
-from mrsmith_tui.tools.shell_allow_search import (
+from mrsmith_tui.tools.shell.allow_bash import ENV_PRINTERS, SHELL_BUILTINS, WRAPPERS
+from mrsmith_tui.tools.shell.allow_git import GIT, GIT_GLOBAL, GIT_NEEDS_SUB, GIT_PRINTS_CONFIG, GIT_WITH_SUB
+from mrsmith_tui.tools.shell.allow_search import (
     LISTER_FILTERS,
     LISTER_FIND_FORBIDDEN,
     LISTERS,
@@ -22,13 +22,13 @@ from mrsmith_tui.tools.shell_allow_search import (
     NAMES_ONLY,
     SEARCHERS,
 )
-from mrsmith_tui.tools.shell_allowlist import PROGRAMS
-from mrsmith_tui.tools.shell_check_files import secret_matching
-from mrsmith_tui.tools.shell_checks import CHECKS, RAW_CHECKS
-from mrsmith_tui.tools.shell_context import Context, Problem, path_problem
-from mrsmith_tui.tools.shell_options import given, one_word, parse_options
-from mrsmith_tui.tools.shell_program import Program
-from mrsmith_tui.tools.shell_words import Word
+from mrsmith_tui.tools.shell.allowlist import PROGRAMS
+from mrsmith_tui.tools.shell.check_files import secret_matching
+from mrsmith_tui.tools.shell.checks import CHECKS, RAW_CHECKS
+from mrsmith_tui.tools.shell.context import Context, Problem, path_problem
+from mrsmith_tui.tools.shell.options import given, one_word, parse_options
+from mrsmith_tui.tools.shell.program import Program
+from mrsmith_tui.tools.shell.words import Word
 
 MAX_DEPTH = 8  # wrappers of wrappers of ...
 
