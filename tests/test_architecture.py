@@ -33,3 +33,14 @@ def test_bundled_scripts_import_nothing_of_the_package():
             else:
                 continue
             assert not any(name.split(".")[0] == "mrsmith_tui" for name in names), path
+
+
+def test_no_module_of_the_tools_layer_imports_one_that_imports_it_back():
+    # tools.base <-> tools.services was such a circle (hidden under TYPE_CHECKING); none may come back.
+    import grimp
+
+    graph = grimp.build_graph("mrsmith_tui", include_external_packages=False)
+    tools = sorted(m for m in graph.modules if m.startswith("mrsmith_tui.tools"))
+    circles = [(a, b) for a in tools for b in graph.find_modules_directly_imported_by(a)
+               if b.startswith("mrsmith_tui.tools") and graph.find_shortest_chain(importer=b, imported=a) is not None]
+    assert circles == []

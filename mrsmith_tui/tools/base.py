@@ -1,4 +1,5 @@
-"""The Tool protocol, the context a tool runs in, and the Approver port.
+"""The Tool protocol and its defaults (the context a tool runs in and the Approver port live in
+services.py, the values a call comes to in outcome.py; both are re-exported here).
 
 A tool is a name, a description that teaches the model to use it, a JSON schema for its
 arguments, a read-only flag, and `run(args, ctx) -> ToolResult`. A tool that changes the
@@ -11,101 +12,23 @@ with its `--yes` / `--allow` policy, tests with a script.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Protocol
 
-from mrsmith_tui.cancel import CancelToken
-from mrsmith_tui.msgs import Msg, Question, Todo
-from mrsmith_tui.tools.ledger import FileLedger
-from mrsmith_tui.tools.services import Services
+from mrsmith_tui.tools.outcome import (
+    PRIVATE_SUFFIX,
+    RULE_TEXT,
+    ApprovalNeed,
+    ApprovalQuery,
+    Decision,
+    Rule,
+    ToolResult,
+)
+from mrsmith_tui.tools.services import Approver, ToolContext
 
-Decision = Literal["yes", "no", "always"]
-
-# Which trust rule made a call ask (DESIGN.md, "Trust boundaries"); the approval modal and the
-# headless refusal name it in words (RULE_TEXT), next to the detail in ApprovalNeed.reason.
-Rule = Literal["writes", "runs", "secret", "outside", "network", "other"]
-# web_fetch's spec for a host whose address is loopback/private/link-local: `web_fetch:<host>@private`.
-PRIVATE_SUFFIX = "@private"
-RULE_TEXT: dict[str, str] = {
-    "writes": "writes a file",
-    "runs": "runs a program that is not read-only",
-    "secret": "reads a secret",
-    "outside": "reaches outside the working directory",
-    "network": "talks to a new host",
-    "other": "needs your approval",
-}
-
-
-@dataclass(frozen=True)
-class ToolResult:
-    content: str  # what goes back to the model
-    ok: bool = True
-    exit_code: int | None = None
-    diff: str | None = None  # unified diff of a file change, for the frontend
-
-    @staticmethod
-    def error(text: str) -> ToolResult:
-        return ToolResult(content=f"Error: {text}", ok=False)
-
-
-@dataclass(frozen=True)
-class ApprovalNeed:
-    """Why a call needs the person, and what an "always" answer would allow from then on."""
-
-    reason: str  # the detail, one line: "write_file creates notes.txt", "rm is not read-only"
-    spec: str  # "write_file", "edit", "shell:git commit", "web_fetch:127.0.0.1"
-    diff: str | None = None
-    rule: Rule = "other"
-
-
-@dataclass(frozen=True)
-class ApprovalQuery:
-    tool: str
-    arguments: str
-    reason: str
-    spec: str
-    diff: str | None = None
-    agent_id: str | None = None
-    rule: Rule = "other"
-
-
-class Approver(Protocol):
-    """The port through which a run reaches the person. Methods block until answered."""
-
-    def approve(self, query: ApprovalQuery) -> Decision: ...
-
-    def confirm_continue(self, rounds: int, agent_id: str | None = None) -> bool: ...
-
-    def ask(self, questions: tuple[Question, ...], agent_id: str | None = None) -> str | None:
-        """The person's answers as text, or None when no person is available."""
-        ...
-
-
-def _no_output(_: str) -> None:
-    pass
-
-
-def _no_msg(_: Msg) -> None:
-    pass
-
-
-@dataclass
-class ToolContext:
-    """What a tool may use. One per agent; `cancel` is the current run's token."""
-
-    root: Path  # the working directory; nothing outside it is touched
-    cancel: CancelToken
-    approver: Approver
-    emit: Callable[[Msg], None] = _no_msg  # post a Msg (e.g. TasksChanged)
-    output: Callable[[str], None] = _no_output  # live output of the running call
-    ledger: FileLedger | None = None  # shared by every agent of a session
-    agent_id: str | None = None
-    # The session's services (approval gate, skills catalogue, sub-agent runner, fleet), shared by its agents.
-    services: Services = field(default_factory=Services)
-    tasks: list[Todo] = field(default_factory=list)  # this agent's task list, as todowrite last set it
-
+__all__ = [
+    "PRIVATE_SUFFIX", "RULE_TEXT", "ApprovalNeed", "ApprovalQuery", "Approver", "BaseTool", "Decision", "Rule", "Tool",
+    "ToolContext", "ToolResult", "openai_spec",
+]
 
 class Tool(Protocol):
     name: str

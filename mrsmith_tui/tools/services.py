@@ -1,4 +1,5 @@
-"""The services a session offers its tools and frontends, typed by what they are used for.
+"""What a tool is given: the context it runs in (ToolContext), the Approver port, and the services
+a session offers its tools and frontends, typed by what they are used for.
 
 A session's services are built once, by the composition that builds the session
 (agents.compose), and never patched on afterwards. The tools layer cannot import the agents
@@ -9,18 +10,19 @@ shares the same `Services`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from mrsmith_tui.cancel import CancelToken
-
-if TYPE_CHECKING:  # tools.base holds ToolContext, which holds the Services: names only, no import cycle
-    from mrsmith_tui.tools.base import ApprovalNeed, ToolContext, ToolResult
+from mrsmith_tui.msgs import Msg, Question, Todo
+from mrsmith_tui.tools.ledger import FileLedger
+from mrsmith_tui.tools.outcome import ApprovalNeed, ApprovalQuery, Decision, ToolResult
 
 __all__ = [
-    "AgentSummary", "ApprovalAsker", "FleetService", "Services", "SkillSummary", "SkillsService", "SubagentService",
+    "AgentSummary", "ApprovalAsker", "Approver", "FleetService", "Services", "SkillSummary", "SkillsService",
+    "SubagentService", "ToolContext",
 ]
 
 
@@ -98,3 +100,39 @@ class Services:
     fleet: FleetService | None = None
     skills: SkillsService | None = None
     subagents: SubagentService | None = None
+
+
+class Approver(Protocol):
+    """The port through which a run reaches the person. Methods block until answered."""
+
+    def approve(self, query: ApprovalQuery) -> Decision: ...
+
+    def confirm_continue(self, rounds: int, agent_id: str | None = None) -> bool: ...
+
+    def ask(self, questions: tuple[Question, ...], agent_id: str | None = None) -> str | None:
+        """The person's answers as text, or None when no person is available."""
+        ...
+
+
+def _no_output(_: str) -> None:
+    pass
+
+
+def _no_msg(_: Msg) -> None:
+    pass
+
+
+@dataclass
+class ToolContext:
+    """What a tool may use. One per agent; `cancel` is the current run's token."""
+
+    root: Path  # the working directory; nothing outside it is touched
+    cancel: CancelToken
+    approver: Approver
+    emit: Callable[[Msg], None] = _no_msg  # post a Msg (e.g. TasksChanged)
+    output: Callable[[str], None] = _no_output  # live output of the running call
+    ledger: FileLedger | None = None  # shared by every agent of a session
+    agent_id: str | None = None
+    # The session's services (approval gate, skills catalogue, sub-agent runner, fleet), shared by its agents.
+    services: Services = field(default_factory=Services)
+    tasks: list[Todo] = field(default_factory=list)  # this agent's task list, as todowrite last set it
