@@ -1,5 +1,4 @@
-"""The read-only set's search tools (grep, rg, find) and the listers: commands whose output is
-file names, which may feed another read-only command's path operands."""
+"""The read-only set's search tools (grep, rg, find), and the programs that show names only."""
 
 from __future__ import annotations
 
@@ -65,29 +64,6 @@ FIND_PRIMARIES: dict[str, str | None] = {
 FIND_NEWER_XY = re.compile(r"^-newer[aBcm][aBcmt]$")  # -newermt DATE; -newerXY FILE otherwise
 FIND_LEADING = frozenset({"-P", "-H"})  # no -L: it follows links out of the tree
 
-# --------------------------------------------------------------------------- listers
-
-# Commands whose output is file names under the working directory: as `$(…)` operands, or on
-# xargs' input, they may feed a read-only program's path operands (`wc -l $(git ls-files)`).
-# git subcommand -> options of which one must be present ("" = none needed)
-LISTERS_GIT = {"ls-files": "", "diff": "--name-only --name-status", "ls-tree": "--name-only", "grep": "-l --files-with-matches -L --name-only --files-without-match"}
-LISTERS = {"find": "", "rg": "-l --files --files-with-matches --files-without-match", "grep": "-l -L --files-with-matches --files-without-match", "ls": ""}
-LISTER_FIND_FORBIDDEN = frozenset({"-printf", "-ls"})  # they print more than names
-# Filters that pass whole lines through unchanged, with the only options that keep it so
-# (`grep -o`, `tail -c` could cut `/etc/passwd` out of a listed `a/etc/passwd`).
-LISTER_FILTERS: dict[str, frozenset[str]] = {
-    "grep": frozenset("-i -v -w -x -E -F -G -P -e --ignore-case --invert-match --word-regexp --line-regexp "
-                      "--extended-regexp --fixed-strings --basic-regexp --perl-regexp --regexp".split()),
-    "head": frozenset({"-n", "--lines", "-NUM"}),
-    "tail": frozenset({"-n", "--lines", "-NUM"}),
-    "sort": frozenset("-u -r -f -V -n --unique --reverse --ignore-case --version-sort --numeric-sort".split()),
-    "uniq": frozenset("-u -d -i --unique --repeated --ignore-case".split()),
-}
-# Given listed names, these print only matching lines, counts, names or hashes — what a
-# recursive search of the root may do — so a listed `.env` does not make them ask (a reader
-# that prints whole files, like cat, does).
-SEARCHERS = frozenset("grep egrep fgrep rg wc ls stat file du md5sum sha1sum sha224sum sha256sum sha384sum sha512sum "
-                      "b2sum cksum".split())
 # These show names and sizes, never content: naming a secret inside the root is fine
 # (`ls -l .env`, `du -sh *`), as list_dir shows it; a path outside the root still asks.
 # Not wc or file: they read the secret (`wc -L`, `file id_rsa` says "OpenSSH private key").

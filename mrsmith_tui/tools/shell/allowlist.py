@@ -43,7 +43,7 @@ def markdown() -> str:
         if p.check:
             out += f"; content check `{p.check}`"
         if p.dynamic_ok:
-            out += "; `$(lister)` operands ok"
+            out += "; run-time option values ok"
         return out
 
     rows = ["| program | options allowed, spelled exactly | operands |", "|---|---|---|"]

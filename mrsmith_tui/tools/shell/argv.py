@@ -14,14 +14,7 @@ import re
 
 from mrsmith_tui.tools.shell.allow_bash import ENV_PRINTERS, SHELL_BUILTINS, WRAPPERS
 from mrsmith_tui.tools.shell.allow_git import GIT, GIT_GLOBAL, GIT_NEEDS_SUB, GIT_PRINTS_CONFIG, GIT_WITH_SUB
-from mrsmith_tui.tools.shell.allow_search import (
-    LISTER_FILTERS,
-    LISTER_FIND_FORBIDDEN,
-    LISTERS,
-    LISTERS_GIT,
-    NAMES_ONLY,
-    SEARCHERS,
-)
+from mrsmith_tui.tools.shell.allow_search import NAMES_ONLY
 from mrsmith_tui.tools.shell.allowlist import PROGRAMS
 from mrsmith_tui.tools.shell.check_files import secret_matching
 from mrsmith_tui.tools.shell.checks import CHECKS, RAW_CHECKS
@@ -33,7 +26,7 @@ from mrsmith_tui.tools.shell.words import Word
 MAX_DEPTH = 8  # wrappers of wrappers of ...
 
 
-def judge(words: list[Word], ctx: Context, *, depth: int = 0, stdin_lister: str | None = None) -> list[Problem]:
+def judge(words: list[Word], ctx: Context, *, depth: int = 0) -> list[Problem]:
     if not words:
         return []
     head = words[0]
@@ -52,7 +45,7 @@ def judge(words: list[Word], ctx: Context, *, depth: int = 0, stdin_lister: str 
         return [Problem("runs", f"`{name}` would run {where}, a program inside the working directory (PATH leads there)")]
     args = words[1:]
     if name in WRAPPERS:  # even a wrapper configured harmless: what it runs is judged (`timeout 5 rm x`)
-        return _wrapper(name, args, ctx, depth, stdin_lister)
+        return _wrapper(name, args, ctx, depth)
     if configured:
         return []
     if name in ENV_PRINTERS:
@@ -147,7 +140,7 @@ def check_program(name: str, prog: Program, args: list[Word], ctx: Context, spec
         paths += [w for w in words if w.value is None and not one_word(w) and w not in paths]
     for w in paths:
         p = path_problem(w, ctx, names_only=name in NAMES_ONLY)
-        if p is not None and not (p.rule == "secret" and w.origin.startswith("lister:") and name in SEARCHERS):
+        if p is not None:
             problems.append(p)
     if special is not None:
         problems += special(name, opts, operands, ctx)
@@ -157,7 +150,7 @@ def check_program(name: str, prog: Program, args: list[Word], ctx: Context, spec
 # --------------------------------------------------------------------------- wrappers
 
 
-def _wrapper(name: str, args: list[Word], ctx: Context, depth: int, stdin_lister: str | None) -> list[Problem]:
+def _wrapper(name: str, args: list[Word], ctx: Context, depth: int) -> list[Problem]:
     wrap = WRAPPERS[name]
     opts, rest, problems = parse_options(wrap.options, name, args)
     if problems:  # the wrapper's own options: only this exact command (`env -S …` is not all of env)
@@ -186,7 +179,7 @@ def _wrapper(name: str, args: list[Word], ctx: Context, depth: int, stdin_lister
             return [Problem("runs", f"{name} without a command", name)]
         return []
     if name == "xargs":
-        inner = inner + [Word(None, "<words read by xargs>", f"lister:{stdin_lister}" if stdin_lister else "dynamic")]
+        inner = inner + [Word(None, "<words read by xargs>", "xargs")]
     return judge(inner, ctx, depth=depth + 1)
 
 
@@ -283,69 +276,3 @@ def _git_operand(w: Word, ctx: Context) -> Problem | None:
                 return Problem("secret", f"`{w.text}` matches `{hit}`, which looks like a secret" if hit
                                else f"`{w.text}`: too many files to check it against")
     return None
-
-
-
-# --------------------------------------------------------------------------- listers
-
-
-def is_lister(words: list[Word], ctx: Context | None = None) -> str | None:
-    """"git" or "tree" when this command prints only file names (tracked, or any under the root).
-
-    A listing aimed at secrets (`find . -name .env`, `ls .env`) is no lister: its names would
-    lead a searcher (`| xargs grep ''`) straight to them.
-    """
-    if not words or any(w.value is None for w in words):
-        return None
-    name, args = words[0].value, [w.value or "" for w in words[1:]]
-    if ctx is not None and _aims_at_secret(name or "", args, ctx):
-        return None
-    if name == "git":
-        _, rest, problems = parse_options(GIT_GLOBAL, "git", words[1:])
-        if problems or not rest or rest[0].value not in LISTERS_GIT:
-            return None
-        need = LISTERS_GIT[rest[0].value or ""].split()
-        opts, _, problems = parse_options(GIT[rest[0].value or ""], "git", rest[1:])
-        if problems or any(o.name == "--format" for o in opts) or (need and not any(o.name in need for o in opts)):
-            return None
-        untracked = any(o.name in ("-o", "--others", "-i", "--ignored", "--untracked", "--no-index") for o in opts)
-        return "tree" if untracked else "git"
-    if name == "find":
-        return None if any(a in LISTER_FIND_FORBIDDEN for a in args) else "tree"
-    if name == "ls":
-        plain = all(a in ("-1", "-A", "-t", "-r", "-S") or not a.startswith("-") for a in args)  # -a lists ..; -d alone lists .
-        return "tree" if plain else None
-    if name in LISTERS:
-        need = LISTERS[name].split()
-        opts, _, problems = parse_options(PROGRAMS[name], name, words[1:])
-        return "tree" if not problems and any(o.name in need for o in opts) else None
-    return None
-
-
-_FIND_NAME_TESTS = {"-name": False, "-path": False, "-wholename": False, "-iname": True, "-ipath": True, "-iwholename": True}
-
-
-def _aims_at_secret(name: str, args: list[str], ctx: Context) -> bool:
-    if name == "find":
-        for k, a in enumerate(args[:-1]):
-            if a in _FIND_NAME_TESTS and secret_matching(args[k + 1].removeprefix("./"), ctx, fold=_FIND_NAME_TESTS[a]) is not None:
-                return True
-            if a in ("-regex", "-iregex"):
-                return True  # a regular expression over paths: not looked into
-    return any(not a.startswith("-") and ctx.sensitive.matches(re.sub(r"^(\./)+", "", a) or ".") for a in args)
-
-
-def is_filter(words: list[Word]) -> bool:
-    """A pipeline stage that passes whole lines of its input through (and reads no file of its own)."""
-    if not words or any(w.value is None for w in words) or words[0].value not in LISTER_FILTERS:
-        return False
-    name = words[0].value or ""
-    prog = PROGRAMS[name]
-    opts, operands, problems = parse_options(prog, name, words[1:])
-    if problems:
-        return False
-    if prog.operands == "pattern" and not given(opts, prog.pattern_set):
-        operands = operands[1:]
-    return not operands and all(o.name in LISTER_FILTERS[name] for o in opts)
-
-

@@ -47,17 +47,6 @@ class Context:
             self._git_secrets[cwd] = git_local_secrets(cwd)
         return self._git_secrets[cwd]
 
-    def listed_problem(self, kind: str) -> str | None:
-        """Why names a lister prints could lead a reader astray, or None.
-
-        A lister's output (`$(git ls-files)`, `… | xargs`) is split at blanks, so a committed
-        file named `x /etc/passwd` would hand `/etc/passwd` to the reader; a listed link may
-        lead outside the root, and a listed `.env` is a secret. "git" listers print tracked
-        files (checked with `git ls-files`); "tree" listers anything under the root.
-        """
-        if kind not in self._listed:
-            self._listed[kind] = _listed_problem(self, kind)
-        return self._listed[kind]
 
 def path_problem(w: Word, ctx: Context, *, names_only: bool = False) -> Problem | None:
     """Why reading this path should ask (outside the root, a secret, a socket), or None.
@@ -67,11 +56,8 @@ def path_problem(w: Word, ctx: Context, *, names_only: bool = False) -> Problem 
     """
     if w.value is None:
         if w.origin == "procsub":
-            return None
-        if w.origin.startswith("lister:"):
-            why = ctx.listed_problem(w.origin.split(":", 1)[1])
-            return None if why is None else Problem("secret" if why.endswith("a secret") else "outside", f"`{w.text}` {why}")
-        return Problem("outside", f"`{w.text}` is a path only known when it runs")
+            return None  # /dev/fd/N: what the judged command inside writes
+        return _run_time_name(w)
     v = w.value
     if v == "-" or v in HARMLESS_DEVICES:
         return None
@@ -96,41 +82,17 @@ def path_problem(w: Word, ctx: Context, *, names_only: bool = False) -> Problem 
 
 
 A_OUTSIDE = "outside the working directory"
-MAX_NAMES = 50_000
-_ODD = re.compile(r"[\s'\"\\]")
 
 
-def _listed_problem(ctx: Context, kind: str) -> str | None:
-    names: list[str] = []  # root-relative paths
-    if kind == "git":
-        for cwd in ctx.cwds:
-            try:
-                out = subprocess.run(["git", "ls-files", "-z"], cwd=cwd, capture_output=True, timeout=10, stdin=subprocess.DEVNULL)
-            except (OSError, subprocess.SubprocessError):
-                return "lists files that could not be looked at first"
-            rel = os.path.relpath(cwd, ctx.root)
-            names += [os.path.normpath(os.path.join(rel, n)) for n in out.stdout.decode("utf-8", "replace").split("\0") if n]
-    else:
-        for top, dirs, files in os.walk(ctx.root):
-            dirs[:] = [d for d in dirs if d != ".git"]
-            rel = os.path.relpath(top, ctx.root)
-            names += [os.path.normpath(os.path.join(rel, n)) for n in dirs + files]
-            if len(names) > MAX_NAMES:
-                return "lists more files than can be looked at first"
-    for name in names:
-        if _ODD.search(name):
-            return f"lists `{name}`, whose blanks or quotes would split it into other paths"
-        if name.startswith("-"):  # `wc -l $(git ls-files)` with a file named `--files0-from=.env`
-            return f"lists `{name}`, which the reader would take as an option"
-        full = os.path.join(ctx.root, name)
-        if os.path.islink(full):
-            why = ctx.sensitive.reason(full, ctx.root)
-            if why is not None and A_OUTSIDE in why:
-                return f"lists `{name}`, a link that leads outside the working directory"
-    for name in names:
-        if ctx.sensitive.matches(name) or (os.path.islink(os.path.join(ctx.root, name)) and ctx.sensitive.reason(os.path.join(ctx.root, name), ctx.root)):
-            return f"lists `{name}`: this looks like a secret"
-    return None
+def _run_time_name(w: Word) -> Problem:
+    """A path operand only known when it runs asks: bash splits, globs and drops NUL bytes from
+    what a substitution prints, after the command was judged (a tracked file named `.e*` or
+    `.gi?/config` turns `cat $(git ls-files)` into a reader of secrets)."""
+    if w.origin == "xargs":
+        return Problem("secret", "xargs hands it names read when it runs, which may name a secret or a file outside")
+    if w.origin == "substitution":
+        return Problem("secret", f"`{w.text}` gives names only known when it runs (bash splits and globs them), which may name a secret")
+    return Problem("outside", f"`{w.text}` is a path only known when it runs")
 
 
 # --------------------------------------------------------------------------- repository config

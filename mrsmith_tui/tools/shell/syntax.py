@@ -17,7 +17,7 @@ from mrsmith_tui.tools.shell.allow_bash import (
     TEST_FILE_BINARY,
     TEST_FILE_UNARY,
 )
-from mrsmith_tui.tools.shell.argv import is_filter, is_lister, judge
+from mrsmith_tui.tools.shell.argv import judge
 from mrsmith_tui.tools.shell.check_builtins import test_path_problem
 from mrsmith_tui.tools.shell.context import Context, Problem
 from mrsmith_tui.tools.shell.parse import node_text
@@ -47,12 +47,12 @@ def walk(node: Node, ctx: Context) -> list[Problem]:
     return out
 
 
-def _stmt(node: Node, ctx: Context, out: list[Problem], stdin_lister: str | None = None) -> None:
+def _stmt(node: Node, ctx: Context, out: list[Problem]) -> None:
     kind = node.type
     if kind == "comment":
         return
     if kind == "command":
-        _simple(node, ctx, out, stdin_lister)
+        _simple(node, ctx, out)
     elif kind == "pipeline":
         _pipeline(node, ctx, out)
     elif kind == "redirected_statement":
@@ -60,7 +60,7 @@ def _stmt(node: Node, ctx: Context, out: list[Problem], stdin_lister: str | None
             if c.type in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
                 _redirect(c, ctx, out)
             else:
-                _stmt(c, ctx, out, stdin_lister)
+                _stmt(c, ctx, out)
     elif kind in ("file_redirect", "heredoc_redirect", "herestring_redirect"):
         _redirect(node, ctx, out)
     elif kind == "compound_statement" and node.children and node.children[0].type == "((":
@@ -84,31 +84,11 @@ def _stmt(node: Node, ctx: Context, out: list[Problem], stdin_lister: str | None
 
 
 def _pipeline(node: Node, ctx: Context, out: list[Problem]) -> None:
-    feeding: str | None = None  # the previous stage prints file names: "git" (tracked) or "tree"
     for c in node.named_children:
-        _stmt(c, ctx, out, stdin_lister=feeding)
-        words = _plain_words(c, ctx)
-        if words is None:
-            feeding = None
-        else:
-            feeding = is_lister(words, ctx) or (feeding if feeding and is_filter(words) else None)
+        _stmt(c, ctx, out)
 
 
-def _plain_words(node: Node, ctx: Context) -> list[Word] | None:
-    if node.type != "command":
-        return None
-    words: list[Word] = []
-    for c in node.named_children:
-        if c.type == "command_name":
-            words += expand(node_text(c), ctx.cwds)
-        elif c.type in _WORDS:
-            words += expand(node_text(c), ctx.cwds)
-        else:
-            return None
-    return words
-
-
-def _simple(node: Node, ctx: Context, out: list[Problem], stdin_lister: str | None) -> None:
+def _simple(node: Node, ctx: Context, out: list[Problem]) -> None:
     args: list[Node] = []
     for c in node.named_children:
         kind = c.type
@@ -126,7 +106,7 @@ def _simple(node: Node, ctx: Context, out: list[Problem], stdin_lister: str | No
     loop = next((m.group(2) for a in args if (m := _LOOP_REF.match(node_text(a))) and m.group(2) in ctx.loops), None)
     for value in ctx.loops[loop] if loop else [None]:
         words = [w for a in args for w in _argument(a, ctx, (loop, value) if loop else None)]
-        out += [p for p in judge(words, ctx, stdin_lister=stdin_lister) if p not in out]
+        out += [p for p in judge(words, ctx) if p not in out]
 
 
 _LOOP_REF = re.compile(r'^("?)\$\{?([a-z][a-z0-9_]*)\}?\1$')
@@ -140,7 +120,7 @@ def _argument(node: Node, ctx: Context, loop: tuple[str, Word | None] | None = N
         value = loop[1]
         quoted = bool(m.group(1))
         if value.value is None:
-            return [Word(None, text, value.origin)]  # a lister's name stays a lister's name
+            return [Word(None, text, value.origin)]  # a substitution's output stays unknown
         if quoted or not re.search(r"[\s*?\[]", value.value):
             return [Word(value.value, text, value.origin)]
         return [Word(None, text, "dynamic")]  # unquoted: split and matched again
@@ -149,22 +129,8 @@ def _argument(node: Node, ctx: Context, loop: tuple[str, Word | None] | None = N
     if inner.type == "process_substitution":
         return [Word(None, text, "procsub")]
     if inner.type == "command_substitution":
-        body = [c for c in inner.named_children if c.type != "comment"]
-        kind = _lister_kind(body[0], ctx) if len(body) == 1 else None
-        return [Word(None, text, f"lister:{kind}" if kind else "dynamic")]
+        return [Word(None, text, "substitution")]
     return expand(text, ctx.cwds)
-
-
-def _lister_kind(node: Node, ctx: Context) -> str | None:
-    if node.type == "command":
-        words = _plain_words(node, ctx)
-        return is_lister(words, ctx) if words is not None else None
-    if node.type == "pipeline":
-        stages = [_plain_words(c, ctx) for c in node.named_children]
-        if any(s is None for s in stages) or not all(is_filter(s) for s in stages[1:]):  # type: ignore[arg-type]
-            return None
-        return is_lister(stages[0], ctx)  # type: ignore[arg-type]
-    return None
 
 
 def _scan(node: Node, ctx: Context, out: list[Problem]) -> None:

@@ -25,7 +25,7 @@ Seg = tuple[str, bool]  # one character and whether it was quoted
 class Word:
     value: str | None  # None: only known when it runs
     text: str  # as written, for messages
-    origin: str = "literal"  # literal | glob | lister | procsub | dynamic
+    origin: str = "literal"  # literal | glob | substitution | xargs | procsub | dynamic
 
     @property
     def known(self) -> bool:
