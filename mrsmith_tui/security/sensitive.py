@@ -1,6 +1,6 @@
 """Paths that look like secrets: reading them asks the person first.
 
-The built-in list is gitignore-style patterns (matched with pathspec against the path relative
+The built-in list (sensitive_rules.py, and where it comes from) is gitignore-style patterns (matched with pathspec against the path relative
 to the working directory, at any depth unless the pattern has a slash inside it). Config's
 `sensitivePaths` adds patterns; a `!pattern` there takes one back out. A path outside the
 working directory is always sensitive: the tools do not know what it is.
@@ -15,63 +15,9 @@ from pathlib import PurePosixPath
 
 import pathspec
 
-DEFAULT_SENSITIVE_PATTERNS: tuple[str, ...] = (
-    # .env and every variant (.env.local, .env~, .env-prod, .env_old, .envrc); .env.example and the
-    # like ask too: real values end up in them often enough.
-    ".env*",
-    "*.env",  # prod.env, secrets.env
-    "*.pem",
-    "*.key",
-    "*.p12",
-    "*.pfx",
-    "*.jks",
-    "*.keystore",
-    "*.kdbx",
-    "*.ppk",  # PuTTY private keys
-    "AuthKey_*.p8",  # Apple API keys
-    "*.tfstate",  # Terraform state holds every secret of the infrastructure in clear
-    "*.tfstate.backup",
-    # ssh private keys: any id_* without an extension (id_work, id_github), and the usual names with
-    # any suffix (id_rsa.bak); id_utils.py and id_map.json are code, not keys
-    "id_*",
-    "!id_*.*",
-    "id_rsa*",
-    "id_dsa*",
-    "id_ecdsa*",
-    "id_ed25519*",
-    "id_xmss*",
-    "!id_*.pub",
-    ".ssh/",
-    ".aws/",
-    ".gnupg/",
-    ".azure/",
-    "**/.config/gcloud/",
-    "**/.config/gh/hosts.yml",
-    ".netrc",
-    "_netrc",
-    ".pgpass",
-    ".htpasswd",
-    ".git-credentials*",  # .git-credentials.bak too
-    "secrets.yml",  # Rails, Ansible, ASP.NET user secrets
-    "secrets.yaml",
-    "secrets.json",
-    ".npmrc",
-    ".pypirc",
-    "*credentials*.json",
-    "credentials",  # ~/.aws/credentials, ~/.cargo/credentials and kin
-    "credentials.toml",
-    "client_secret*.json",  # Google OAuth clients
-    "service-account*.json",
-    ".vault-token",
-    ".my.cnf",
-    ".dockercfg",
-    "**/.docker/config.json",
-    "**/.kube/config",
-    "kubeconfig",
-    # A remote URL in a repository's config can carry a token (https://user:ghp_…@github.com); git itself
-    # still reads it, only reading it as a file asks.
-    ".git/config",
-)
+from mrsmith_tui.security.sensitive_rules import DEFAULT_SENSITIVE_PATTERNS
+
+__all__ = ["DEFAULT_SENSITIVE_PATTERNS", "OUTSIDE_ROOT", "SensitivePaths", "is_repository_config"]
 
 OUTSIDE_ROOT = "outside the working directory"
 
@@ -102,7 +48,7 @@ class SensitivePaths:
             rel = os.path.relpath(candidate, real_root)
             if rel == ".." or rel.startswith("../") or os.path.isabs(rel):
                 return f"it is {OUTSIDE_ROOT}"
-            if rel != "." and self.matches(rel):
+            if rel != "." and (self.matches(rel) or is_repository_config(candidate)):
                 return "this looks like a secret"
         return None
 
@@ -116,4 +62,18 @@ class SensitivePaths:
         for candidate in dict.fromkeys((rel, rel.lower())):
             if self._spec.match_file(candidate) or self._spec.match_file(candidate + "/_"):
                 return True
+        return False
+
+
+def is_repository_config(path: str) -> bool:
+    """Whether `path` is a git repository's own config wherever the repository sits: a file named
+    `config` or `config.worktree` beside a `HEAD` file and an `objects/` folder (or a `commondir`
+    file), as in a bare repository vendored as `deps/lib.git/`, which no name pattern can know."""
+    folder, name = os.path.split(path)
+    if name not in ("config", "config.worktree"):
+        return False
+    try:
+        return os.path.isfile(os.path.join(folder, "HEAD")) and (
+            os.path.isdir(os.path.join(folder, "objects")) or os.path.isfile(os.path.join(folder, "commondir")))
+    except (OSError, ValueError):
         return False

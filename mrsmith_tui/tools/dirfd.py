@@ -171,18 +171,25 @@ def _check_links(root: Path, st: os.stat_result, shown: str, cancelled: Callable
 
 
 def count_links_inside(root: Path, dev: int, ino: int, want: int, cancelled: Callable[[], bool] | None = None) -> int:
-    """How many names beneath the root are the file (dev, ino); stops at `want` or LINK_SCAN_LIMIT entries.
+    """How many names beneath the root are the file (dev, ino); stops at `want` or LINK_SCAN_LIMIT entries."""
+    return len(links_inside(root, dev, ino, want, cancelled))
+
+
+def links_inside(root: Path, dev: int, ino: int, want: int, cancelled: Callable[[], bool] | None = None) -> list[str]:
+    """The names beneath the root (root-relative, POSIX) that are the file (dev, ino); stops at `want`
+    of them or LINK_SCAN_LIMIT entries.
 
     Depth first with one open fd per level; a directory renamed during the scan (listed under two
     names) is counted once, by its own inode."""
-    found = seen = 0
+    found: list[str] = []
+    seen = 0
     visited: set[tuple[int, int]] = set()
-    frames: list[tuple[int, list[str]]] = []
+    frames: list[tuple[int, list[str], str]] = []
 
-    def enter(fd: int) -> None:
-        nonlocal found, seen
+    def enter(fd: int, prefix: str) -> None:
+        nonlocal seen
         subdirs: list[str] = []
-        frames.append((fd, subdirs))  # closed by the loop or the finally, whatever happens below
+        frames.append((fd, subdirs, prefix))  # closed by the loop or the finally, whatever happens below
         st = os.fstat(fd)
         if (st.st_dev, st.st_ino) in visited:
             return
@@ -193,7 +200,8 @@ def count_links_inside(root: Path, dev: int, ino: int, want: int, cancelled: Cal
                     seen += 1
                     if entry.inode() == ino and not entry.is_symlink():
                         try:
-                            found += entry.stat(follow_symlinks=False).st_dev == dev
+                            if entry.stat(follow_symlinks=False).st_dev == dev:
+                                found.append(prefix + entry.name)
                         except OSError:
                             pass
                     elif entry.is_dir(follow_symlinks=False):
@@ -202,20 +210,21 @@ def count_links_inside(root: Path, dev: int, ino: int, want: int, cancelled: Cal
             pass  # unreadable: links in it are not found, so the file is refused
 
     try:
-        enter(open_root(root))
-        while frames and found < want and seen < LINK_SCAN_LIMIT:
+        enter(open_root(root), "")
+        while frames and len(found) < want and seen < LINK_SCAN_LIMIT:
             if cancelled is not None and cancelled():
                 break
-            fd, subdirs = frames[-1]
+            fd, subdirs, prefix = frames[-1]
             if not subdirs:
                 os.close(frames.pop()[0])
                 continue
+            name = subdirs.pop()
             try:
-                enter(os.open(subdirs.pop(), _DIR_FLAGS, dir_fd=fd))
+                enter(os.open(name, _DIR_FLAGS, dir_fd=fd), f"{prefix}{name}/")
             except OSError:
                 pass  # gone or unreadable: its links are not found, so the file is refused
     finally:
-        for fd, _ in frames:
+        for fd, _, _ in frames:
             os.close(fd)
     return found
 

@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import os
 import posixpath
+import stat
 import threading
 from pathlib import Path
 from typing import Any
 
-from mrsmith_tui.security.sensitive import SensitivePaths
+from mrsmith_tui.security.sensitive import SensitivePaths, is_repository_config
 from mrsmith_tui.tools.base import ApprovalNeed, ToolContext
+from mrsmith_tui.tools.dirfd import links_inside
 from mrsmith_tui.tools.sandbox import SandboxError, display, resolve
 
 SECRET = "this looks like a secret"
@@ -55,13 +57,29 @@ def secret_need(tool: str, raw: Any, ctx: ToolContext, sensitive: SensitivePaths
     real_root = os.path.realpath(ctx.root)
     shown = display(ctx.root, path)
     named = _named(str(raw), real_root)
-    if not ((shown != "." and sensitive.matches(shown)) or sensitive.matches(named)):
-        return None
+    if not ((shown != "." and sensitive.matches(shown)) or sensitive.matches(named) or is_repository_config(str(path))):
+        if (linked := _hard_linked_secret(path, ctx, sensitive)) is None:
+            return None
+        doing = f"it is a hard link to {linked}" + (f"; {doing}" if doing else "")
     given = str(raw) if os.path.isabs(str(raw)) else named
     detail = shown if given == shown else f"{given} -> {shown}"
     # The modal and refusals already say "reads a secret"; the detail names the file.
     reason = f"{detail} looks like a secret" + (f"; {doing}" if doing else "")
     return ApprovalNeed(reason=reason, spec=f"{tool}:{shown}", rule="secret")
+
+
+def _hard_linked_secret(path: Path, ctx: ToolContext, sensitive: SensitivePaths) -> str | None:
+    """Another name of this file, when it has several and one looks like a secret (`notes.txt`
+    hard-linked to `.env`); a name outside the root makes the tool refuse the file anyway."""
+    try:
+        st = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(st.st_mode) or st.st_nlink <= 1:
+        return None
+    root = Path(os.path.realpath(ctx.root))
+    return next((n for n in links_inside(root, st.st_dev, st.st_ino, st.st_nlink)
+                 if sensitive.matches(n) or is_repository_config(str(root / n))), None)
 
 
 def changed_since_approval(args: dict[str, Any], path: Path) -> str | None:

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mrsmith_tui.security.sensitive import SensitivePaths
+from mrsmith_tui.security.sensitive import SensitivePaths, is_repository_config
 from mrsmith_tui.tools.base import Rule
+from mrsmith_tui.tools.dirfd import links_inside
 from mrsmith_tui.tools.shell.allow_bash import HARMLESS_DEVICES, SECRET_VARIABLE
 from mrsmith_tui.tools.shell.allow_git import GIT_CONFIG_DANGER, GIT_CONFIG_OFF, GIT_CONFIG_SECRET_KEY, GIT_READ_HOOKS
 from mrsmith_tui.tools.shell.words import Word
@@ -78,6 +80,29 @@ def path_problem(w: Word, ctx: Context, *, names_only: bool = False) -> Problem 
         if names_only and not (real == ".." or real.startswith("../") or os.path.isabs(real)):
             continue
         return Problem("secret", f"{shown}: {why}")
+    if not names_only:
+        for cwd in ctx.cwds:
+            if (p := hard_link_problem(v if os.path.isabs(v) else os.path.join(cwd, v), ctx, shown)) is not None:
+                return p
+    return None
+
+
+def hard_link_problem(full: str, ctx: Context, shown: str) -> Problem | None:
+    """A file with more than one name is judged by all of them, as the file tools judge it: a hard
+    link whose other names are not all inside the root may be a file from outside (`ln ~/.ssh/id_rsa
+    notes.txt`), and one whose other name looks like a secret is that secret."""
+    try:
+        st = os.stat(full)
+    except (OSError, ValueError):
+        return None
+    if not stat.S_ISREG(st.st_mode) or st.st_nlink <= 1:
+        return None
+    names = links_inside(Path(ctx.root), st.st_dev, st.st_ino, st.st_nlink)
+    if len(names) < st.st_nlink:
+        return Problem("outside", f"{shown} has {st.st_nlink} hard links and not all of them are inside the working directory")
+    secret = next((n for n in names if ctx.sensitive.matches(n) or is_repository_config(os.path.join(ctx.root, n))), None)
+    if secret is not None:
+        return Problem("secret", f"{shown} is a hard link to `{secret}`, which looks like a secret")
     return None
 
 
