@@ -22,6 +22,7 @@ from collections.abc import Iterable, Mapping, MutableMapping
 from fnmatch import fnmatchcase
 
 from mrsmith_tui.security.redact import PROCESS, Redactor
+from mrsmith_tui.security.tree_paths import neutralise
 
 MIN_REDACTED_VALUE = 8  # a shorter value ("1", "true", "us-east") would be redacted out of ordinary text
 
@@ -113,9 +114,12 @@ def scrub_process_environment(
 
 
 def child_environment(passthrough: Iterable[str] = (), *, environ: Mapping[str, str] | None = None,
-                      held: Mapping[str, str] | None = None) -> dict[str, str]:
+                      held: Mapping[str, str] | None = None, root: str | os.PathLike[str] | None = None,
+                      helper: bool = False) -> dict[str, str]:
     """The environment for a child process: secrets out unless `passthrough` names them
-    (exact names or shell-style patterns, e.g. `GITHUB_TOKEN`, `NPM_*`)."""
+    (exact names or shell-style patterns, e.g. `GITHUB_TOKEN`, `NPM_*`), and, given the `root`,
+    nothing that makes a program load code or config from the tree (tree_paths.neutralise;
+    `helper`: one of mrsmith's own processes, which gets no PATH entry inside the root either)."""
     passthrough = tuple(p for p in passthrough if p)
     env = os.environ if environ is None else environ
     # By name, and by value: a key under an innocent name (MY_URL=...?key=sk-...) stays out too.
@@ -126,6 +130,8 @@ def child_environment(passthrough: Iterable[str] = (), *, environ: Mapping[str, 
         with _lock:
             kept = dict(_held if held is None else held)
         out.update({k: v for k, v in kept.items() if _passes(k, passthrough) and k not in out})
+    if root is not None:
+        out, _ = neutralise(out, root, helper=helper)
     return out
 
 

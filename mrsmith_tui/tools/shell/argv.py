@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import re
 
+from mrsmith_tui.security.environment import child_environment
 from mrsmith_tui.tools.shell.allow_bash import ENV_PRINTERS, SHELL_BUILTINS, WRAPPERS
 from mrsmith_tui.tools.shell.allow_git import GIT, GIT_GLOBAL, GIT_NEEDS_SUB, GIT_PRINTS_CONFIG, GIT_WITH_SUB
 from mrsmith_tui.tools.shell.allow_search import NAMES_ONLY
@@ -71,7 +72,7 @@ def _program_in_root(name: str, ctx: Context) -> str | None:
     empty PATH entry, or one inside the root (a cloned repository's `bin/ls` would run instead of ls)."""
     inside = ctx.root.rstrip("/") + "/"
     for cwd in ctx.cwds:
-        for entry in os.environ.get("PATH", "").split(":"):
+        for entry in child_environment(root=ctx.root).get("PATH", "").split(":"):  # what the child gets
             folder = entry if os.path.isabs(entry) else os.path.join(cwd, entry)  # "" is the cwd itself
             candidate = os.path.join(folder, name)
             if os.path.isfile(candidate) and os.access(candidate, os.X_OK):

@@ -31,8 +31,9 @@ from dataclasses import dataclass
 
 from mrsmith_tui.security.sensitive import SensitivePaths
 from mrsmith_tui.tools.base import Rule
-from mrsmith_tui.tools.shell.context import Context, git_config_keys, git_toplevel
+from mrsmith_tui.tools.shell.context import Context
 from mrsmith_tui.tools.shell.parse import VARIABLE_REDIRECT, has_missing, parser, unseen_substitutions
+from mrsmith_tui.tools.shell.repo_config import git_config_keys, git_toplevel
 from mrsmith_tui.tools.shell.syntax import walk
 
 RULE_ORDER: tuple[Rule, ...] = ("runs", "writes", "network", "secret", "outside", "other")
@@ -85,8 +86,8 @@ def _classify(
 
     def git_config(cwd: str) -> list[str]:
         if cwd not in config_cache:
-            config_cache[cwd] = git_config_keys(cwd)
-            top = git_toplevel(cwd)  # a dotfiles repository in $HOME: `git log -p` shows files above the root
+            config_cache[cwd] = git_config_keys(cwd, real_root)
+            top = git_toplevel(cwd, real_root)  # a dotfiles repository in $HOME: `git log -p` shows files above the root
             if top is not None and os.path.commonpath([real_root, os.path.realpath(top)]) != real_root:
                 config_cache[cwd] = [f"work tree at {top} (above the working directory)", *config_cache[cwd]]
         return config_cache[cwd]

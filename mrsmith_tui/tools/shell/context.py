@@ -2,7 +2,7 @@
 
 `Problem` is why a command asks; `Context` carries the root, the sensitive-path list and the
 directories the command may run in; `path_problem` judges one path a read-only program would
-read; `git_config_keys` reads the settings a repository could use to make git run a program.
+read (repo_config.py reads what the repository's own config could make git do).
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import re
 import stat
-import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,8 +17,8 @@ from pathlib import Path
 from mrsmith_tui.security.sensitive import SensitivePaths, is_repository_config
 from mrsmith_tui.tools.base import Rule
 from mrsmith_tui.tools.dirfd import links_inside
-from mrsmith_tui.tools.shell.allow_bash import HARMLESS_DEVICES, SECRET_VARIABLE
-from mrsmith_tui.tools.shell.allow_git import GIT_CONFIG_DANGER, GIT_CONFIG_OFF, GIT_CONFIG_SECRET_KEY, GIT_READ_HOOKS
+from mrsmith_tui.tools.shell.allow_bash import HARMLESS_DEVICES
+from mrsmith_tui.tools.shell.repo_config import git_local_secrets
 from mrsmith_tui.tools.shell.words import Word
 
 
@@ -46,7 +45,7 @@ class Context:
     def git_secrets(self, cwd: str) -> list[str]:
         """Keys of the repository's own config that hold a token (see `git_local_secrets`)."""
         if cwd not in self._git_secrets:
-            self._git_secrets[cwd] = git_local_secrets(cwd)
+            self._git_secrets[cwd] = git_local_secrets(cwd, self.root)
         return self._git_secrets[cwd]
 
 
@@ -118,91 +117,3 @@ def _run_time_name(w: Word) -> Problem:
     if w.origin == "substitution":
         return Problem("secret", f"`{w.text}` gives names only known when it runs (bash splits and globs them), which may name a secret")
     return Problem("outside", f"`{w.text}` is a path only known when it runs")
-
-
-# --------------------------------------------------------------------------- repository config
-
-
-def git_toplevel(cwd: str) -> str | None:
-    """The work tree git would use from cwd (None when there is none or no git)."""
-    try:
-        out = subprocess.run(["git", "rev-parse", "--show-toplevel"], cwd=cwd, capture_output=True, text=True,
-                             timeout=10, stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return out.stdout.strip() or None if out.returncode == 0 else None
-
-
-def git_config_keys(cwd: str, depth: int = 0) -> list[str]:
-    """What in the repository (not your own config) could make a read-only git command run code.
-
-    Its config keys (local and worktree scope with includes, and each submodule's config under
-    the git dir) that name a program or another tree, and the hooks read-only commands fire:
-    `git status` writes the index and so runs a `post-index-change` hook. Gitlinks of the index
-    are looked into as well: an embedded repository (`sub/.git` a directory, or a `.git` file
-    pointing anywhere) has a config of its own, and `git status` runs git in there.
-    """
-    def run(*argv: str) -> str | None:
-        try:
-            return subprocess.run(["git", *argv], cwd=cwd, capture_output=True, text=True, timeout=10,
-                                  stdin=subprocess.DEVNULL).stdout
-        except (OSError, subprocess.SubprocessError):
-            return None
-
-    listing = run("config", "--list", "--show-scope", "--includes")
-    if listing is None:
-        return []  # no git: nothing of git's can run
-    entries = [line.partition("\t") for line in listing.splitlines()]
-    lines = [entry for scope, _, entry in entries if scope in ("local", "worktree")]
-    found: list[str] = []
-    hooks = (run("rev-parse", "--git-path", "hooks") or "").strip()
-    hook_dirs = [Path(cwd, hooks)] if hooks else []
-    git_dir = (run("rev-parse", "--git-common-dir") or "").strip()
-    modules = Path(cwd, git_dir, "modules") if git_dir else None
-    if modules is not None and modules.is_dir():  # submodules: `git status` goes in there too
-        for config in sorted(modules.rglob("config"))[:200]:
-            more = run("config", "--file", str(config), "--list", "--includes")
-            if more is None:
-                return ["a submodule configuration that could not be read"]
-            lines += more.splitlines()
-            hook_dirs.append(config.parent / "hooks")
-    # the index as is, no fsmonitor query (a repository's core.fsmonitor would run right here)
-    stage = run("-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "-c", "core.hooksPath=/dev/null",
-                "ls-files", "--stage", "-z")
-    gitlinks = [e.partition("\t")[2] for e in (stage or "").split("\0") if e.startswith("160000 ")]
-    for path in gitlinks[:50]:
-        sub = Path(cwd, path)
-        if not (sub / ".git").exists():
-            continue  # not checked out: git does not go in
-        if depth >= 3:
-            return [f"submodules nested too deep ({path})"]
-        found += [f"{path}: {key}" for key in git_config_keys(str(sub), depth + 1) if f"{path}: {key}" not in found]
-    for entry in lines:
-        key, _, value = entry.partition("=")
-        if GIT_CONFIG_DANGER.match(key.lower()) and value.strip().lower() not in GIT_CONFIG_OFF and key not in found:
-            found.append(key)
-    for d in hook_dirs:
-        for name in GIT_READ_HOOKS:
-            if os.access(d / name, os.X_OK) and f"the {name} hook" not in found:
-                found.append(f"the {name} hook")
-    return found
-
-
-_URL_USERINFO = re.compile(r"://[^/\s@]*:[^/\s@]+@|://[^/\s@:]{20,}@")  # https://user:TOKEN@host, https://TOKEN@host
-
-
-def git_local_secrets(cwd: str) -> list[str]:
-    """Keys of the repository's own config whose value is a token: an extra header (CI checkouts
-    keep `http.….extraheader = AUTHORIZATION: basic …` there), a URL with a password in it.
-    `git config --local --list`, `git remote -v` would print them."""
-    try:
-        out = subprocess.run(["git", "config", "--local", "--list"], cwd=cwd, capture_output=True, text=True,
-                             timeout=10, stdin=subprocess.DEVNULL).stdout
-    except (OSError, subprocess.SubprocessError):
-        return []
-    found = []
-    for entry in out.splitlines():
-        key, _, value = entry.partition("=")
-        if GIT_CONFIG_SECRET_KEY.search(key) or SECRET_VARIABLE.search(key.rsplit(".", 1)[-1]) or _URL_USERINFO.search(value):
-            found.append(key)
-    return found

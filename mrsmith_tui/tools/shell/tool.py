@@ -118,7 +118,7 @@ class ShellTool(BaseTool):
         try:
             proc = subprocess.Popen(
                 ["bash", "-c", command], cwd=ctx.root, stdin=subprocess.DEVNULL, stdout=out_fd,
-                stderr=subprocess.STDOUT, start_new_session=True, env=child_environment(self.env_passthrough),
+                stderr=subprocess.STDOUT, start_new_session=True, env=child_environment(self.env_passthrough, root=ctx.root),
             )
         except OSError as e:
             if read_fd is not None:
@@ -147,7 +147,7 @@ class ShellTool(BaseTool):
         try:
             proc = subprocess.Popen(
                 ["bash", "-c", command], cwd=ctx.root, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, start_new_session=True, env=child_environment(self.env_passthrough),
+                stderr=subprocess.PIPE, start_new_session=True, env=child_environment(self.env_passthrough, root=ctx.root),
             )
         except OSError as e:
             return ToolResult.error(f"cannot start bash: {e}")
