@@ -95,7 +95,7 @@ def _cli_child() -> None:
     work = home / "project"
     work.mkdir()
     os.chdir(work)
-    from mrsmith_tui import cli
+    from mrsmith_tui.cli import command as cli
 
     cli._stdin_is_terminal = lambda: True  # headless Textual stands in for the terminal a person has
     sys.exit(cli.main([]))

@@ -1,4 +1,4 @@
-"""`mrsmith`: the composition root (its command line: cli.args).
+"""`mrsmith`'s main: the composition root (its command line: cli.args).
 
 Loads the config (file < environment < flags), builds the approver and the session, and
 hands them to the headless frontend (`-p`, or a prompt piped on stdin) or the full-screen
