@@ -55,13 +55,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer repeats, shorter idle (under a minute)")
     parser.add_argument("--app", choices=["mrsmith", "naive"], default="mrsmith")
-    parser.add_argument("--only", default="app,startup,filter,latency",
-                        help="comma list of: app, startup, filter, bounds, latency")
+    parser.add_argument("--only", default="headless,app,startup,filter,latency",
+                        help="comma list of: headless, app, startup, filter, bounds, latency")
     parser.add_argument("--race-ops", type=int, default=100_000, help="operations of the containment race (bounds)")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a figure misses its target")
     args = parser.parse_args(argv)
     parts = {p.strip() for p in args.only.split(",") if p.strip()}
-    known = {"app", "startup", "filter", "bounds", "latency"}
+    known = {"headless", "app", "startup", "filter", "bounds", "latency"}
     if not parts <= known:
         parser.error(f"--only: unknown part(s): {', '.join(sorted(parts - known))}")
 
@@ -79,6 +79,15 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     figures: list[Figure] = []
     run_tui, problem = _load_app(args.app)
+
+    if "headless" in parts:
+        from bench import oneshot
+
+        with ServerProcess() as base_url:
+            section = oneshot.measure(base_url, 3 if args.quick else 7)
+        print_section("Headless one-shot (child processes, alternating; .pyc caching on, one warm-up run each)",
+                      section)
+        figures += section
 
     if "app" in parts:
         with ServerProcess() as base_url:
