@@ -36,7 +36,7 @@ from mrsmith_tui.tui.shell.bridge import CoalescingSink, TuiApprover
 from mrsmith_tui.tui.shell.command_context import ShellCommandContext
 from mrsmith_tui.tui.shell.effect_runner import carry_out
 from mrsmith_tui.tui.shell.history_file import default_history_path, load_history
-from mrsmith_tui.tui.shell.link import Dispatch, ResumeFactory, SessionFactory, SessionLink
+from mrsmith_tui.tui.shell.link import Dispatch, ResumeFactory, SessionComposed, SessionFactory, SessionLink
 from mrsmith_tui.tui.shell.painter import Painter
 from mrsmith_tui.tui.shell.request_keys import key_at, take_request_key
 from mrsmith_tui.tui.shell.screen_routes import ScreenRoutes
@@ -143,12 +143,15 @@ class MrSmithApp(App[int]):
             for shown in outbound(msg):
                 self.dispatch(shown)
         self.painter.request()
-        # The session (provider, tools, skills) is built after the first frame is on screen:
-        # start-up is judged by when the screen appears. A prompt sent before it is ready waits.
+        # The session (provider, tools, skills) is composed in a worker once the first frame is on
+        # screen; the prompt takes keys meanwhile, and a prompt sent before it is ready waits.
         self.call_after_refresh(self.start_session)
 
     def start_session(self) -> None:
         self.link.start()
+
+    def on_session_composed(self, event: SessionComposed) -> None:
+        self.link.composed(event)
         self.painter.request()
         self.call_after_refresh(settle_memory, self)
 
