@@ -31,7 +31,7 @@ def _first_frame_exits(mode: str) -> None:
     from textual.app import App
 
     original = App._display
-    pressed = []
+    pressed: list[bool] = []
 
     def display(self, screen, renderable):
         original(self, screen, renderable)
