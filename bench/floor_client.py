@@ -4,6 +4,7 @@ text to stdout, nothing else (no config, no tools, no transcript). The headless 
 
     python bench/floor_client.py BASE_URL MODEL PROMPT
 """
+from __future__ import annotations
 
 import json
 import sys

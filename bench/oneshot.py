@@ -68,7 +68,7 @@ def measure(base_url: str, repeats: int) -> list[Figure]:
     return [
         Figure(f"httpx script: {ANSWER_TOKENS:,}-token answer, spawn -> exit", f * 1000 if f else None, "ms", "",
                f"median of {len(floor)}"),
-        Figure(f"mrsmith -p: the same answer, spawn -> exit", a * 1000 if a else None, "ms", "",
+        Figure("mrsmith -p: the same answer, spawn -> exit", a * 1000 if a else None, "ms", "",
                problem or f"median of {len(app)}"),
         Figure("  ratio mrsmith / httpx script", a / f if a and f else None, "x", "<= 1.3"),
     ]
