@@ -55,13 +55,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     parser.add_argument("--quick", action="store_true", help="fewer repeats, shorter idle (under a minute)")
     parser.add_argument("--app", choices=["mrsmith", "naive"], default="mrsmith")
-    parser.add_argument("--only", default="app,startup,filter,latency",
-                        help="comma list of: app, startup, filter, bounds, latency")
+    parser.add_argument("--only", default="headless,app,startup,filter,latency",
+                        help="comma list of: headless, app, startup, filter, bounds, latency")
     parser.add_argument("--race-ops", type=int, default=100_000, help="operations of the containment race (bounds)")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a figure misses its target")
     args = parser.parse_args(argv)
     parts = {p.strip() for p in args.only.split(",") if p.strip()}
-    known = {"app", "startup", "filter", "bounds", "latency"}
+    known = {"headless", "app", "startup", "filter", "bounds", "latency"}
     if not parts <= known:
         parser.error(f"--only: unknown part(s): {', '.join(sorted(parts - known))}")
 
@@ -79,6 +79,15 @@ def main(argv: list[str] | None = None) -> int:
     started = time.perf_counter()
     figures: list[Figure] = []
     run_tui, problem = _load_app(args.app)
+
+    if "headless" in parts:
+        from bench import oneshot
+
+        with ServerProcess() as base_url:
+            section = oneshot.measure(base_url, 3 if args.quick else 7)
+        print_section("Headless one-shot (child processes, alternating; .pyc caching on, one warm-up run each)",
+                      section)
+        figures += section
 
     if "app" in parts:
         with ServerProcess() as base_url:
@@ -100,15 +109,17 @@ def main(argv: list[str] | None = None) -> int:
 
     if "startup" in parts:
         repeats = 3 if args.quick else 7
-        bare, app_times, failure = startup.measure(args.app, repeats, dict(os.environ))
-        b, a = startup.median(bare), startup.median(app_times)
-        section = [
-            Figure("bare Textual app: start -> first frame (median)", b * 1000 if b else None, "ms", "",
-                   f"{len(bare)} runs"),
-            Figure(f"{args.app}: start -> first frame (median)", a * 1000 if a else None, "ms", "",
-                   failure or f"{len(app_times)} runs"),
-            Figure("  ratio app / bare", a / b if a and b else None, "x", "<= 1.3"),
-        ]
+        section = []
+        for mode, what in (("frame", "first frame"), ("key", "first key shown")):
+            bare, app_times, failure = startup.measure(args.app, repeats, dict(os.environ), mode)
+            b, a = startup.median(bare), startup.median(app_times)
+            section += [
+                Figure(f"bare Textual app: start -> {what} (median)", b * 1000 if b else None, "ms", "",
+                       f"{len(bare)} runs"),
+                Figure(f"{args.app}: start -> {what} (median)", a * 1000 if a else None, "ms", "",
+                       failure or f"{len(app_times)} runs"),
+                Figure("  ratio app / bare", a / b if a and b else None, "x", "<= 1.3"),
+            ]
         print_section("Start-up (child processes, headless, 120x40; .pyc caching on, one warm-up start each)", section)
         figures += section
 

@@ -1,7 +1,9 @@
-"""Time from process start to the first frame: the app vs a bare Textual app, in child processes.
+"""Time from process start to the first frame, and to the first key shown: the app vs a bare
+Textual app with an Input, in child processes.
 
-`python -m bench.startup bare|mrsmith|naive` starts that app headless at 120×40 and prints
-`FRAME` the moment the first frame is composed; the parent times spawn -> that line, so
+`python -m bench.startup bare|mrsmith|naive [frame|key]` starts that app headless at 120×40 and
+prints `FRAME` the moment the first frame is composed (or, with `key`, presses a key at the first
+frame and prints `KEY` when a frame shows it); the parent times spawn -> that line, so
 the figure includes the interpreter, the imports, the config load and the first layout.
 `mrsmith` is started through `cli.main`, as a person starts it. The children keep .pyc
 files (PYTHONDONTWRITEBYTECODE removed) and each kind is started once untimed first.
@@ -19,20 +21,34 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 
 
-def _first_frame_exits() -> None:
+KEY = "ζ"  # typed at the first frame; never in either app's own text
+
+
+def _first_frame_exits(mode: str) -> None:
+    """`frame`: exit at the first frame. `key`: at the first frame, press KEY (as a terminal driver
+    would post it) and exit at the first frame that shows it in the prompt."""
+    from textual import events
     from textual.app import App
 
     original = App._display
+    pressed: list[bool] = []
 
     def display(self, screen, renderable):
         original(self, screen, renderable)
-        if renderable is not None:
-            renderable.render_segments(self.console)  # what a terminal would get
-            sys.stdout.write("FRAME\n")
+        if renderable is None:
+            return
+        text = renderable.render_segments(self.console)  # what a terminal would get
+        if mode == "frame" or KEY in text:
+            sys.stdout.write(f"{mode.upper()}\n")
             sys.stdout.flush()
             os._exit(0)
+        if not pressed:
+            pressed.append(True)
+            event = events.Key(KEY, KEY)
+            event.set_sender(self)
+            self._driver.send_message(event)
 
-    App._display = display  # type: ignore[method-assign]  # the child times its first frame
+    App._display = display  # type: ignore[method-assign]  # the child times its first frame (or key)
 
 
 def _headless_run() -> None:
@@ -47,8 +63,8 @@ def _headless_run() -> None:
     App.run = run  # type: ignore[method-assign]  # headless, at a fixed size
 
 
-def child(kind: str) -> None:
-    _first_frame_exits()
+def child(kind: str, mode: str = "frame") -> None:
+    _first_frame_exits(mode)
     _headless_run()
     if kind == "bare":
         from textual.app import App
@@ -95,7 +111,7 @@ def _cli_child() -> None:
     work = home / "project"
     work.mkdir()
     os.chdir(work)
-    from mrsmith_tui import cli
+    from mrsmith_tui.cli import command as cli
 
     cli._stdin_is_terminal = lambda: True  # headless Textual stands in for the terminal a person has
     sys.exit(cli.main([]))
@@ -118,9 +134,9 @@ def _naive_child() -> None:
     run_tui(make_session, config=config, theme=None, history_path=work / "history")
 
 
-def time_once(kind: str, env: dict[str, str]) -> float | None:
+def time_once(kind: str, env: dict[str, str], mode: str = "frame") -> float | None:
     t0 = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "bench.startup", kind], cwd=REPO, env=env,
+    proc = subprocess.Popen([sys.executable, "-m", "bench.startup", kind, mode], cwd=REPO, env=env,
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         assert proc.stdout is not None  # stdout=PIPE
@@ -130,7 +146,7 @@ def time_once(kind: str, env: dict[str, str]) -> float | None:
     except subprocess.TimeoutExpired:
         proc.kill()
         return None
-    return elapsed if line.strip() == "FRAME" else None
+    return elapsed if line.strip() == mode.upper() else None
 
 
 def child_env(env: dict[str, str]) -> dict[str, str]:
@@ -144,23 +160,23 @@ def child_env(env: dict[str, str]) -> dict[str, str]:
     return env
 
 
-def measure(app_kind: str, repeats: int, env: dict[str, str]) -> tuple[list[float], list[float], str]:
+def measure(app_kind: str, repeats: int, env: dict[str, str], mode: str = "frame") -> tuple[list[float], list[float], str]:
     """(bare times, app times, first stderr line of a failed app start); interleaved runs,
     after one untimed warm-up start of each (file cache, .pyc files written)."""
     env = child_env(env)
     bare, app = [], []
     problem = ""
-    time_once("bare", env)
-    time_once(app_kind, env)
+    time_once("bare", env, mode)
+    time_once(app_kind, env, mode)
     for _ in range(repeats):
-        t = time_once("bare", env)
+        t = time_once("bare", env, mode)
         if t is not None:
             bare.append(t)
-        t = time_once(app_kind, env)
+        t = time_once(app_kind, env, mode)
         if t is not None:
             app.append(t)
     if not app:
-        proc = subprocess.run([sys.executable, "-m", "bench.startup", app_kind], cwd=REPO, env=env,
+        proc = subprocess.run([sys.executable, "-m", "bench.startup", app_kind, mode], cwd=REPO, env=env,
                               stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
         lines = [x for x in proc.stderr.strip().splitlines() if x.strip()]
         problem = lines[-1] if lines else f"exit code {proc.returncode}"
@@ -172,4 +188,4 @@ def median(values: list[float]) -> float | None:
 
 
 if __name__ == "__main__":
-    child(sys.argv[1])
+    child(sys.argv[1], *sys.argv[2:3])

@@ -1,4 +1,4 @@
-"""Where things live on disk: the bundled data and the person's config folder."""
+"""Where things live on disk: the bundled data, the person's config folder and mrsmith's own state."""
 
 from __future__ import annotations
 
@@ -21,3 +21,10 @@ def config_dir() -> Path:
 def default_sessions_dir() -> Path:
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "mrsmith" / "sessions"
+
+
+def state_dir() -> Path:
+    """`~/.local/state/mrsmith` (XDG_STATE_HOME honoured): what mrsmith learns and keeps for itself
+    (the context sizes the servers told), never anything the person wrote."""
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "mrsmith"

@@ -48,11 +48,10 @@ from mrsmith_tui.tools.base import Approver, Tool, ToolContext
 from mrsmith_tui.tools.registry import ToolRegistry
 
 if TYPE_CHECKING:
+    from mrsmith_tui.provider.context_size import BackgroundProbe
     from mrsmith_tui.tools.ledger import FileLedger
 
 __all__ = ["AgentSession", "RunResult", "build_session", "default_provider_factory", "open_session"]
-
-CONTEXT_PROBE_WAIT = 5.0  # seconds the first run waits for the server to tell its context size
 
 
 def _builtin_tools(agent: AgentConfig, config: Config) -> list[Tool]:
@@ -95,7 +94,7 @@ class AgentSession:
         self._resumed = resumed
         self._run_lock = threading.Lock()
         self._closed = False
-        self._context_probe: threading.Thread | None = None
+        self._context_probe: BackgroundProbe | None = None
         extra = add_ons(self) if add_ons is not None else SessionAddOns()
         # a tool asking mid-run (web_fetch's redirects) goes through the gate
         self.services = replace(extra.services, approval_gate=self.gate)
@@ -159,29 +158,39 @@ class AgentSession:
     # ------------------------------------------------------------------ the context size
 
     def _probe_context(self) -> None:
-        """The context size: the server's when it tells (asked in a thread; the first run waits for
-        the answer), else the config's maxContextTokens, else the default. /usage names the source."""
+        """The context size: the server's when it tells, else the config's maxContextTokens, else the
+        default. What a server told is remembered per endpoint and model (provider.context_size); only
+        what is not known is asked, in the background, and no run waits for it: its answer counts
+        from the moment it is in. /usage names the source."""
         agent = self.agent
         configured = "max_context_tokens" in agent.model_fields_set
         self.ledger.context_source = "config (maxContextTokens)" if configured else "default (set maxContextTokens)"
         self.ledger.prompt_overhead = lambda: self.conversation.prompt_overhead()
+        self._stop_context_probe()
         base_url = getattr(self.provider, "base_url", None)
         if not isinstance(base_url, str) or os.environ.get("MRSMITH_NO_CONTEXT_PROBE"):
             return
-        api_key = api_key_for(self.config, agent.provider)
+        from mrsmith_tui.provider.context_size import BackgroundProbe, remembered
 
-        def probe() -> None:
-            from mrsmith_tui.provider.context_probe import probe_context_size
+        known, fresh = remembered(base_url, agent.model)
+        if known is not None and known[0]:
+            self._set_context(known[0], f"the server ({known[1]}; remembered)")
+        if fresh:
+            return
 
-            try:
-                tokens, source = probe_context_size(base_url, agent.model, api_key)
-            except Exception:  # a server that cannot tell leaves the configured size
-                return
-            if tokens and self.agent is agent and not self._closed:
+        def answered(answer: tuple[int, str]) -> None:
+            tokens, source = answer
+            if tokens and self._context_probe is probe and not self._closed:
                 self._set_context(tokens, f"the server ({source})")
 
-        self._context_probe = threading.Thread(target=probe, name="mrsmith-context-probe", daemon=True)
-        self._context_probe.start()
+        probe = BackgroundProbe(base_url, agent.model, api_key_for(self.config, agent.provider), answered)
+        self._context_probe = probe
+        probe.start()
+
+    def _stop_context_probe(self) -> None:
+        probe, self._context_probe = self._context_probe, None
+        if probe is not None:
+            probe.cancel()
 
     def _set_context(self, tokens: int, source: str) -> None:
         self.agent = self.agent.model_copy(update={"max_context_tokens": tokens})
@@ -196,7 +205,7 @@ class AgentSession:
     def wait_for_context_size(self, timeout: float | None = None) -> None:
         """Until the server's answer about the context size is in (or `timeout` seconds)."""
         probe = self._context_probe
-        if probe is not None and probe is not threading.current_thread():
+        if probe is not None:
             probe.join(timeout)
 
     # ------------------------------------------------------------------ the run
@@ -207,8 +216,6 @@ class AgentSession:
             self.sink(msgs.Error(text="a run is already in progress"))
             return RunResult(final_text="", error="a run is already in progress")
         try:
-            # A slow or silent server does not hold the first turn up for long; its answer still counts later.
-            self.wait_for_context_size(CONTEXT_PROBE_WAIT)
             maybe_auto_compact(self, cancel)  # autoCompact: at 90 % of the context, before the next turn
             return self.conversation.run_turn(prompt, cancel, attachments=attachments)
         finally:
@@ -294,6 +301,7 @@ class AgentSession:
         if self._closed:
             return
         self._closed = True
+        self._stop_context_probe()  # its connections close: it never holds the exit
         for cb in list(self._on_close):
             try:
                 cb()

@@ -80,28 +80,35 @@ def _from_ollama(show: Any) -> int:
     return next((_positive(v) for k, v in info.items() if k.endswith(".context_length") and _positive(v)), 0)
 
 
-def probe_context_size(base_url: str, model: str, api_key: str | None = None, *,
-                       timeout: float = PROBE_TIMEOUT, transport: httpx.BaseTransport | None = None) -> tuple[int, str]:
-    """(tokens, where it came from) or (0, "") when the server does not say."""
+def probe_context_size(base_url: str, model: str, api_key: str | None = None, *, timeout: float = PROBE_TIMEOUT,
+                       transport: httpx.BaseTransport | None = None, client: httpx.Client | None = None) -> tuple[int, str]:
+    """(tokens, where it came from) or (0, "") when the server does not say. `client`: one the caller
+    made (with the key in its headers) and may close from another thread to cancel the probe."""
+    if client is None:
+        headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
+        with httpx.Client(timeout=timeout, headers=headers, transport=transport) as own:
+            return _ask(own, base_url, model)
+    return _ask(client, base_url, model)
+
+
+def _ask(client: httpx.Client, base_url: str, model: str) -> tuple[int, str]:
     base = base_url.rstrip("/")
     root = base[: -len("/v1")] if base.endswith("/v1") else base
-    headers = {"Authorization": f"Bearer {api_key}"} if api_key else {}
-    with httpx.Client(timeout=timeout, headers=headers, transport=transport) as client:
-        n = _from_props(_get(client, f"{root}/props"))
+    n = _from_props(_get(client, f"{root}/props"))
+    if n:
+        return n, "llama.cpp /props n_ctx"
+    n, source = _from_models(_get(client, f"{base}/models"), model)
+    if n:
+        return n, source
+    n = _from_lmstudio(_get(client, f"{root}/api/v0/models/{quote(model, safe='')}"))
+    if n:
+        return n, "LM Studio /api/v0/models"
+    if isinstance(_get(client, f"{root}/api/version"), dict):
+        try:
+            response = client.post(f"{root}/api/show", json={"model": model})
+            n = _from_ollama(response.json()) if response.status_code == 200 else 0
+        except (httpx.HTTPError, ValueError):
+            n = 0
         if n:
-            return n, "llama.cpp /props n_ctx"
-        n, source = _from_models(_get(client, f"{base}/models"), model)
-        if n:
-            return n, source
-        n = _from_lmstudio(_get(client, f"{root}/api/v0/models/{quote(model, safe='')}"))
-        if n:
-            return n, "LM Studio /api/v0/models"
-        if isinstance(_get(client, f"{root}/api/version"), dict):
-            try:
-                response = client.post(f"{root}/api/show", json={"model": model})
-                n = _from_ollama(response.json()) if response.status_code == 200 else 0
-            except (httpx.HTTPError, ValueError):
-                n = 0
-            if n:
-                return n, "Ollama /api/show"
+            return n, "Ollama /api/show"
     return 0, ""

@@ -27,6 +27,7 @@ from mrsmith_tui.provider.assemble import StreamAssembler
 from mrsmith_tui.provider.chat_wire import request_messages
 from mrsmith_tui.provider.server_errors import context_exceeded, error_text, one_line
 from mrsmith_tui.provider.sse import SSEEvent, SSELineTooLong, SSEParser
+from mrsmith_tui.provider.tls import shared_tls_context
 from mrsmith_tui.provider.types import ChatRequest, ProviderError, StreamEvent, StreamNotice, joined
 from mrsmith_tui.security.redact import shown_url
 
@@ -126,7 +127,7 @@ class OpenAICompatProvider:
     def _attempt(self, body: dict[str, Any], request: ChatRequest, cancel: CancelToken) -> Iterator[StreamEvent]:
         sockets = _SocketTracker()
         unregister = cancel.on_cancel(sockets.shutdown)
-        client = httpx.Client(timeout=self._timeout, transport=self._transport)
+        client = httpx.Client(timeout=self._timeout, transport=self._transport, verify=shared_tls_context())
         response: httpx.Response | None = None
         try:
             try:

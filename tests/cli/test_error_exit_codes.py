@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 import mrsmith_tui
-from mrsmith_tui import cli
+from mrsmith_tui.cli import command as cli
 from mrsmith_tui.errors import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,

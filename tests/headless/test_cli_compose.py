@@ -7,7 +7,7 @@ import types
 
 import pytest
 
-from mrsmith_tui import cli
+from mrsmith_tui.cli import command as cli
 from mrsmith_tui.msgs import ListSink
 from mrsmith_tui.tools.approval import PolicyApprover
 

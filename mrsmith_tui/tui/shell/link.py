@@ -2,13 +2,20 @@
 
 The channel is a sink and an approver (bridge.py) whose Msgs pass the outbound filter (secrets
 redacted, terminal controls shown as text) and arrive in order, from any thread, as `Dispatch`
-messages: one for what each flush of the coalescing sink posts. The session is built after the
-first frame is on screen; /sessions replaces session and channel together, and Msgs still queued
-from the old channel carry its generation and are dropped.
+messages: one for what each flush of the coalescing sink posts. /sessions replaces session and
+channel together, and Msgs still queued from the old channel carry its generation and are dropped.
+
+The session is composed off the UI thread (issue #26): after the first frame, `start` hands the
+factory to a worker thread, and the prompt takes keys all the while. Everything the factory
+composes runs in that worker: the provider, the tools, skills discovery, the add-ons (fleet,
+skills) — and the MCP hub, which agents.compose wires in next to them (#24), so that servers
+starting up never hold the first frame or a key either. A prompt sent before the session is ready
+waits for it (`when_ready`) and goes out the moment it is.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
@@ -40,6 +47,15 @@ class Dispatch(Message):
         self.generation = generation  # which session's channel posted it
 
 
+class SessionComposed(Message):
+    """From the composing worker: the session, or the one line saying why there is none."""
+
+    def __init__(self, session: Session | None, error: str) -> None:
+        super().__init__()
+        self.session = session
+        self.error = error
+
+
 class SessionLink:
     def __init__(self, app: MrSmithApp, make_session: SessionFactory | None, resume: ResumeFactory | None) -> None:
         self._app = app
@@ -47,6 +63,11 @@ class SessionLink:
         self.resume = resume  # resume(session_id, sink, approver): another recorded session, replayed
         self.session: Session | None = None
         self._tried = False
+        self.composing = False  # the worker is composing the session
+        self._waiting: list[Callable[[], None]] = []  # run on the UI thread once it is composed (or failed)
+        self._closed = False
+        self._handed: Session | None = None  # composed by the worker, not yet taken by `composed`
+        self._lock = threading.Lock()
         self.generation = 0
         self.sink, self.approver = self._open_channel()
 
@@ -69,17 +90,58 @@ class SessionLink:
         return event.generation == self.generation
 
     def start(self) -> None:
-        """Build the session once (a prompt sent before it is ready waits for it); a failure is one line."""
+        """Compose the session once, in a worker thread; `composed` takes it on the UI thread."""
         if self._make_session is None or self._tried:
             return
         self._tried = True
-        try:
-            self.session = self._make_session(self.sink, self.approver)
-        except Exception as e:
-            text = message_of(e)
-            self._app.ui(m.Error, text=f"could not start the session: {text}")
+        self.composing = True
+        # Every Msg model is built here, on the UI thread, before the worker exists: a first use
+        # from two threads at once is not safe in every pydantic release (msgs.msg_base).
+        m.build_all()
+        make, sink, approver, app = self._make_session, self.sink, self.approver, self._app
+
+        def compose() -> None:
+            try:
+                session = make(sink, approver)
+            except Exception as e:
+                app.post_message(SessionComposed(None, message_of(e)))
+                return
+            with self._lock:  # handed over under the lock: `close` closes it if the app quits first
+                closed = self._closed
+                if not closed:
+                    self._handed = session
+            if closed:  # the app quit while it was composed: it never runs
+                _close_quietly(session)
+                return
+            app.post_message(SessionComposed(session, ""))
+
+        app.run_worker(compose, thread=True, exit_on_error=False, group="compose", name="compose the session")
+
+    def composed(self, event: SessionComposed) -> None:
+        """On the UI thread: the worker is done; what waited for the session goes now."""
+        self.composing = False
+        with self._lock:
+            if self._closed:  # `close` closed what was handed over
+                return
+            self.session, self._handed = self._handed, None
+        if event.session is None:
+            self._app.ui(m.Error, text=f"could not start the session: {event.error}")
         else:
             self._adopt()
+        waiting, self._waiting = self._waiting, []
+        for then in waiting:
+            then()
+
+    def when_ready(self, then: Callable[[], None]) -> bool:
+        """Run `then` on the UI thread once the session is composed (or failed to be); False when
+        no composition is under way (there is a session already, or there will be none)."""
+        if not self.composing:
+            return False
+        self._waiting.append(then)
+        return True
+
+    def forget_waiting(self) -> None:
+        self._waiting.clear()
 
     def _adopt(self) -> None:
         """The status bar shows the session's agent (the context size the server reported stays)."""
@@ -124,10 +186,20 @@ class SessionLink:
                 pass
 
     def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            handed, self._handed = self._handed, None
+        if handed is not None:
+            _close_quietly(handed)
+        self._waiting.clear()
         self.approver.close()
         self.sink.close()
         if self.session is not None:
-            try:
-                self.session.close()
-            except Exception:
-                pass
+            _close_quietly(self.session)
+
+
+def _close_quietly(session: Session) -> None:
+    try:
+        session.close()
+    except Exception:
+        pass

@@ -22,17 +22,29 @@ class RunWorker:
     def __init__(self, app: MrSmithApp) -> None:
         self._app = app
         self._token: CancelToken | None = None
+        self._waiting: CancelToken | None = None  # the token of a prompt waiting for the session
 
     def start_run(self, prompt: str) -> None:
         app = self._app
         if app.session is None:
             app.start_session()  # a prompt sent within the first frame
+        token = CancelToken()
+        self._token = token
+        # Sent before the session is composed: it goes out the moment the session is ready.
+        if app.session is None and app.link.when_ready(lambda: self._run(prompt, token)):
+            self._waiting = token
+            return
+        self._run(prompt, token)
+
+    def _run(self, prompt: str, token: CancelToken) -> None:
+        app = self._app
+        self._waiting = None
+        if token.cancelled:  # Esc while it waited for the session: it never starts
+            return
         if app.session is None:
             app.sink(m.Error(text="no session: nothing can run (see the error above)", at=app.clock()))
             app.sink(ui.WorkerDone(at=app.clock()))
             return
-        token = CancelToken()
-        self._token = token
         session, sink, clock = app.session, app.sink, app.clock
 
         def work() -> None:
@@ -64,9 +76,14 @@ class RunWorker:
         self._app.run_worker(work, thread=True, exit_on_error=False, group="run", name="job")
 
     def cancel(self) -> None:
-        """Esc, Ctrl-C, quitting: the running turn or job is told to stop (its token)."""
+        """Esc, Ctrl-C, quitting: the running turn or job is told to stop (its token); a prompt still
+        waiting for the session is dropped, and its run is over at once."""
         if self._token is not None:
             self._token.cancel()
+        if self._waiting is not None:
+            self._waiting = None
+            self._app.link.forget_waiting()
+            self._app.sink(ui.WorkerDone(at=self._app.clock()))
 
 
 def settle_memory(app: MrSmithApp) -> None:

@@ -20,8 +20,23 @@ AGENT_STYLE = {"running": "$accent", "waiting": "$warning", "stopping": "$text-m
                "done": "$success", "failed": "$error"}
 
 
-def sidebar_lines(sb: Sidebar, now: float, width: int) -> tuple[Content, dict[int, str]]:
-    """The panel's text, and which agent each line belongs to (for clicks)."""
+AGENT_ROW_LINES = 3  # the most lines one agent takes (head, facts, last action)
+
+
+def agent_window(count: int, selected: int | None, rows: int) -> tuple[int, int]:
+    """Which agents [first, last) the panel draws when `rows` fit: all of them if they fit, else a
+    window that holds the selected one (near its middle), else the first ones."""
+    rows = max(1, rows)
+    if count <= rows:
+        return 0, count
+    first = 0 if selected is None else min(max(0, selected - rows // 2), count - rows)
+    return first, first + rows
+
+
+def sidebar_lines(sb: Sidebar, now: float, width: int, height: int = 0) -> tuple[Content, dict[int, str]]:
+    """The panel's text, and which agent each line belongs to (for clicks). With `height`, only the
+    agents that fit are drawn (a window holding the selected one, the others counted above and below
+    it): the panel's work per frame is bounded by what is visible, not by how many agents ran."""
     text_width = max(10, width - 1)  # `width` is the content width (inside padding and border)
     lines: list[Content] = []
     owners: dict[int, str] = {}
@@ -41,11 +56,21 @@ def sidebar_lines(sb: Sidebar, now: float, width: int) -> tuple[Content, dict[in
         if sb.selected:
             title += " · Enter open · x stop"
         lines.append(Content.styled(one_line(title, width), "bold"))
-        for a in sb.agents:
+        count = len(sb.agents)
+        first, last = 0, count
+        if height:
+            fit = (height - len(lines) - 2) // AGENT_ROW_LINES  # two lines kept for "N more" above and below
+            selected = next((i for i, a in enumerate(sb.agents) if a.agent_id == sb.selected), None)
+            first, last = agent_window(count, selected, fit if count * AGENT_ROW_LINES > height - len(lines) else count)
+        if first:
+            lines.append(Content.styled(f"↑ {first} more", "$text-muted"))
+        for a in sb.agents[first:last]:
             rows = _agent_lines(a, now, text_width, selected=a.agent_id == sb.selected)
             for _ in rows:
                 owners[len(lines)] = a.agent_id
                 lines.append(_)
+        if last < count:
+            lines.append(Content.styled(f"↓ {count - last} more", "$text-muted"))
     if not lines:
         lines.append(Content.styled("no tasks or agents yet", "$text-muted italic"))
     return Content("\n").join(lines), owners
@@ -120,12 +145,12 @@ class SidebarView(Static):
     def show(self, sb: Sidebar, now: float) -> None:
         # Elapsed times of running agents move with the clock: bucket to whole seconds.
         live = any(a.ended is None for a in sb.agents)
-        key = (int(now) if live else 0, self.size.width)
+        key = (int(now) if live else 0, self.size.width, self.size.height)
         if sb is self._sb and key == self._shown:
             return
         self._sb, self._shown = sb, key
         self.can_focus = bool(sb.agents)
-        content, self._owners = sidebar_lines(sb, now, self.size.width or 38)
+        content, self._owners = sidebar_lines(sb, now, self.size.width or 38, self.size.height)
         self.update(content)
 
     def action_key(self, action: str) -> None:

@@ -1,0 +1,341 @@
+"""`mrsmith`'s main: the composition root (its command line: cli.args).
+
+Loads the config (file < environment < flags), builds the approver and the session, and
+hands them to the headless frontend (`-p`, or a prompt piped on stdin) or the full-screen
+UI. Every failure the person can fix is one line on stderr and exit 2; a failed run is
+exit 1; a run stopped by the tool-round cap is exit 3; Ctrl-C is exit 130 (the codes and the
+line an error prints: mrsmith_tui.errors, applied in `main` only). A reader of stdout that
+goes away (`mrsmith --list | head -1`) ends the program quietly. MRSMITH_DEBUG=1 shows
+tracebacks of unexpected errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import stat
+import sys
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mrsmith_tui.cli.args import SESSION_COMMANDS, UsageError, build_parser, check_session_flags, session_parser
+from mrsmith_tui.config.load import apply_cli, default_config_paths, load_config, resolve_agent, sessions_dir
+from mrsmith_tui.config.schema import Config
+from mrsmith_tui.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, error_line, exit_code_for
+
+if TYPE_CHECKING:  # the session's modules load only when a session is built (start-up time)
+    from mrsmith_tui.core.session_api import Session, Sink
+    from mrsmith_tui.tools.base import Approver
+
+# Start-up time to the first frame counts every import made before the UI starts: what only
+# the headless run, the session commands or the session itself need is imported where used.
+
+__all__ = ["EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_USAGE", "UsageError", "build_parser", "main"]
+
+# A -f file larger than this is refused rather than sent to the model whole.
+MAX_ATTACHMENT_BYTES = 1024 * 1024
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="replace")
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        if argv and argv[0] in SESSION_COMMANDS:
+            return _session_command(argv)
+        return _main(build_parser().parse_args(argv))
+    except BrokenPipeError:  # `mrsmith --list | head -1`: the reader has what it wanted
+        _quiet_stdout()
+        return EXIT_OK
+    except KeyboardInterrupt:
+        print("mrsmith: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except Exception as e:  # every error ends here: one line, its exit code, never a traceback by default
+        code = exit_code_for(e)
+        if code != EXIT_USAGE and os.environ.get("MRSMITH_DEBUG"):
+            traceback.print_exc()
+        print(f"mrsmith: error: {_shown(error_line(e))}", file=sys.stderr)
+        return code
+
+
+def _shown(text: str) -> str:
+    """Text for the terminal: secrets redacted, control characters made visible."""
+    from mrsmith_tui.security.redact import PROCESS
+    from mrsmith_tui.security.terminal_text import clean
+
+    return clean(PROCESS.redact(text))
+
+
+def _quiet_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's flush at exit does not complain again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def _main(args: argparse.Namespace) -> int:
+    check_session_flags(args)
+    if args.list:
+        return _list_sessions(args, _load(args))
+    headless = args.prompt is not None or not _stdin_is_terminal()
+    if not headless and (args.json or args.files):
+        raise UsageError(f"{'--json' if args.json else '-f'} needs a headless run: give -p PROMPT or pipe a prompt on stdin")
+    config = _load(args)
+    from mrsmith_tui.tools.jobs import stop_jobs_at_exit
+
+    stop_jobs_at_exit()  # background shell jobs end with mrsmith (exit, Ctrl-C, SIGTERM, SIGHUP)
+    if headless:
+        return _run_headless(args, config)
+    return _run_tui(args, config)
+
+
+# --------------------------------------------------------------------------- sessions
+
+
+def _list_sessions(args: argparse.Namespace, config: Config) -> int:
+    from mrsmith_tui.session.store import format_sessions, list_sessions
+
+    sessions = list_sessions(sessions_dir(config), cwd=None if args.all else Path.cwd())
+    if not sessions:
+        where = "" if args.all else " started in this folder (mrsmith --list --all shows every folder's)"
+        print(f"no sessions{where}")
+        return 0
+    print(_shown(format_sessions(sessions, show_dir=args.all)))
+    return 0
+
+
+def _session_command(argv: list[str]) -> int:
+    """`mrsmith view ID` and `mrsmith export ID [PATH]`: no endpoint needed."""
+    args = session_parser(argv[0]).parse_args(argv[1:])
+    config = apply_cli(load_config(args.config), sessions_dir=args.sessions_dir)
+    _know_keys(config)  # no endpoint needed, but an export still redacts them
+    if argv[0] == "export":
+        from mrsmith_tui.session.export import export_session
+
+        print(_shown(str(export_session(args.id, args.path, root=sessions_dir(config)))))
+        return 0
+    return _view(args, config)
+
+
+def _stdout_is_terminal() -> bool:
+    try:
+        return sys.stdout.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+def _view(args: argparse.Namespace, config: Config) -> int:
+    from mrsmith_tui.core.resume import load_records, locate_transcript
+    from mrsmith_tui.session.export import export_markdown
+
+    path = locate_transcript(config, args.id, Path.cwd())
+    records, warnings = load_records(path)
+    for text in warnings:
+        print(f"mrsmith: warning: {_shown(text)}", file=sys.stderr)
+    if not _stdout_is_terminal():  # a pipe or a file: the session as text, not a full-screen UI nobody sees
+        sys.stdout.write(_shown(export_markdown(records)))
+        return 0
+    try:
+        from mrsmith_tui.tui.app import run_view
+    except ImportError as e:  # the UI (or its read-only view) is not built: only that falls back
+        if not (e.name or "").startswith("mrsmith_tui.tui"):
+            raise
+        sys.stdout.write(_shown(export_markdown(records)))  # no UI yet: the session as Markdown
+        return 0
+    return run_view(records, config=config, theme=args.theme or config.theme)
+
+
+def _load(args: argparse.Namespace) -> Config:
+    config = load_config(args.config)
+    return apply_cli(
+        config,
+        agent=args.agent,
+        sessions_dir=args.sessions_dir,
+        context_builder=args.context_builder,
+        context_window_ratio=args.context_window_ratio,
+        base_url=args.base_url,
+        model=args.model,
+        api_key=args.api_key,
+    )
+
+
+# --------------------------------------------------------------------------- keys
+
+
+def _know_keys(config: Config) -> None:
+    from mrsmith_tui.security.redact import PROCESS, url_secrets
+
+    PROCESS.add(*(pc.api_key for pc in config.providers if pc.api_key))
+    # A password or key written into a base URL (http://user:PW@host/v1, ?api_key=…) is a key too.
+    PROCESS.add(*(s for pc in config.providers for s in url_secrets(pc.base_url)))
+
+
+def _take_keys(config: Config) -> Config:
+    """Read every provider's key now (flag, environment, file, apiKeyCommand), keep them in the
+    config, and take them and every other secret-looking variable out of the environment: no
+    child process mrsmith starts sees them, and every output redacts them."""
+    from mrsmith_tui.config.load import IMPLICIT_PROVIDER, api_key_for, api_key_variable, run_key_command
+    from mrsmith_tui.security.environment import keep_process_private, scrub_process_environment
+
+    keep_process_private()
+    providers = []
+    for pc in config.providers:
+        key = api_key_for(config, pc.name) or (run_key_command(pc) if pc.api_key_command else None)
+        providers.append(pc.model_copy(update={"api_key": key}) if key and key != pc.api_key else pc)
+    config = config.model_copy(update={"providers": providers})
+    _know_keys(config)
+    names = [api_key_variable(pc.name) for pc in providers] + [api_key_variable(IMPLICIT_PROVIDER), "OPENAI_API_KEY"]
+    scrub_process_environment(names, [pc.api_key for pc in providers if pc.api_key])
+    return config
+
+
+# --------------------------------------------------------------------------- input
+
+
+def _stdin_is_terminal() -> bool:
+    try:
+        return sys.stdin is not None and os.isatty(sys.stdin.fileno())
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+def _stdin_is_piped() -> bool:
+    """stdin is a pipe or a file (not a terminal, not an inherited socket that never closes)."""
+    try:
+        mode = os.fstat(sys.stdin.fileno()).st_mode
+    except (AttributeError, OSError, ValueError):
+        return False
+    return stat.S_ISFIFO(mode) or stat.S_ISREG(mode)
+
+
+def _read_stdin() -> str:
+    return sys.stdin.buffer.read().decode("utf-8", errors="replace")
+
+
+def _prompt_and_attachments(args: argparse.Namespace) -> tuple[str, list[tuple[str, str]]]:
+    attachments: list[tuple[str, str]] = []
+    if args.prompt is None:  # no terminal on stdin: stdin is the prompt, whatever it is (/dev/null too)
+        prompt = _read_stdin().strip() if not _stdin_is_terminal() else ""
+        if not prompt:
+            raise UsageError("no prompt (stdin was empty; give -p PROMPT or pipe a prompt in)")
+    else:
+        piped = _read_stdin() if _stdin_is_piped() else ""
+        prompt = args.prompt.strip()
+        if piped.strip():
+            attachments.append(("stdin", piped))
+    for name in args.files:
+        attachments.append((name, _read_attachment(name)))
+    if not prompt:
+        raise UsageError("no prompt: give -p PROMPT or pipe one on stdin")
+    return prompt, attachments
+
+
+def _read_attachment(name: str) -> str:
+    path = Path(name).expanduser()
+    try:
+        size = path.stat().st_size
+        if not path.is_file():
+            raise UsageError(f"-f {name}: not a file")
+        if size > MAX_ATTACHMENT_BYTES:
+            raise UsageError(f"-f {name}: {size} bytes is more than the {MAX_ATTACHMENT_BYTES} byte limit")
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise UsageError(f"-f {name}: no such file") from None
+    except OSError as e:
+        raise UsageError(f"-f {name}: {e.strerror or e}") from None
+    if b"\0" in data:
+        raise UsageError(f"-f {name}: looks like a binary file")
+    return data.decode("utf-8", errors="replace")
+
+
+# --------------------------------------------------------------------------- composition
+
+
+def _build_session(args: argparse.Namespace, config: Config, *, sink: Sink, approver: Approver, replay: bool = False,
+                   session_id: str | None = None) -> Session:
+    """The session a run needs: a new one, or (-c, --resume, or `session_id` from /sessions) a recorded one,
+    with skills, sub-agents and the fleet."""
+    from mrsmith_tui.agents.compose import compose_session
+
+    resume = session_id is not None or args.continue_ or bool(args.resume)
+    return compose_session(
+        config=config, cwd=Path.cwd(), sink=sink, approver=approver,
+        agent_name=None if session_id else args.agent, resume=resume, target=session_id or args.resume,
+        replay=replay, other_folder=args.other_folder and session_id is None, persist=not args.no_session,
+        allow=args.allow, max_agents=args.max_agents, agent_wait_ms=args.agent_wait_ms,
+    )
+
+
+def _run_headless(args: argparse.Namespace, config: Config) -> int:
+    from mrsmith_tui.headless import HeadlessPrinter, permissions_in_force, run_headless, wants_color
+    from mrsmith_tui.tools.approval import PolicyApprover
+
+    prompt, attachments = _prompt_and_attachments(args)
+    resolve_agent(config, args.agent)  # a missing agent is a config error before anything starts
+    config = _take_keys(config)
+    # -f FILE and piped stdin go to the model as the person gave them, but without mrsmith's own keys and
+    # the scrubbed environment values (`-f .env` holding OPENAI_API_KEY): nothing else reaches the model with them.
+    from mrsmith_tui.security.redact import PROCESS
+
+    prompt = PROCESS.redact(prompt)
+    attachments = [(name, PROCESS.redact(text)) for name, text in attachments]
+    printer = HeadlessPrinter(sys.stdout, sys.stderr, json_lines=args.json, color=wants_color(sys.stderr, os.environ))
+    session = _build_session(args, config, sink=printer, approver=PolicyApprover(yes=args.yes))
+    printer(permissions_in_force(session.gate, approve_all=args.yes))
+    try:
+        return run_headless(session, prompt, printer=printer, attachments=attachments)
+    finally:
+        session.close()
+
+
+def _run_tui(args: argparse.Namespace, config: Config) -> int:
+    from mrsmith_tui.tui.app import run_tui
+
+    if not config.agents:
+        config = _first_run(args, config)
+    resolve_agent(config, args.agent)
+    config = _take_keys(config)
+    if (args.continue_ or args.resume) and not args.other_folder:
+        args.other_folder = _ask_other_folder(config, args)
+
+    def make_session(sink: Sink, approver: Approver) -> Session:  # built once, after the first frame
+        return _build_session(args, config, sink=sink, approver=approver, replay=True)
+
+    def resume(session_id: str, sink: Sink, approver: Approver) -> Session:  # /sessions
+        return _build_session(args, config, sink=sink, approver=approver, replay=True, session_id=session_id)
+
+    return run_tui(make_session, config=config, theme=args.theme or config.theme, resume=resume,
+                   sessions_root=sessions_dir(config))
+
+
+def _ask_other_folder(config: Config, args: argparse.Namespace) -> bool:
+    """Before the UI starts: a session of another folder is resumed only when the person says so."""
+    from mrsmith_tui.core.resume import OtherFolder, check_folder, load_records, locate_transcript
+
+    path = locate_transcript(config, args.resume, Path.cwd())
+    records, _ = load_records(path)
+    try:
+        check_folder(path, records, Path.cwd(), other_folder=False)
+        return False
+    except OtherFolder as e:
+        answer = input(f"This session belongs to {e.folder}, not this folder ({Path.cwd()}).\n"
+                       f"Go on with it, working in {e.folder}? [y/N] ")
+        if answer.strip().lower() not in ("y", "yes"):
+            raise UsageError("not resumed (the session belongs to another folder)") from None
+        return True
+
+
+def _first_run(args: argparse.Namespace, config: Config) -> Config:
+    """No agent configured: the setup screen writes config.toml, then we load it."""
+    from mrsmith_tui.tui.screens.setup import run_setup
+
+    path = args.config or default_config_paths()[0]
+    if not run_setup(path):
+        raise UsageError("no provider configured (setup cancelled)")
+    return _load(args)
