@@ -198,4 +198,4 @@ class ListAgentsTool(_FleetTool):
 
 def _row(r: AgentRecord, now: float) -> str:
     unread = "report waiting (wait_agents)" if r.report is not None and not r.report_read else "no unread report"
-    return f"{r.agent_id}\t{r.label}\t{r.state}\t{r.elapsed(now):.1f}s\t{r.tool_calls} tool calls\t{unread}"
+    return f"{r.agent_id}\t{r.label}\t{r.state}\t{r.elapsed(now):.1f}s\t{r.tool_calls} tool call{'s' if r.tool_calls != 1 else ''}\t{unread}"

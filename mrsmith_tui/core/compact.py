@@ -89,7 +89,8 @@ def compact(session: Compactable, cancel: CancelToken, *, keep_turns: int = 1) -
         return ""
     thinking = session.agent.thinking
     system = session.system_prompt()
-    before = session.ledger.context_tokens
+    # "was" measures the context the way "now" does (the estimator), not the last prompt's size
+    before = session.conversation.estimator.context(system, history, thinking)
     session.sink(msgs.Notice(text=f"compacting {cut - start} earlier messages…"))
     try:
         summary, usage = _summarise(session, system, context_entries(system, history[start:cut]), cancel)

@@ -28,8 +28,11 @@ def usage_report(ledger: Any) -> str:
     lines = ["Usage"]
     if not by_turn:
         lines.append("  no model calls yet")
+    turn = 0
     for run_id, (calls, u) in by_turn.items():
-        label = "compaction" if run_id == "compact" else run_id
+        if run_id != "compact":  # numbered in order, whatever ids the runs had
+            turn += 1
+        label = "compaction" if run_id == "compact" else f"turn {turn}"
         plural = "s" if calls != 1 else ""
         lines.append(f"  {label:<12} {_tokens(u)} · {calls} call{plural} · {_kind(u)}")
     total: UsageInfo = ledger.total
@@ -49,6 +52,7 @@ def usage_report(ledger: Any) -> str:
     limit_calls = ledger.tool_calls_limit
     budget = f"{ledger.tool_calls_used} of {limit_calls}" if limit_calls is not None else f"{ledger.tool_calls_used} (no limit)"
     lines.append(f"Tool calls   {budget}")
+    lines.append("Cost         not counted: mrsmith knows the tokens, not the endpoint's prices")
     sub: UsageInfo = ledger.subagent_total
     if sub.prompt_tokens or sub.completion_tokens:
         lines.append(f"Sub-agents   {_tokens(sub)} · {_kind(sub)} · not in the main context")

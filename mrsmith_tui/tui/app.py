@@ -20,6 +20,7 @@ from textual import events
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.markup import escape
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -41,6 +42,7 @@ from mrsmith_tui.tui.shell.link import Dispatch, ResumeFactory, SessionComposed,
 from mrsmith_tui.tui.shell.painter import Painter
 from mrsmith_tui.tui.shell.request_keys import key_at, take_request_key
 from mrsmith_tui.tui.shell.screen_routes import ScreenRoutes
+from mrsmith_tui.tui.shell.theme_file import default_theme_path, load_theme
 from mrsmith_tui.tui.shell.theming import MarkdownTheme, choose_theme
 from mrsmith_tui.tui.shell.worker import RunWorker, settle_memory
 from mrsmith_tui.tui.update import initial_model, update
@@ -86,17 +88,18 @@ class MrSmithApp(App[int]):
         Binding("ctrl+o", "review", "review", show=False, priority=True),
         Binding("ctrl+b", "sidebar", "sidebar", show=False, priority=True),
         Binding("f2", "open_request", "answer the waiting request", show=False, priority=True),
+        Binding("f1", "help", "help", show=False, priority=True),
         Binding("escape", "cancel", "cancel run", show=False),
         Binding("alt+up", "focus_move(-1)", "previous block", show=False, priority=True),
         Binding("alt+down", "focus_move(1)", "next block", show=False, priority=True),
-        Binding("shift+tab", "focus_move(-1)", "blocks", show=False),
         Binding("pageup", "page(-1)", "page up", show=False, priority=True),
         Binding("pagedown", "page(1)", "page down", show=False, priority=True),
     ]
 
     def __init__(self, make_session: SessionFactory | None, *, config: Config | None = None, theme: str | None = None,
                  history_path: Path | None = None, replay: Iterable[m.Msg] = (), clock: Callable[[], float] = time.time,
-                 resume: ResumeFactory | None = None, sessions_root: Path | None = None, **kwargs: Any) -> None:
+                 resume: ResumeFactory | None = None, sessions_root: Path | None = None,
+                 theme_path: Path | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.animation_level = "none"
         config = config or Config()
@@ -111,7 +114,8 @@ class MrSmithApp(App[int]):
         self.command_context = ShellCommandContext(self, config, sessions_root)
         self.model = self._initial_model(config)
         self._markdown = MarkdownTheme(self)
-        self._theme_warning = choose_theme(self, theme)
+        self.theme_path = theme_path  # where /theme keeps the chosen theme (None: not kept)
+        self._theme_warning = choose_theme(self, theme or load_theme(theme_path))
 
     @property
     def session(self) -> Session | None:
@@ -166,11 +170,13 @@ class MrSmithApp(App[int]):
         self.call_after_refresh(settle_memory, self)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        # Textual's own "Theme" entry is left out: /theme picks one and keeps it for the next start.
+        yield from (c for c in super().get_system_commands(screen) if c.title != "Theme")
         for command in REGISTRY:
             if command.needs_argument:
                 continue  # type it in the prompt
-            yield SystemCommand(command.name, command.help_line, lambda name=command.name: self.ui(ui.Submit, text=name))
+            yield SystemCommand(command.name, escape(command.help_line),  # "[path]" is not markup
+                                lambda name=command.name: self.ui(ui.Submit, text=name))
         yield SystemCommand("Review", "the whole conversation unfolded (Ctrl-O)", self.action_review)
         yield SystemCommand("Toggle sidebar", "tasks and agents (Ctrl-B)", self.action_sidebar)
 
@@ -207,6 +213,9 @@ class MrSmithApp(App[int]):
 
     def on_prompt_area_open_request(self, event: PromptArea.OpenRequest) -> None:
         self.action_open_request()
+
+    def on_prompt_area_jump_to_end(self, event: PromptArea.JumpToEnd) -> None:
+        self.ui(ui.JumpToEnd)
 
     def on_text_area_changed(self, event: PromptArea.Changed) -> None:
         if isinstance(event.text_area, PromptArea):
@@ -290,6 +299,10 @@ class MrSmithApp(App[int]):
     def action_cancel(self) -> None:
         self.ui(ui.CancelKey)
 
+    def action_help(self) -> None:
+        if self.screen is self.screen_stack[0]:
+            self.ui(ui.Submit, text="/help")
+
     def action_review(self) -> None:
         self.ui(ui.ToggleReview)
 
@@ -341,7 +354,7 @@ def run_tui(make_session: SessionFactory, *, config: Config, theme: str | None =
     _share_the_lock_sooner()
     app = MrSmithApp(make_session, config=config, theme=theme,
                      history_path=history_path if history_path is not None else default_history_path(),
-                     resume=resume, sessions_root=sessions_root)
+                     resume=resume, sessions_root=sessions_root, theme_path=default_theme_path())
     result = app.run()
     return result if isinstance(result, int) else app.exit_code
 

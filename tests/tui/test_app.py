@@ -395,7 +395,8 @@ async def test_ctrl_p_palette_offers_the_slash_commands_and_runs_one(tmp_path):
         await until(pilot, lambda: app.model.conv.blocks and "no tasks yet" in app.model.conv.blocks[-1].text)
         names = [c.title for c in app.get_system_commands(app.screen)]
         assert {"/help", "/usage", "/sessions", "/agents", "Review", "Toggle sidebar"} <= set(names)
-        assert "/agent" not in names and "/theme" not in names  # these need an argument: typed in the prompt
+        assert "/agent" not in names  # it needs an argument: typed in the prompt
+        assert "/theme" in names and "Theme" not in names  # #23: /theme alone is the picker (and it keeps the choice)
 
 
 async def test_a_burst_of_keys_is_edited_in_order(tmp_path):

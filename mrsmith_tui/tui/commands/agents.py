@@ -7,7 +7,7 @@ from typing import Any
 
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.commands.registry import CommandContext, SlashCommand, session_of
-from mrsmith_tui.tui.model import Model, agent_fields
+from mrsmith_tui.tui.model import Model, agent_fields, counted
 
 
 class AgentsCommand(SlashCommand[str]):
@@ -35,7 +35,7 @@ class AgentsCommand(SlashCommand[str]):
         if records:
             lines += ["", "Background agents · in the panel: ↑/↓ select, Enter open, x stop · /agents stop ID"]
             for r in records:
-                lines.append(f"{r.agent_id}  {r.label}  {r.state} · {r.elapsed():.0f}s · {r.tool_calls} tools")
+                lines.append(f"{r.agent_id}  {r.label}  {r.state} · {r.elapsed():.0f}s · {counted(r.tool_calls, 'tool call')}")
         elif fleet is None:
             lines += ["", "(background agents are not available in this build)"]
         ctx.note("\n".join(lines))

@@ -44,6 +44,9 @@ class CommandContext(Protocol):
     def themes(self) -> frozenset[str]: ...
 
     @property
+    def theme(self) -> str: ...  # the theme on screen now
+
+    @property
     def sessions_root(self) -> Path | None: ...  # None: this screen cannot switch sessions
 
     def emit(self, msg_type: type[Msg], **fields: Any) -> None:
@@ -146,7 +149,36 @@ class CommandRegistry:
 
     def help_text(self) -> str:
         width = max(len(c.name) for c in self._commands)
-        return "Commands\n" + "\n".join(f"{c.name.ljust(width)}  {c.help_line}" for c in self._commands)
+        lines = []
+        for c in self._commands:
+            also = f"  (also {', '.join(c.aliases)})" if c.aliases else ""
+            lines.append(f"{c.name.ljust(width)}  {c.help_line}{also}")
+        return "Commands\n" + "\n".join(lines)
+
+    def close_to(self, name: str) -> str | None:
+        """The command (or alias) a mistyped name most likely meant: one typo away (two for a long
+        name), or a name it starts; never a merely similar-looking word (`/init` is not `/exit`)."""
+        every = [n for c in self._commands for n in (c.name, *c.aliases)]
+        starts = [n for n in every if len(name) >= 3 and n.startswith(name)]
+        if len(starts) == 1:
+            return starts[0]
+        limit = 2 if len(name) >= 8 else 1
+        best = min(every, key=lambda n: typo_distance(name, n))
+        return best if typo_distance(name, best) <= limit else None
+
+
+def typo_distance(a: str, b: str) -> int:
+    """Edits from `a` to `b`, a swap of two neighbours counting as one (optimal string alignment)."""
+    rows = [list(range(len(b) + 1))]
+    for i in range(1, len(a) + 1):
+        row = [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = 0 if a[i - 1] == b[j - 1] else 1
+            row[j] = min(rows[i - 1][j] + 1, row[j - 1] + 1, rows[i - 1][j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                row[j] = min(row[j], rows[i - 2][j - 2] + 1)
+        rows.append(row)
+    return rows[-1][-1]
 
 
 def session_of(ctx: CommandContext) -> Session:

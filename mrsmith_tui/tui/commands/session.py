@@ -21,6 +21,7 @@ class HelpCommand(SlashCommand[str]):
 class ExitCommand(SlashCommand[str]):
     name = "/exit"
     summary = "quit"
+    aliases = ("/quit",)
     rank = 20
     needs_session = False
     answered_on_screen = True
@@ -31,6 +32,7 @@ class ResetCommand(NoArgCommand):
 
     name = "/reset"
     summary = "start a fresh conversation"
+    aliases = ("/clear", "/new")
     rank = 30
     waits_for_run = True
     in_worker = True  # stopping the session's agents waits for their threads
@@ -82,6 +84,7 @@ class CompactCommand(NoArgCommand):
 class SessionsCommand(NoArgCommand):
     name = "/sessions"
     summary = "this folder's sessions: pick one to resume"
+    aliases = ("/resume",)
     rank = 150
     waits_for_run = True
 

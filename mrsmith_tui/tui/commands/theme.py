@@ -10,8 +10,8 @@ from mrsmith_tui.tui.model import Model
 
 class ThemeCommand(SlashCommand[str]):
     name = "/theme"
-    usage = "<name>"
-    summary = "switch theme"
+    usage = "[name]"
+    summary = "switch theme (no name: pick one); kept for the next start"
     rank = 110
     needs_session = False
 
@@ -19,6 +19,16 @@ class ThemeCommand(SlashCommand[str]):
         return model.themes_known
 
     def run(self, ctx: CommandContext, args: str) -> None:
+        if not args:
+            from mrsmith_tui.tui.screens.theme_picker import ThemePicker
+
+            def chosen(name: str | None) -> None:
+                if name:
+                    ctx.set_theme(name)
+                    ctx.note(f"theme {name}")
+
+            ctx.ask(ThemePicker(sorted(ctx.themes), ctx.theme), chosen)
+            return
         if args not in ctx.themes:
             raise CommandError(f"no theme {args!r}; themes: {', '.join(sorted(ctx.themes))}")
         ctx.set_theme(args)

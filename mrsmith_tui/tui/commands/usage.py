@@ -9,7 +9,8 @@ from mrsmith_tui.tui.commands.registry import CommandContext, NoArgCommand, Slas
 
 class UsageCommand(NoArgCommand):
     name = "/usage"
-    summary = "tokens, cache and cost of this session"
+    summary = "tokens, cache hits, context and tool calls of this session"
+    aliases = ("/cost",)
     rank = 40
 
     def run(self, ctx: CommandContext, args: None) -> None:

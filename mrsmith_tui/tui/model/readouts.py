@@ -41,7 +41,7 @@ MOVE_KEYS = "Tab or F2"  # move from the prompt to a request waiting behind type
 # The single keys that answer a modal; a question takes any key (its options and free text).
 # "a" (always) is the costly answer: the first press asks for a second ("a" again or Enter).
 ANSWER_KEYS: dict[str, dict[str, str]] = {
-    "approval": {"y": "yes", "n": "no", "a": "always", "escape": "no"},
+    "approval": {"y": "yes", "n": "no", "a": "always", "escape": "no", "tab": "explain"},
     "continue": {"y": "yes", "enter": "yes", "n": "no", "escape": "no"},
 }
 REQUEST_WORDS = {"approval": "approval", "continue": "go-on request", "question": "question"}
@@ -122,7 +122,7 @@ def status_fields(model: Model) -> list[tuple[int, str, str]]:
     if led.background:
         waiting = sum(1 for r in model.sidebar.agents if r.background and r.state == "waiting")
         text = f"{led.background} agent{'s' if led.background != 1 else ''} running"
-        fields.append((40, text + (f" ({waiting} waiting for you)" if waiting else ""),
+        fields.append((70, text + (f" ({waiting} waiting for you)" if waiting else ""),  # kept over the agent's name
                        "agents-waiting" if waiting else "agents"))
     return fields
 

@@ -162,6 +162,7 @@ class Pending:
     keys_from: float | None = None  # keys at or after this time are answers; None: its modal is not painted yet
     held: bool = False  # the head waits behind the person's typing or another screen until Tab / F2 / a sent prompt
     confirm_always: bool = False  # "a" was pressed once: a second "a" (or Enter) gives "always"
+    explaining: bool = False  # Tab on an approval: the person types what the model should do instead
     noticed: str = ""  # the request whose "waiting" notice is in the conversation
     notice_key: str = ""  # that notice's block
 

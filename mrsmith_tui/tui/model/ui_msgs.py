@@ -25,6 +25,7 @@ __all__ = [
     "FocusMove",
     "HistoryMove",
     "InterruptKey",
+    "JumpToEnd",
     "KeyIgnored",
     "KeyboardElsewhere",
     "MoveToRequest",
@@ -93,6 +94,10 @@ class CopyBlock(Msg):
 
 class Scrolled(Msg):
     at_bottom: bool
+
+
+class JumpToEnd(Msg):
+    """End (from the prompt, while new output waits below): follow the conversation's end again."""
 
 
 class Resized(Msg):

@@ -41,10 +41,11 @@ class KeepPermissionsModal(ModalScreen[bool | None]):
             + (f" and {len(self.specs) - 6} more" if len(self.specs) > 6 else "")
         with Vertical():
             yield Static(Content.assemble(("◆ ", "$warning"),
-                                          (f"Keep the {counted(len(self.specs), 'permission')} from \"always\" answers?", "bold")))
+                                          (f"Keep the {counted(len(self.specs), 'permission')} from \"always\" answers?", "bold"),
+                                          (" (forgotten ones ask again)", "$text-muted")))
             yield Static(Content.styled(clean(PROCESS.redact(shown)), "$text-muted"))  # specs quote the model's commands
-            yield Static(Content.assemble(("y", "bold $accent"), (" keep   ", "$text-muted"), ("n", "bold $accent"),
-                                          (" forget (they ask again)   ", "$text-muted"), ("esc", "bold $accent"),
+            yield Static(Content.assemble(("y", "bold $accent"), (" keep  ", "$text-muted"), ("n", "bold $accent"),
+                                          (" forget  ", "$text-muted"), ("esc", "bold $accent"),
                                           (" no reset", "$text-muted")), classes="keys")
 
     def on_key(self, event: events.Key) -> None:

@@ -20,17 +20,20 @@ from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.screen import ModalScreen
-from textual.widgets import Input, SelectionList, Static
+from textual.widgets import Input, Static
 
 from mrsmith_tui.security.redact import map_strings
 from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.tools.base import RULE_TEXT
 from mrsmith_tui.tui.model import ANSWER_KEYS, Request, one_line
+from mrsmith_tui.tui.screens.choices import ChoiceList
 from mrsmith_tui.tui.view.blocks import diff_line, join_lines
 from mrsmith_tui.tui.view.clean_input import CleanInput
 
+WRITTEN = ("content", "new_string", "old_string")  # what a diff shows already
 
-def _arguments_text(raw: str) -> str:
+
+def _arguments_text(raw: str, *, diff_shown: bool = False) -> str:
     try:
         value = map_strings(json.loads(raw), clean) if raw else {}  # decoded "\u001b" is an ESC again
     except (ValueError, RecursionError):
@@ -38,7 +41,9 @@ def _arguments_text(raw: str) -> str:
     if isinstance(value, dict):
         lines = []
         for k, v in value.items():
-            if k in ("content", "new_string", "old_string") and isinstance(v, str) and len(v) > 200:
+            if diff_shown and k in WRITTEN:
+                continue  # the diff below shows it (the content once, not twice)
+            if k in WRITTEN and isinstance(v, str) and len(v) > 200:
                 v = v[:200] + f"… (+{len(v) - 200} chars)"
             shown = v.strip() if isinstance(v, str) else json.dumps(v)
             lines.append(f"{k}: {shown}")
@@ -88,6 +93,9 @@ class RequestModal(ModalScreen[str]):
 
     def confirming_always(self, on: bool) -> None:
         """The first "a" was pressed: say that a second one (or Enter) is needed."""
+
+    def explaining(self, on: bool) -> None:
+        """Tab on an approval: a line to tell the model what to do instead goes with the "no"."""
 
     def page(self, step: int) -> None:
         """PageUp / PageDown scroll the arguments and diff (or a question's options)."""
@@ -143,14 +151,22 @@ def remember_text(req: Request, width: int = 100) -> Content:
 
 def cut_in_footer(req: Request, width: int) -> bool:
     """Whether the footer shows less than the whole reason or spec (then the body shows them whole)."""
-    reason_cut = bool(req.reason) and req.reason not in str(why_text(req, width))
-    spec_cut = bool(req.spec) and req.spec not in str(remember_text(req, width))
-    return reason_cut or spec_cut
+    return in_full(req, width) is not None
+
+
+def in_full(req: Request, width: int) -> Content | None:
+    """What the footer had to cut, whole, for the body: only the parts it cut, each said once."""
+    parts: list[tuple[str, str]] = []
+    if req.reason and req.reason not in str(why_text(req, width)):
+        parts += [("Reason: ", "bold"), (req.reason, "")]
+    if req.spec and req.spec not in str(remember_text(req, width)):
+        parts += [("\n" if parts else "", ""), ("Always would remember: ", "bold"), (req.spec, "$accent")]
+    return Content.assemble(*parts) if parts else None
 
 
 class ApprovalModal(RequestModal):
     ANSWER_KEYS = ANSWER_KEYS["approval"]
-    KEYS = (("y", "yes"), ("n", "no"), ("a a", "always"), ("esc", "no"))
+    KEYS = (("y", "yes"), ("n", "no (Tab: say why)"), ("a", "always (press twice)"), ("esc", "no"))
 
     def compose(self) -> ComposeResult:
         r = self.req
@@ -165,14 +181,28 @@ class ApprovalModal(RequestModal):
                     yield Static(remember_text(r, width), classes="remember")
                 yield Static(_keys(*self.KEYS), classes="keys")
             with VerticalScroll(classes="body"):
-                if cut_in_footer(r, width):
-                    yield Static(Content.assemble(("Why, in full: ", "bold"), (r.reason, ""),
-                                                  ("\nAn \"always\" remembers, in full: ", "bold"), (r.spec, "$accent")),
-                                 classes="spec")
-                yield Static(Content(_arguments_text(r.arguments)), classes="args")
+                full = in_full(r, width)
+                if full is not None:
+                    yield Static(full, classes="spec")
+                yield Static(Content(_arguments_text(r.arguments, diff_shown=bool(r.diff))), classes="args")
                 if r.diff:
                     lines = r.diff.rstrip("\n").split("\n")[:400]
                     yield Static(join_lines([diff_line(line) for line in lines]), classes="diff")
+
+    def explaining(self, on: bool) -> None:
+        if not on or self.query("#deny-why"):
+            return
+        footer = self.query_one(".footer")
+        line = CleanInput(placeholder="what should the model do instead? Enter: no, with this · Esc: just no",
+                          id="deny-why", select_on_focus=False)
+        line.cursor_blink = False
+        footer.mount(line, before=footer.query_one(".keys"))
+        line.focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        said = " ".join(event.value.split())
+        self.answer(f"no: {said}" if said else "no")
 
     def confirming_always(self, on: bool) -> None:
         keys = self.query(".keys")
@@ -219,7 +249,7 @@ class QuestionModal(RequestModal):
                 yield CleanInput(placeholder="or type an answer, Enter sends", id="q-free", select_on_focus=False)
                 yield Static(_keys(("1-9", "pick"), ("space", "toggle"), ("enter", "send"), ("esc", "skip")),
                              classes="keys")
-            yield SelectionList[str](id="q-options")
+            yield ChoiceList(id="q-options")
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -233,17 +263,18 @@ class QuestionModal(RequestModal):
         hint = " · several allowed" if q.multiple else ""
         self.query_one("#q-title", Static).update(
             Content.assemble(("? ", "$accent"), (q.question, "bold"), (step + hint, "$text-muted")))
-        options = self.query_one(SelectionList)
-        options.clear_options()
-        for i, o in enumerate(q.options, 1):
-            label = f"{i}. {o.label}" + (f" — {o.description}" if o.description else "")
-            options.add_option((Content(label), o.label))
+        options = self.query_one(ChoiceList)
+        options.set_choices([(f"{i}. {o.label}" + (f" — {o.description}" if o.description else ""), o.label)
+                             for i, o in enumerate(q.options, 1)], multiple=q.multiple)
         options.display = bool(q.options)
+        keys = (("1-9", "pick"), ("space", "tick"), ("enter", "send"), ("esc", "skip")) if q.multiple \
+            else (("1-9", "pick"), ("enter", "send"), ("esc", "skip"))
+        self.query_one(".keys", Static).update(_keys(*keys))
         (options if q.options else self.query_one(Input)).focus()
 
     def on_key(self, event) -> None:
         if event.is_printable and event.character and not event.character.isdigit() and event.character != " " \
-                and isinstance(self.focused, SelectionList):  # typing on the options: it is a free answer
+                and isinstance(self.focused, ChoiceList):  # typing on the options: it is a free answer
             event.stop()
             free = self.query_one(Input)
             free.focus()
@@ -254,25 +285,30 @@ class QuestionModal(RequestModal):
             if 0 <= i < len(q.options):
                 event.stop()
                 if q.multiple:
-                    self.query_one(SelectionList).toggle(q.options[i].label)
+                    self.query_one(ChoiceList).toggle(q.options[i].label)
                 else:
                     self._next(q.options[i].label)
+        elif event.key == "space" and isinstance(self.focused, ChoiceList):
+            event.stop()
+            options = self.query_one(ChoiceList)
+            if options.multiple and options.highlighted is not None:
+                options.toggle(options.values[options.highlighted])
         elif event.key == "enter" and not isinstance(self.focused, Input):
             event.stop()
             self._take_selection()
 
-    def on_selection_list_selection_highlighted(self, event) -> None:
-        pass
+    def on_option_list_option_selected(self, event: ChoiceList.OptionSelected) -> None:
+        event.stop()  # Enter is on_key's (the options' own "selected" would send twice)
 
     def _take_selection(self) -> None:
         q = self.req.questions[self.index]
-        options = self.query_one(SelectionList)
+        options = self.query_one(ChoiceList)
         chosen = list(options.selected)
-        if not chosen and q.options and options.highlighted is not None:
-            chosen = [q.options[options.highlighted].label]
         free = self.query_one(Input).value.strip()
         if free:
             chosen.append(free)
+        elif not chosen and q.options and options.highlighted is not None:  # Enter on the option under the cursor
+            chosen = [q.options[options.highlighted].label]
         if chosen:
             self._next(", ".join(chosen))
 

@@ -36,6 +36,7 @@ class TuiApprover:
         self._prefix = f"req-{secrets.token_hex(4)}-"
         self._ids = itertools.count(1)
         self._closed = False
+        self._said: dict[int, str] = {}  # id(query) -> the line the person gave with a "no"
 
     def close(self) -> None:
         """The app is gone: answer everything pending, and every later request at once, with no."""
@@ -61,7 +62,17 @@ class TuiApprover:
         answer = self._wait(lambda rid: m.ApprovalRequested(
             request_id=rid, tool=query.tool, arguments=query.arguments, reason=query.reason, spec=query.spec,
             diff=query.diff, agent_id=query.agent_id, rule=query.rule), query.agent_id)
+        if answer.startswith("no:") and answer[3:].strip():
+            with self._lock:
+                self._said[id(query)] = answer[3:].strip()
         return answer if answer in ("yes", "always") else "no"  # type: ignore[return-value]
+
+    def refusal(self, query: ApprovalQuery) -> str:
+        """What the model reads of a "no" (the gate asks right after approve): the person's own line, if any."""
+        with self._lock:
+            said = self._said.pop(id(query), "")
+        first = f"The person did not approve this {query.tool} call ({query.reason})."
+        return f"{first} They said: {said}" if said else first
 
     def confirm_continue(self, rounds: int, agent_id: str | None = None) -> bool:
         return self._wait(lambda rid: m.ContinueRequested(request_id=rid, rounds=rounds, agent_id=agent_id),

@@ -13,6 +13,7 @@ from mrsmith_tui.core.session_api import Session
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.commands.registry import NoteKind
 from mrsmith_tui.tui.shell.effect_runner import refuse_requests
+from mrsmith_tui.tui.shell.theme_file import save_theme
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -45,6 +46,10 @@ class ShellCommandContext:
         return frozenset(self._app.available_themes)
 
     @property
+    def theme(self) -> str:
+        return self._app.theme
+
+    @property
     def sessions_root(self) -> Path | None:
         return self._sessions_root if self._app.link.resume is not None else None
 
@@ -68,6 +73,7 @@ class ShellCommandContext:
 
     def set_theme(self, name: str) -> None:
         self._app.theme = name
+        save_theme(self._app.theme_path, name)
 
     def switch_session(self, session_id: str) -> None:
         self._app.link.switch(session_id)

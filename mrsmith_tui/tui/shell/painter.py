@@ -77,6 +77,7 @@ class Painter:
             prompt.set_draft(model.input.draft)
         prompt.completing = bool(model.input.completions)
         prompt.request_waiting = model.pending.head is not None and not model.pending.armed
+        prompt.output_below = model.conv.unseen and not model.conv.follow
         app.query_one(StatusBar).show(model)
         app.routes.sync(model)
         self._sync_spinner(model)
@@ -87,7 +88,7 @@ class Painter:
             shown = "  ".join(model.input.completions[:8])
             text = f"Tab ⇥ {shown}"
         elif model.conv.unseen and not model.conv.follow:
-            text = "↓ new output below · PageDown or End"
+            text = "↓ new output below · End jumps there · PageDown pages"
         else:
             text = model.screen.note
             if text:  # a passing note clears itself even when nothing else ticks

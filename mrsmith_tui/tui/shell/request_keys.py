@@ -56,7 +56,7 @@ def key_at(app: MrSmithApp, key_time: float | None) -> float:
 def _modal_takes_paste(app: MrSmithApp) -> bool:
     """Only a question's free-text box, on screen and past its grace, takes a paste."""
     p = app.model.pending
-    return (p.head is not None and p.head.kind == "question" and p.keys_from is not None
+    return (p.head is not None and (p.head.kind == "question" or p.explaining) and p.keys_from is not None
             and isinstance(app.screen.focused, Input) and app.clock() >= p.keys_from)
 
 

@@ -79,6 +79,7 @@ class ScreenRoutes:
             app.push_screen(modal)
         if self.modal is not None and head is not None:
             self.modal.confirming_always(model.pending.confirm_always)
+            self.modal.explaining(model.pending.explaining)
 
     def _keyboard_elsewhere(self) -> bool:
         """Another screen has the keyboard (the review and its search, the palette, a dialog): a request

@@ -57,7 +57,10 @@ def _agent_state(model: Model, msg: m.AgentStateChanged) -> tuple[Model, Effects
             and model.ledger.state == "idle":
         word = {"done": "finished", "failed": "failed", "stopped": "stopped"}[msg.state]
         news = (fx.Notify(f"{row.agent_id} {word} · its report is collected on the next turn (wait_agents)"),)
-    row = replace(row, state=msg.state, ended=ended, last_action=one_line(msg.detail, 60) or row.last_action)
+    last = one_line(msg.detail, 60) or row.last_action
+    if ended is not None and not msg.detail and last in ("writing", "thinking", ""):  # it no longer writes
+        last = {"done": "finished", "failed": "failed", "stopped": "stopped"}.get(msg.state, msg.state)
+    row = replace(row, state=msg.state, ended=ended, last_action=last)
     rows = model.sidebar.agents
     model = _set_agents(model, rows[:i] + (row,) + rows[i + 1:])
     if msg.state in FINAL or msg.state == "stopping":  # its questions can no longer be answered

@@ -5,7 +5,6 @@ themselves (names, help, flags, completion) are the registry's (tui/commands).
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -20,7 +19,8 @@ from mrsmith_tui.tui.update.effects import Effects
 KEYS_HELP = (
     "Enter send · Ctrl-J newline · Up/Down history · Tab complete · Tab or F2: answer a waiting request · "
     "Esc cancel run · Ctrl-C cancel (twice: quit) · Ctrl-D quit · Ctrl-O review · Ctrl-B sidebar · Ctrl-P palette · "
-    "Alt-Up/Down or Shift-Tab: move between blocks, Enter fold, c copy"
+    "PageUp/PageDown scroll · End: jump to new output below · F1 help · "
+    "Alt-Up/Down: move between blocks, Enter fold, c copy"
 )
 
 
@@ -65,8 +65,8 @@ def slash_command(model: Model, text: str, at: float) -> tuple[Model, Effects]:
     arg = arg.strip()
     command = REGISTRY.find(name)
     if command is None:
-        close = difflib.get_close_matches(name, list(REGISTRY.names()), n=1)
-        hint = f" · did you mean {close[0]}?" if close else " · /help lists the commands"
+        close = REGISTRY.close_to(name)
+        hint = f" · did you mean {close}?" if close else " · /help lists the commands"
         return note_block(model, "warning", f"unknown command {name}{hint}", at), ()
     name = command.name  # an alias stands for its command
     at_once = AT_ONCE.get(name)

@@ -7,10 +7,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from mrsmith_tui.tui import model as ui
-from mrsmith_tui.tui.model import NOTE_SECONDS, Block, Model, sidebar_visible
+from mrsmith_tui.tui.model import NOTE_SECONDS, Block, Model, counted, sidebar_visible
 from mrsmith_tui.tui.update import effects as fx
 from mrsmith_tui.tui.update.agents import on_shown_conv
-from mrsmith_tui.tui.update.blocks import block_index, count_text, flash, set_block
+from mrsmith_tui.tui.update.blocks import block_index, count_text, flash, note_block, set_block
 from mrsmith_tui.tui.update.effects import Effects, Handler
 from mrsmith_tui.tui.update.requests import drop_requests, of_the_run
 
@@ -30,9 +30,21 @@ def _cancel_key(model: Model, msg: ui.CancelKey) -> tuple[Model, Effects]:
 def cancel_run(model: Model, at: float) -> tuple[Model, Effects]:
     if model.run.cancelling:
         return model, ()
+    queued = model.run.queued
     model = replace(model, run=replace(model.run, cancelling=True, queued=()))
     model, refused = drop_requests(model, lambda r: not of_the_run(model, r), at)
+    if queued:
+        model = _put_back(model, queued, at)
     return flash(model, "cancelling…", at), (fx.CancelRun(),) + refused
+
+
+def _put_back(model: Model, queued: tuple[str, ...], at: float) -> Model:
+    """Prompts queued behind a cancelled run are not sent: they go back into the prompt (before any
+    text typed since), and a notice says so."""
+    draft = "\n\n".join(queued + ((model.input.draft,) if model.input.draft.strip() else ()))
+    model = replace(model, input=replace(model.input, draft=draft, recall=None, completions=()))
+    what = counted(len(queued), "queued prompt")
+    return note_block(model, "notice", f"{what} not sent: put back in the prompt (Enter sends)", at)
 
 
 def _interrupt(model: Model, msg: ui.InterruptKey) -> tuple[Model, Effects]:
@@ -106,6 +118,13 @@ def _scrolled(model: Model, msg: ui.Scrolled) -> tuple[Model, Effects]:
     return replace(model, conv=replace(conv, follow=msg.at_bottom, unseen=unseen)), ()
 
 
+def _jump_to_end(model: Model, msg: ui.JumpToEnd) -> tuple[Model, Effects]:
+    conv = model.conv
+    if conv.follow and not conv.unseen and conv.focused is None:
+        return model, ()
+    return replace(model, conv=replace(conv, follow=True, unseen=False, focused=None)), ()
+
+
 def _resized(model: Model, msg: ui.Resized) -> tuple[Model, Effects]:
     if (model.screen.width, model.screen.height) == (msg.width, msg.height):
         return model, ()
@@ -142,6 +161,7 @@ HANDLERS: dict[type, Handler] = {
     ui.ToggleFold: on_shown_conv(_toggle_fold),
     ui.CopyBlock: on_shown_conv(_copy_block),
     ui.Scrolled: on_shown_conv(_scrolled),
+    ui.JumpToEnd: on_shown_conv(_jump_to_end),
     ui.Resized: _resized,
     ui.ToggleSidebar: _toggle_sidebar,
     ui.ToggleReview: _toggle_review,

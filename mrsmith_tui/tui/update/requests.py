@@ -43,7 +43,7 @@ def _queued(p: ui.Pending, req: Request) -> ui.Pending:
     queue = p.queue[:at] + (req,) + p.queue[at + 1:]
     if at > 0:
         return replace(p, queue=queue)
-    return replace(p, queue=queue, armed=False, keys_from=None, confirm_always=False)
+    return replace(p, queue=queue, armed=False, keys_from=None, confirm_always=False, explaining=False)
 
 
 def try_arm(model: Model, at: float) -> Model:
@@ -72,7 +72,8 @@ def _waiting_notice_block(model: Model, head: Request, at: float) -> Model:
 
 def _arm(model: Model, at: float) -> Model:
     """On screen from now; its keys count only from the grace after its modal is painted (RequestShown)."""
-    return replace(model, pending=replace(model.pending, armed=True, held=False, keys_from=None, confirm_always=False))
+    return replace(model, pending=replace(model.pending, armed=True, held=False, keys_from=None, confirm_always=False,
+                                          explaining=False))
 
 
 def takes_keys(model: Model, at: float) -> bool:
@@ -100,6 +101,8 @@ def answer_for(model: Model, key: str) -> str | None:
     head = model.pending.head
     if head is None:
         return None
+    if model.pending.explaining:
+        return "no" if key == "escape" else None  # Enter sends the typed line (the modal's input)
     answer = ANSWER_KEYS.get(head.kind, {}).get(key)
     if answer is None and key == "enter" and head.kind == "approval" and model.pending.confirm_always:
         return "always"
@@ -118,6 +121,8 @@ def key_route(model: Model, at: float, key: str, printable: bool) -> KeyRoute:
     p = model.pending
     if p.head is None or not takes_keys(model, at):  # closing, not yet painted, or in its grace: typing
         return "prompt" if printable else "drop"
+    if p.explaining:  # typing the line that goes with a "no": every key is the modal's
+        return "pass"
     answers = ANSWER_KEYS.get(p.head.kind)
     if answers is not None and printable and key not in answers:
         return "prompt"
@@ -194,7 +199,7 @@ def _mark_notice(model: Model, key: str, answer: str) -> Model:
         return model
     b = model.conv.blocks[i]
     head, _, _ = b.text.partition(f" · {MOVE_KEYS} to answer")
-    word = ANSWER_WORDS.get(answer, "answered")
+    word = "refused, with a note" if answer.startswith("no:") else ANSWER_WORDS.get(answer, "answered")
     return set_block(model, i, replace(b, text=f"{head} · {word}"))
 
 
@@ -207,6 +212,8 @@ def _answer(model: Model, msg: ui.Answer) -> tuple[Model, Effects]:
         return _key_ignored(model, ui.KeyIgnored(at=msg.at))
     if head.kind == "approval" and msg.answer == "always" and not p.confirm_always:
         return replace(model, pending=replace(p, confirm_always=True)), ()
+    if head.kind == "approval" and msg.answer == "explain":  # Tab: a "no" with a line for the model
+        return replace(model, pending=replace(p, explaining=True, confirm_always=False)), ()
     return _pop_request(model, msg.request_id, msg.answer, msg.at), (fx.Resolve(msg.request_id, msg.answer),)
 
 

@@ -29,7 +29,7 @@ def _note(model: Model, msg: ui.Note) -> tuple[Model, Effects]:
 
 
 def _cleared(model: Model, msg: ui.Cleared) -> tuple[Model, Effects]:
-    led = replace(model.ledger, context_tokens=0, turn_in=0, turn_out=0, turn_cached=0)
+    led = replace(model.ledger, context_tokens=0, turn_in=0, turn_out=0, turn_cached=0, tool_used=0)
     agents = tuple(r for r in model.sidebar.agents if r.ended is None)
     kept = {r.agent_id for r in agents}
     sidebar = replace(model.sidebar, tasks=(), agents=agents,

@@ -139,6 +139,8 @@ def _worker_done(model: Model, msg: ui.WorkerDone) -> tuple[Model, Effects]:
     if msg.crashed:
         model = note_block(model, "error", msg.crashed, msg.at)
         model = close_open_blocks(model, msg.at)
+    if model.run.cancelling and model.screen.note.startswith("cancelling"):  # it is over: the note goes
+        model = replace(model, screen=replace(model.screen, note=""))
     run = replace(model.run, running=False, cancelling=False)
     led = model.ledger if model.ledger.state == "idle" else replace(model.ledger, state="idle", run_started=None)
     model = replace(model, run=run, ledger=led)

@@ -66,20 +66,26 @@ def _tail_lines(text: str, n: int) -> tuple[list[str], int]:
     return stripped[cut + 1:].split("\n"), stripped.count("\n", 0, cut) + 1
 
 
-def _wrap(line: str, width: int) -> list[str]:
+def _wrap(line: str, width: int, *, hang: bool = False) -> list[str]:
     """A gutter body line cut to `width` (0: not wrapped): wrapped lines keep their `│`, so the
-    structure reads the same without colour."""
+    structure reads the same without colour. `hang`: a table row (`name  what it does`) wraps under
+    its second column, not at the left edge."""
     room = width - len(GUTTER)
     if room < 8 or len(line) <= room:
         return [line]
+    indent = ""
+    column = line.find("  ", len(line) - len(line.lstrip()) + 1) if hang else -1
+    if 0 < column < room // 2:
+        indent = " " * (column + 2 + len(line[column + 2:]) - len(line[column + 2:].lstrip()))
     return textwrap.wrap(line, room, replace_whitespace=False, drop_whitespace=True, break_long_words=True,
-                         break_on_hyphens=False) or [""]
+                         break_on_hyphens=False, subsequent_indent=indent) or [""]
 
 
-def _gutter(lines: list[str], width: int, style: str = MUTED, body_style: str = "") -> list[Content]:
+def _gutter(lines: list[str], width: int, style: str = MUTED, body_style: str = "", *,
+            hang: bool = False) -> list[Content]:
     out = []
     for line in lines:
-        for piece in _wrap(_cut(line).expandtabs(4), width):
+        for piece in _wrap(_cut(line).expandtabs(4), width, hang=hang):
             out.append(Content.assemble((GUTTER, style), (piece, body_style)))
     return out
 
@@ -233,7 +239,7 @@ def render_message(b: Block, width: int) -> Content:
                     "usage": ("  ", MUTED), "notice": ("· ", MUTED)}[b.kind]
     lines = b.text.split("\n")
     first = Content.assemble((glyph, style), (_cut(lines[0]), style if b.kind != "notice" else ""))
-    rest = _gutter(lines[1:SHOWN_LINES], width, MUTED, "" if b.kind == "notice" else style)
+    rest = _gutter(lines[1:SHOWN_LINES], width, MUTED, "" if b.kind == "notice" else style, hang=True)
     if b.kind == "usage":
         first = Content.styled("  " + lines[0], f"{MUTED}")
     return join_lines([first, *rest])

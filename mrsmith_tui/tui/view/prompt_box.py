@@ -10,6 +10,12 @@ from textual.widgets.text_area import Edit, EditResult
 from mrsmith_tui.security.terminal_text import clean
 
 
+def line_breaks(text: str) -> str:
+    """A paste's line breaks as the editor keeps them: CRLF and a lone CR (tmux, GNOME Terminal,
+    Terminal.app, iTerm2 and VS Code paste with CR) are each one line break, never a `␍`."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
 class PromptArea(TextArea):
     class Send(Message):
         def __init__(self, text: str) -> None:
@@ -27,6 +33,9 @@ class PromptArea(TextArea):
     class OpenRequest(Message):
         """Tab with no completion offered while a request waits behind the typed text."""
 
+    class JumpToEnd(Message):
+        """End while new output waits below the fold: the conversation follows its end again."""
+
     def __init__(self, **kwargs) -> None:
         super().__init__("", soft_wrap=True, show_line_numbers=False, tab_behavior="focus",
                          compact=True, highlight_cursor_line=False,
@@ -34,16 +43,17 @@ class PromptArea(TextArea):
         self.cursor_blink = False
         self.completing = False  # set by the shell while slash completions are offered
         self.request_waiting = False  # set by the shell while a request waits behind the typed text
+        self.output_below = False  # set by the shell while new output waits below the fold
 
     def edit(self, edit: Edit) -> EditResult:
         # Pasted text (or a recalled draft) can carry terminal controls (a web page's hidden
         # \x1b]0;…): the editor would draw them raw, so they go in as their visible stand-ins.
-        edit.text = clean(edit.text)
+        edit.text = clean(line_breaks(edit.text))
         return super().edit(edit)
 
     def set_draft(self, text: str) -> None:
         """Replace the text (history recall, completion, clearing after send); cursor at the end."""
-        text = clean(text)
+        text = clean(line_breaks(text))
         if text == self.text:
             return
         self.load_text(text)
@@ -70,6 +80,17 @@ class PromptArea(TextArea):
             event.stop()
             event.prevent_default()
             self.post_message(self.OpenRequest())
+            return
+        if key in ("tab", "shift+tab"):
+            # Nothing to complete or answer: the key does nothing rather than move the focus away,
+            # where the next words typed would be lost. (Shift-Tab is kept free for a later use.)
+            event.stop()
+            event.prevent_default()
+            return
+        if key == "end" and self.output_below:
+            event.stop()
+            event.prevent_default()
+            self.post_message(self.JumpToEnd())
             return
         row, _ = self.cursor_location
         if key == "up" and row == 0:

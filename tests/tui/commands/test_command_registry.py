@@ -19,14 +19,14 @@ HELP_BEFORE = {
     "/help": "this list",
     "/exit": "quit",
     "/reset": "start a fresh conversation",
-    "/usage": "tokens, cache and cost of this session",
+    "/usage": "tokens, cache hits, context and tool calls of this session",  # #23: it shows no cost
     "/agents": "[ID | stop ID]  the agents; focus the panel, open one, or stop one",
     "/agent": "<name> [--keep]  a new session on another agent (--keep: go on with this conversation)",
     "/skills": "[name]  list skills, or load one",
     "/tasks": "the task list",
     "/jobs": "background shell jobs (stopped when mrsmith exits unless detached)",
     "/reasoning": "[value|off]  reasoning effort",
-    "/theme": "<name>  switch theme",
+    "/theme": "[name]  switch theme (no name: pick one); kept for the next start",  # #23: a picker
     "/copy": "copy the last answer",
     "/export": "[path]  the session as Markdown",
     "/compact": "summarise older turns to free context",
@@ -39,7 +39,7 @@ def test_help_lists_every_command_as_before_then_the_keys():
     assert {c.name: c.help_line for c in REGISTRY} == HELP_BEFORE
     assert list(REGISTRY.names()) == list(HELP_BEFORE)
     text = help_text()
-    assert text.startswith("Commands\n/help         this list\n/exit         quit\n")
+    assert text.startswith("Commands\n/help         this list\n/exit         quit  (also /quit)\n")
     assert "\n\nKeys\nEnter send\n" in text
     model, _ = update(initial_model(), ui.Submit(text="/help", at=1))
     assert model.conv.blocks[-1].text == text
@@ -62,7 +62,7 @@ def test_commands_answered_on_screen_are_the_ones_update_answers():
 
 def test_the_palette_offers_the_commands_that_need_no_argument():
     offered = [c.name for c in REGISTRY if not c.needs_argument]
-    assert "/agent" not in offered and "/theme" not in offered and "/help" in offered
+    assert "/agent" not in offered and "/theme" in offered and "/help" in offered
 
 
 def test_completion_reads_the_registry():
@@ -135,5 +135,7 @@ def test_update_checks_a_command_before_the_shell_runs_it():
     assert effects == (fx.SaveHistory("/sessions"),) and "waits for the run" in model.conv.blocks[-1].text
     model, effects = update(initial_model(), ui.Submit(text="/compact", at=1))
     assert fx.Command("/compact", "") in effects and model.run.running
+    model, effects = update(initial_model(agents=("fast",)), ui.Submit(text="/agent", at=1))
+    assert model.conv.blocks[-1].text == "/agent needs a name: fast"
     model, effects = update(initial_model(themes=("nord",)), ui.Submit(text="/theme", at=1))
-    assert model.conv.blocks[-1].text == "/theme needs a name: nord"
+    assert fx.Command("/theme", "") in effects  # #23: /theme alone opens the picker, not a warning

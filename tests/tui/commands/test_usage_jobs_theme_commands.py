@@ -12,10 +12,10 @@ from tests.tui.commands.fake_context import FakeContext
 from tests.tui.fakes import fake_session
 
 
-def test_each_has_help_and_theme_needs_a_name_but_no_session():
+def test_each_has_help_and_theme_needs_no_session():
     assert REGISTRY.find("/usage").summary and REGISTRY.find("/jobs").summary
     theme = REGISTRY.find("/theme")
-    assert isinstance(theme, ThemeCommand) and theme.needs_argument and not theme.needs_session
+    assert isinstance(theme, ThemeCommand) and not theme.needs_argument and not theme.needs_session  # #23: a picker
     assert theme.complete(initial_model(themes=("mrsmith", "nord")), "n") == ("/theme nord",)
 
 
