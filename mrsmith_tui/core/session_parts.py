@@ -38,7 +38,7 @@ ProviderFactory = Callable[[ProviderConfig], Provider]
 
 
 def default_provider_factory(config: Config) -> ProviderFactory:
-    from mrsmith_tui.provider.openai_compat import make_provider
+    from mrsmith_tui.provider.factory import make_provider
 
     return lambda pc: make_provider(pc, api_key_for(config, pc.name), config.include_usage)
 
