@@ -13,7 +13,13 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-__all__ = ["PROTOCOLS", "VENDORS", "Vendor", "vendor"]
+__all__ = ["BUDGETS", "PROTOCOLS", "REPLY_FLOOR", "VENDORS", "Vendor", "vendor"]
+
+# Messages: the thinking budget of each effort (max: max_tokens less REPLY_FLOOR, left for the reply).
+BUDGETS = {"low": 1024, "medium": 8192, "high": 32768}
+REPLY_FLOOR = 4096
+# What `reasoning_effort` may say on the generic `openai` protocol (OpenAI's own values and the common ones).
+OPENAI_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "max")
 
 Wire = Literal["chat", "messages"]
 
@@ -37,7 +43,7 @@ class Vendor:
 VENDORS: dict[str, Vendor] = {
     "openai": Vendor("openai", "chat", "OpenAI-compatible (any /v1 server)", "https://api.openai.com/v1", probe=True),
     "anthropic": Vendor("anthropic", "messages", "Anthropic Messages (Claude, gateways)", "https://api.anthropic.com",
-                        context_tokens=200_000, cache_control=True, default_thinking="preserve", max_tokens=32_000,
+                        model="claude-sonnet-4-6", context_tokens=200_000, cache_control=True, default_thinking="preserve", max_tokens=32_000,
                         chars_per_token=3.5),
     "minimax": Vendor("minimax", "messages", "MiniMax (Anthropic-compatible endpoint)", "https://api.minimax.io/anthropic",
                       model="MiniMax-M2.7", context_tokens=204_800, cache_control=True, default_thinking="preserve",

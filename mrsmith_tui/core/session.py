@@ -27,8 +27,10 @@ from typing import TYPE_CHECKING
 
 from mrsmith_tui import msgs
 from mrsmith_tui.cancel import CancelToken
-from mrsmith_tui.config.load import api_key_for, resolve_agent
+from mrsmith_tui.config.knobs import knob_problem
+from mrsmith_tui.config.load import ConfigError, api_key_for, resolve_agent
 from mrsmith_tui.config.schema import AgentConfig, Config
+from mrsmith_tui.config.vendors import protocol_of, vendor
 from mrsmith_tui.core.compact import compact as compact_session
 from mrsmith_tui.core.compact import maybe_auto_compact
 from mrsmith_tui.core.conversation import Conversation, RunResult
@@ -165,9 +167,12 @@ class AgentSession:
         configured = "max_context_tokens" in agent.model_fields_set
         self.ledger.context_source = "config (maxContextTokens)" if configured else "default (set maxContextTokens)"
         self.ledger.prompt_overhead = lambda: self.conversation.prompt_overhead()
+        known = vendor(protocol_of(self.provider))
+        if not configured and known.context_tokens:  # the vendor documents it: nothing to ask
+            self._set_context(known.context_tokens, f"the {known.protocol} protocol's documented size")
         base_url = getattr(self.provider, "base_url", None)
-        if not isinstance(base_url, str) or os.environ.get("MRSMITH_NO_CONTEXT_PROBE"):
-            return
+        if not known.probe or not isinstance(base_url, str) or os.environ.get("MRSMITH_NO_CONTEXT_PROBE"):
+            return  # only servers that can say their context size are asked (local ones, on the generic protocol)
         api_key = api_key_for(self.config, agent.provider)
 
         def probe() -> None:
@@ -246,6 +251,9 @@ class AgentSession:
     def switch_agent(self, name: str) -> None:
         """Go on with another configured agent; history is kept. Raises ConfigError."""
         agent = resolve_agent(self.config, name)
+        problem = knob_problem(agent, self.config.provider(agent.provider).protocol)
+        if problem:
+            raise ConfigError(f"agent {agent.name}: {problem}")
         if agent.provider != self.agent.provider:
             self.provider = self._parts.provider_factory(self.config.provider(agent.provider))
         self.agent = agent
@@ -254,7 +262,8 @@ class AgentSession:
         self.tools = self._select_tools()
         self.conversation = self._new_conversation()
         self._probe_context()
-        changed = msgs.AgentChanged(agent=agent.name, model=agent.model, provider=agent.provider)
+        changed = msgs.AgentChanged(agent=agent.name, model=agent.model, provider=agent.provider,
+                                    protocol=protocol_of(self.provider))
         self.sink(changed)
         if self.transcript is not None:
             self.transcript.append(changed)

@@ -24,7 +24,7 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
-from mrsmith_tui.config.vendors import vendor, wants_adaptive
+from mrsmith_tui.config.vendors import BUDGETS, REPLY_FLOOR, vendor, wants_adaptive
 from mrsmith_tui.history import (
     AssistantEntry,
     HistoryEntry,
@@ -40,8 +40,6 @@ from mrsmith_tui.provider.types import ChatRequest
 
 __all__ = ["BUDGETS", "REPLY_FLOOR", "messages_body", "messages_of", "thinking_budget", "tool_spec"]
 
-BUDGETS = {"low": 1024, "medium": 8192, "high": 32768}
-REPLY_FLOOR = 4096  # tokens left for the answer itself when the effort is `max`
 EPHEMERAL = {"type": "ephemeral"}
 
 
