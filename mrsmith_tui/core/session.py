@@ -273,9 +273,35 @@ class AgentSession:
 
     def set_reasoning_effort(self, value: str | None) -> None:
         value = value.strip() if value else None
+        problem = knob_problem(self.agent.model_copy(update={"reasoning_effort": value or None}), protocol_of(self.provider))
+        if problem:
+            raise ConfigError(problem)
         self.agent = self.agent.model_copy(update={"reasoning_effort": value or None})
         self.conversation.agent = self.agent
         self.conversation.reasoning_effort = self.agent.reasoning_effort
+
+    def set_model(self, model: str) -> None:
+        """/model NAME: the current agent goes on with another model of its provider (history kept)."""
+        model = model.strip()
+        if not model:
+            raise ConfigError("name a model (/model lists them)")
+        agent = self.agent.model_copy(update={"model": model})
+        problem = knob_problem(agent, protocol_of(self.provider))
+        if problem:
+            raise ConfigError(problem)
+        self.agent = agent
+        self.conversation.agent = agent
+        changed = msgs.AgentChanged(agent=agent.name, model=model, provider=agent.provider,
+                                    protocol=protocol_of(self.provider))
+        self.sink(changed)
+        if self.transcript is not None:
+            self.transcript.append(changed)
+
+    def list_models(self) -> list[str]:
+        """The provider's models from its server (GET /models on its wire). Raises ProviderError."""
+        from mrsmith_tui.provider.factory import models_of
+
+        return models_of(self.config.provider(self.agent.provider), api_key_for(self.config, self.agent.provider))
 
     def add_tools(self, tools: Iterable[Tool]) -> None:
         self._extra_tools.extend(tools)

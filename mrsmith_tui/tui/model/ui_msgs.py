@@ -27,6 +27,7 @@ __all__ = [
     "InterruptKey",
     "KeyIgnored",
     "KeyboardElsewhere",
+    "ModelsKnown",
     "MoveToRequest",
     "Note",
     "OpenAgent",
@@ -171,6 +172,12 @@ class AgentSwitched(Msg):
 
 class EffortChanged(Msg):
     effort: str | None
+
+
+class ModelsKnown(Msg):
+    """Model names /model may complete (the provider's list, or the configured ones)."""
+
+    models: tuple[str, ...]
 
 
 class PanelKey(Msg):
