@@ -109,3 +109,24 @@ def test_reasoning_bogus_is_refused_on_screen(tmp_path):
     assert ctx.emitted == []
 
 
+
+
+def test_a_vendor_protocol_knows_its_context_and_is_never_probed(tmp_path, monkeypatch):
+    asked: list[str] = []
+    monkeypatch.delenv("MRSMITH_NO_CONTEXT_PROBE", raising=False)
+    import mrsmith_tui.provider.context_probe as probe
+
+    monkeypatch.setattr(probe, "probe_context_size", lambda *a, **k: asked.append("probe") or (0, ""))
+    s, _ = real_session(tmp_path, ProviderConfig(name="c", base_url="http://127.0.0.1:9", protocol="anthropic"))
+    s.wait_for_context_size(5)
+    assert asked == [] and s.ledger.max_context_tokens == 200_000
+    assert "anthropic" in s.ledger.context_source
+    s2, _ = real_session(tmp_path, ProviderConfig(name="p", base_url="http://127.0.0.1:9/v1"))
+    s2.wait_for_context_size(5)
+    assert asked == ["probe"]  # the generic protocol may be a local server that says its size
+
+
+def test_the_estimator_starts_from_the_vendors_tokenizer(tmp_path):
+    s, _ = real_session(tmp_path, ProviderConfig(name="c", base_url="http://127.0.0.1:9", protocol="anthropic"))
+    o, _ = real_session(tmp_path, ProviderConfig(name="p", base_url="http://127.0.0.1:9/v1"))
+    assert s.conversation.estimator.scale > o.conversation.estimator.scale == 1.0
