@@ -204,8 +204,16 @@ def _recorded(m: msgs.Msg) -> bool:
 
 
 def json_line(m: msgs.Msg) -> str:
-    """One JSON line; control and bidi characters escaped (\\u001b), so even a terminal shows it as text."""
-    return json_safe(json.dumps(msgs.to_json(m), ensure_ascii=False)) + "\n"
+    """One JSON line; control and bidi characters escaped (\\u001b), so even a terminal shows it as text.
+    A usage event carries `cache_pct` beside its token counts (0-100, null when the server did not say)."""
+    data = msgs.to_json(m)
+    inner, usage_of = data, m
+    while isinstance(usage_of, msgs.FromAgent):
+        inner, usage_of = inner["msg"], usage_of.msg
+    if isinstance(usage_of, msgs.UsageReported):
+        pct = usage_of.usage.cache_pct
+        inner["usage"]["cache_pct"] = None if pct is None else round(pct, 1)
+    return json_safe(json.dumps(data, ensure_ascii=False)) + "\n"
 
 
 def wants_color(stream: TextIO, env: dict[str, str] | Any) -> bool:

@@ -1,11 +1,12 @@
 """The history a session keeps: typed and wire-neutral.
 
-The core appends these entries as a conversation goes on; a wire adapter (Chat Completions
-today, the Anthropic Messages wire next) translates them into what its server takes, in one
-place (`provider.openai_compat.wire_messages` for Chat Completions). Nothing here knows a wire:
-reasoning is a block with an optional signature (Anthropic's thinking blocks need it back;
-Chat Completions servers take it as `reasoning_content` or drop it), and a tool call keeps
-its arguments as the raw JSON text the model wrote.
+The core appends these entries as a conversation goes on; a wire adapter translates them into
+what its server takes, in one place per wire (`provider.chat_wire` for Chat Completions,
+`provider.messages_wire` for the Messages API). Nothing here knows a wire: reasoning is a block
+with an optional signature (Anthropic's thinking blocks need it back; Chat Completions servers
+take it as `reasoning_content` or drop it), encrypted thinking is a block of its own, and a tool
+call keeps its arguments as the raw JSON text the model wrote. An answer keeps its blocks in the
+order they came, so a signed answer goes back exactly as it was given.
 
 Entries are frozen pydantic models, so a transcript can carry them as they are and read them
 back. Marks that change (a compaction hides the entries a summary replaces) make a new entry
@@ -14,9 +15,9 @@ with `model_copy(update=...)`.
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 
 class HistoryModel(BaseModel):
@@ -39,6 +40,22 @@ class ReasoningBlock(HistoryModel):
     signature: str = ""  # the provider's proof of the thinking, sent back verbatim where the wire asks
 
 
+class RedactedThinkingBlock(HistoryModel):
+    """Thinking the provider encrypted (Anthropic's `redacted_thinking`): nothing to show, but it goes
+    back to the same wire byte for byte, like a signed thinking block."""
+
+    type: Literal["redacted_thinking"] = "redacted_thinking"
+    data: str
+
+
+class UnknownBlock(HistoryModel):
+    """A block of a type this mrsmith does not know (a newer writer's): kept so the answer around it
+    is not lost, never shown and never sent."""
+
+    type: Literal["unknown"] = "unknown"
+    original_type: str = ""
+
+
 class ToolCallBlock(HistoryModel):
     type: Literal["tool_call"] = "tool_call"
     id: str
@@ -46,7 +63,9 @@ class ToolCallBlock(HistoryModel):
     arguments: str  # the JSON text as the model wrote it (it may not parse; the tool loop says so)
 
 
-AssistantBlock = Annotated[TextBlock | ReasoningBlock | ToolCallBlock, Field(discriminator="type")]
+AssistantBlock = Annotated[TextBlock | ReasoningBlock | RedactedThinkingBlock | ToolCallBlock | UnknownBlock,
+                           Field(discriminator="type")]
+KNOWN_BLOCK_TYPES = frozenset({"text", "reasoning", "redacted_thinking", "tool_call", "unknown"})
 
 
 # --------------------------------------------------------------------------- entries
@@ -72,6 +91,18 @@ class AssistantEntry(HistoryModel):
     blocks: tuple[AssistantBlock, ...] = ()
     partial: bool = False  # cut by a cancel or a broken stream; never has tool calls
     compacted: bool = False
+
+    @field_validator("blocks", mode="before")
+    @classmethod
+    def _tolerate_unknown(cls, value: Any) -> Any:
+        """A block type a newer mrsmith wrote becomes an UnknownBlock instead of failing the whole answer."""
+        if not isinstance(value, (list, tuple)):
+            return value
+        return [
+            {"type": "unknown", "original_type": str(b.get("type"))[:100]}
+            if isinstance(b, dict) and b.get("type") not in KNOWN_BLOCK_TYPES else b
+            for b in value
+        ]
 
     @property
     def text(self) -> str:

@@ -184,6 +184,7 @@ class _Handler(BaseHTTPRequestHandler):
             body = json.loads(raw or b"{}")
         except ValueError:
             body = {"_raw": raw.decode(errors="replace")}
+        owner.paths.append(self.path)
         turn = owner._next_turn(body, dict(self.headers))
         if turn.hang:
             time.sleep(turn.hang)
@@ -282,6 +283,7 @@ class LoopbackServer:
         self.responder = responder
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
+        self.paths: list[str] = []  # of each POST
         self._lock = threading.Lock()
         self._gates: list[threading.Event] = []
         self._server = _Server(("127.0.0.1", 0), _Handler)

@@ -72,6 +72,7 @@ def build_parser() -> argparse.ArgumentParser:
     cfg.add_argument("--base-url", metavar="URL", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1")
     cfg.add_argument("--model", metavar="MODEL", help="model name (overrides the agent's)")
     cfg.add_argument("--api-key", metavar="KEY", help="API key (prefer the config file or apiKeyCommand: flags show in `ps`)")
+    _wire_flags(cfg)
     cfg.add_argument("--sessions-dir", metavar="DIR", help="where transcripts are written")
     cfg.add_argument("--context-builder", choices=["full", "sliding"], help="how the context is built from the history")
     cfg.add_argument("--context-window-ratio", metavar="R", type=float, help="sliding window share of maxContextTokens, in (0, 1]")
@@ -90,6 +91,18 @@ def build_parser() -> argparse.ArgumentParser:
     ses.add_argument("--all", action="store_true", help="with --list: sessions of every folder")
     return p
 
+
+
+def _wire_flags(cfg: argparse._ArgumentGroup) -> None:
+    """The protocol and its knobs (checked against each other in cli.wire_flags)."""
+    cfg.add_argument("--protocol", choices=["openai", "anthropic", "minimax", "zai", "deepseek"],
+                     help="the wire and vendor rules: openai (Chat Completions, default), anthropic (Messages), "
+                     "minimax, zai, deepseek")
+    cfg.add_argument("--thinking", choices=["preserve", "strip"], help="send earlier reasoning back (preserve) or only "
+                     "the current tool loop's (strip)")
+    cfg.add_argument("--effort", choices=["low", "medium", "high", "max"], help="reasoning effort (unset: the model's default)")
+    cfg.add_argument("--cache", choices=["auto", "active"], help="active: cache_control breakpoints (anthropic, minimax)")
+    cfg.add_argument("--max-tokens", metavar="N", type=_positive_int, help="the answer's token cap")
 
 
 def check_session_flags(args: argparse.Namespace) -> None:

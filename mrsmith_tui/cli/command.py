@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mrsmith_tui.cli.args import SESSION_COMMANDS, UsageError, build_parser, check_session_flags, session_parser
+from mrsmith_tui.cli.wire_flags import apply_wire_flags
 from mrsmith_tui.config.load import apply_cli, default_config_paths, load_config, resolve_agent, sessions_dir
 from mrsmith_tui.config.schema import Config
 from mrsmith_tui.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE, error_line, exit_code_for
@@ -153,7 +154,7 @@ def _view(args: argparse.Namespace, config: Config) -> int:
 
 def _load(args: argparse.Namespace) -> Config:
     config = load_config(args.config)
-    return apply_cli(
+    config = apply_cli(
         config,
         agent=args.agent,
         sessions_dir=args.sessions_dir,
@@ -163,6 +164,7 @@ def _load(args: argparse.Namespace) -> Config:
         model=args.model,
         api_key=args.api_key,
     )
+    return apply_wire_flags(config, args)  # --protocol and its knobs (cli.wire_flags)
 
 
 # --------------------------------------------------------------------------- keys

@@ -8,15 +8,19 @@ reference tool's config works unchanged). Loading, precedence and error messages
 from __future__ import annotations
 
 import re
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
+from mrsmith_tui.config.vendors import VENDORS
 from mrsmith_tui.errors import MrSmithError
 
 ContextBuilderName = Literal["full", "sliding"]
 Thinking = Literal["strip", "preserve"]
+ProtocolName = Literal["openai", "anthropic", "minimax", "zai", "deepseek"]  # config.vendors has each one's rules
+Effort = Literal["low", "medium", "high", "max"]
+CacheMode = Literal["auto", "active"]
 
 
 class _Model(BaseModel):
@@ -33,7 +37,8 @@ class ProviderConfig(_Model):
     api_key: str | None = None
     # A command whose first line of output is the key (`pass show groq`), run once at start.
     api_key_command: str | None = None
-    base_url: str = "https://api.openai.com/v1"
+    base_url: str = "https://api.openai.com/v1"  # without one, the protocol's documented endpoint
+    protocol: ProtocolName = "openai"
     # Seconds. A slow reasoning model may think for minutes between bytes.
     connect_timeout: float = Field(default=15.0, gt=0)
     read_timeout: float = Field(default=600.0, gt=0)
@@ -45,6 +50,16 @@ class ProviderConfig(_Model):
             raise ValueError(f"{v!r} is not an http(s) URL")
         return v.rstrip("/")
 
+    @model_validator(mode="before")
+    @classmethod
+    def _vendor_endpoint(cls, data: Any) -> Any:
+        """A vendor protocol without a base URL gets the endpoint its vendor documents."""
+        if isinstance(data, dict) and not data.get("base_url") and not data.get("baseUrl"):
+            protocol = data.get("protocol")
+            if isinstance(protocol, str) and protocol in VENDORS and protocol != "openai":
+                return {**data, "base_url": VENDORS[protocol].base_url}
+        return data
+
 
 class AgentConfig(_Model):
     name: str = Field(min_length=1)
@@ -55,8 +70,11 @@ class AgentConfig(_Model):
     max_tool_rounds: int = Field(default=32, gt=0)
     max_tool_calls_per_turn: int = Field(default=32, gt=0)  # of one model answer; the rest are not run
     max_tool_calls_per_session: int | None = Field(default=None, gt=0)
-    reasoning_effort: str | None = None
-    thinking: Thinking = "strip"
+    reasoning_effort: str | None = None  # low, medium, high or max (another value is refused on a vendor protocol)
+    thinking: Thinking | None = None  # None: the protocol's default (config.vendors)
+    max_tokens: int | None = Field(default=None, gt=0)  # the answer's cap (None: the server's, or the vendor's on Messages)
+    cache: CacheMode = "auto"  # "active": cache_control breakpoints (Messages protocols)
+    thinking_style: Literal["budget", "adaptive"] | None = None  # Messages effort: a token budget or adaptive (None: by model)
     context_builder: ContextBuilderName | None = None  # None: the top-level setting
     tools: list[str] | None = None  # opt-in tools; None offers every tool
     shell_harmless_commands: list[str] = Field(default_factory=list)

@@ -24,9 +24,11 @@ from mrsmith_tui.config.schema import Config
 
 
 def config_document(*, provider_name: str, base_url: str, api_key: str | None, model: str,
-                    agent_name: str = "default") -> dict[str, Any]:
+                    agent_name: str = "default", protocol: str = "openai") -> dict[str, Any]:
     """The config as a camelCase dict, checked against the schema (raises ConfigError)."""
     provider: dict[str, Any] = {"name": provider_name, "baseUrl": base_url.strip().rstrip("/")}
+    if protocol != "openai":
+        provider["protocol"] = protocol
     if api_key:
         provider["apiKey"] = api_key
     doc = {
@@ -42,11 +44,11 @@ def config_document(*, provider_name: str, base_url: str, api_key: str | None, m
 
 
 def write_config(path: Path, *, provider_name: str, base_url: str, api_key: str | None, model: str,
-                 agent_name: str = "default", overwrite: bool = False) -> Path:
+                 agent_name: str = "default", overwrite: bool = False, protocol: str = "openai") -> Path:
     """Write config.toml at `path` (parent folders created); returns the path written."""
     path = Path(path).expanduser()
     doc = config_document(provider_name=provider_name, base_url=base_url, api_key=api_key,
-                          model=model, agent_name=agent_name)
+                          model=model, agent_name=agent_name, protocol=protocol)
     if path.exists() and not overwrite:
         raise ConfigError(f"{path}: already exists (not overwritten)")
     data = tomli_w.dumps(doc).encode("utf-8")

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from mrsmith_tui import msgs
 from mrsmith_tui.cancel import Cancelled, CancelToken
+from mrsmith_tui.config.vendors import protocol_of, thinking_for
 from mrsmith_tui.core.context_window import context_entries
 from mrsmith_tui.core.session_api import Compactable
 from mrsmith_tui.history import HistoryEntry, UserEntry
@@ -59,8 +60,9 @@ def _summarise(session: Compactable, system_prompt: str, entries: list[HistoryEn
         system_prompt=system_prompt,
         entries=tuple(entries) + (UserEntry(text=COMPACT_INSTRUCTION, kind="context"),),
         tools=[],
-        thinking=session.agent.thinking,
+        thinking=thinking_for(session.agent.thinking, protocol_of(session.provider), session.agent.model),
         include_usage=session.config.include_usage,
+        max_tokens=session.agent.max_tokens,
     )
     parts: list[str] = []
     done: StreamDone | None = None
@@ -87,7 +89,7 @@ def compact(session: Compactable, cancel: CancelToken, *, keep_turns: int = 1) -
     if cut == start:
         session.sink(msgs.Notice(text="nothing to compact: the context holds only the newest turn"))
         return ""
-    thinking = session.agent.thinking
+    thinking = thinking_for(session.agent.thinking, protocol_of(session.provider), session.agent.model)
     system = session.system_prompt()
     # "was" measures the context the way "now" does (the estimator), not the last prompt's size
     before = session.conversation.estimator.context(system, history, thinking)

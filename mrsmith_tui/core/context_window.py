@@ -32,8 +32,9 @@ Builder = Literal["full", "sliding"]
 class TokenEstimator:
     """~4 characters a token, calibrated by the last real usage the provider reported."""
 
-    def __init__(self) -> None:
-        self.scale = 1.0
+    def __init__(self, scale: float = 1.0) -> None:
+        """`scale`: the start before the first real usage calibrates it (a vendor's tokenizer: config.vendors)."""
+        self.scale = scale
 
     @staticmethod
     def raw(value: Any) -> int:

@@ -15,7 +15,9 @@ from typing import Any
 
 from mrsmith_tui import msgs
 from mrsmith_tui.cancel import Cancelled, CancelToken
-from mrsmith_tui.config.schema import AgentConfig
+from mrsmith_tui.config.schema import AgentConfig, Thinking
+from mrsmith_tui.config.vendors import protocol_of, thinking_for, vendor
+from mrsmith_tui.core.answer_blocks import answer_entry, kept_and_recorded, redacted
 from mrsmith_tui.core.budget import ToolCallBudget
 from mrsmith_tui.core.context_window import Builder, TokenEstimator, context_entries
 from mrsmith_tui.core.run_ids import IdSource
@@ -23,7 +25,7 @@ from mrsmith_tui.core.small_context import compact_specs, is_small
 from mrsmith_tui.core.stream import BlockStream
 from mrsmith_tui.core.tool_round import ToolRound
 from mrsmith_tui.core.usage import UsageLedger
-from mrsmith_tui.history import AssistantEntry, HistoryEntry, ToolCallBlock, UserEntry, assistant
+from mrsmith_tui.history import AssistantEntry, HistoryEntry, UserEntry, assistant
 from mrsmith_tui.provider.types import (
     ChatRequest,
     Provider,
@@ -34,7 +36,6 @@ from mrsmith_tui.provider.types import (
     StreamText,
     ToolCall,
 )
-from mrsmith_tui.security.redact import PROCESS
 from mrsmith_tui.session.transcript import TranscriptWriter
 from mrsmith_tui.tools.approval import ApprovalGate
 from mrsmith_tui.tools.base import ToolContext
@@ -110,7 +111,8 @@ class Conversation:
         self.context_builder: Builder = context_builder or agent.context_builder or "full"
         self.context_window_ratio = context_window_ratio
         self.include_usage = include_usage
-        self.estimator = TokenEstimator()
+        self.protocol = protocol_of(provider)
+        self.estimator = TokenEstimator(4.0 / vendor(self.protocol).chars_per_token)
         self.reasoning_effort: str | None = agent.reasoning_effort
         self._pending_context: list[msgs.ContextAdded] = []
         self._running = False
@@ -238,7 +240,7 @@ class Conversation:
             system_prompt,
             self.history,
             builder="sliding" if trim_to else self.context_builder,
-            thinking=self.agent.thinking,
+            thinking=self.thinking,
             window_tokens=window,
             estimator=self.estimator,
             reserved_tokens=self.estimator.count(specs) if specs else 0,
@@ -251,10 +253,18 @@ class Conversation:
             system_prompt=system_prompt,
             entries=tuple(entries),
             tools=specs,
-            thinking=self.agent.thinking,
+            thinking=self.thinking,
             reasoning_effort=effort or None,
             include_usage=self.include_usage,
+            max_tokens=self.agent.max_tokens,
+            cache=self.agent.cache,
+            thinking_style=self.agent.thinking_style,
         )
+
+    @property
+    def thinking(self) -> Thinking:
+        """The agent's `thinking`, or its protocol's default."""
+        return thinking_for(self.agent.thinking, self.protocol, self.agent.model)
 
     def tool_specs(self) -> list[dict[str, Any]]:
         """What is offered: every tool, or on a small context only the needed ones, described briefly."""
@@ -329,14 +339,15 @@ class Conversation:
 
         calls = done.tool_calls if offer_tools else ()
         content, reasoning = done.content, done.reasoning  # the provider's assembled answer is the authority
-        entry = assistant(content, reasoning,
-                          tool_calls=tuple(ToolCallBlock(id=c.id, name=c.name, arguments=c.arguments) for c in calls))
-        kept = _redacted(entry)  # an echoed key is not sent back (the calls run as given)
-        self.history.append(kept)
-        self._post(answer.recorded(kept, self.agent.model))
+        entry = answer_entry(done, offer_tools)
+        sent, recorded = kept_and_recorded(entry)  # an echoed key is not sent back (the calls run as given)
+        self.history.append(sent)
+        self._post(answer.recorded(recorded, self.agent.model))
         self._account(run_id, request, done.usage)
-        if done.finish_reason == "length":
+        if done.finish_reason in ("length", "max_tokens"):
             self._warn(f"answer cut at the output limit (max_tokens {done.usage.completion_tokens:,})", "length")
+        elif done.finish_reason == "refusal":
+            self._warn("the model refused to answer (stop reason: refusal)", "refusal")
         return _Answer(content=content, reasoning=reasoning, tool_calls=calls)
 
     def _notice(self, event: StreamNotice) -> None:
@@ -351,7 +362,7 @@ class Conversation:
         """What streamed before a cut or a cancel stays in history and the transcript, redacted like a whole answer."""
         if not content and not reasoning:
             return
-        entry = _redacted(assistant(content, reasoning, partial=True))
+        entry = redacted(assistant(content, reasoning, partial=True))
         if content:  # reasoning alone is no use to the model, and some servers refuse an empty answer
             self.history.append(entry)
         self._post(answer.recorded(entry, self.agent.model))
@@ -365,13 +376,6 @@ class Conversation:
             self.estimator.calibrate_by(request, usage.prompt_tokens)
         for m in self.ledger.record(run_id, usage):  # the ledger posts its usage and warnings; the transcript keeps them
             self._record(m)
-
-
-def _redacted(entry: AssistantEntry) -> AssistantEntry:
-    """`entry` with the process's secrets replaced in every string it holds (the same entry when none is there)."""
-    redacted = PROCESS.redact_value(entry)  # map_strings rebuilds a model only where a string changed
-    assert isinstance(redacted, AssistantEntry)
-    return redacted
 
 
 def with_attachments(prompt: str, attachments: Sequence[tuple[str, str]]) -> str:

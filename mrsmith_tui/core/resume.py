@@ -24,6 +24,7 @@ from pathlib import Path
 from mrsmith_tui import msgs
 from mrsmith_tui.config.load import sessions_dir
 from mrsmith_tui.config.schema import Config, ProviderConfig
+from mrsmith_tui.config.vendors import protocol_of, vendor
 from mrsmith_tui.core.session import AgentSession, build_session
 from mrsmith_tui.core.session_api import AddOnFactory, Sink
 from mrsmith_tui.provider.types import Provider
@@ -206,6 +207,7 @@ def _restore_usage(session: AgentSession, state: Rebuilt) -> None:
 
 
 def _note_switch(session: AgentSession, state: Rebuilt) -> None:
+    _note_wire(session, state)
     agent = session.agent
     now = (agent.name, agent.model, agent.provider)
     was = (state.agent, state.model, state.provider)
@@ -213,9 +215,28 @@ def _note_switch(session: AgentSession, state: Rebuilt) -> None:
         return
     h = state.header or msgs.TranscriptHeader(format=0, session_id="", created=0.0, cwd="", agent="?", model="?")
     started = f"{h.agent} ({h.model}" + (f" on {h.provider})" if h.provider else ")")
-    changed = msgs.AgentChanged(agent=agent.name, model=agent.model, provider=agent.provider)
+    changed = msgs.AgentChanged(agent=agent.name, model=agent.model, provider=agent.provider,
+                                protocol=protocol_of(session.provider))
     session.sink(changed)
     if session.transcript is not None:
         session.transcript.append(changed)
     session.sink(msgs.Notice(text=f"continuing on agent {agent.name} (model {agent.model} on {agent.provider}) — started on {started}"))
 
+
+
+def _note_wire(session: AgentSession, state: Rebuilt) -> None:
+    """Resuming on another protocol says so, and what that means for the thinking already recorded."""
+    now = protocol_of(session.provider)
+    was = state.protocol
+    if not was or was == now:
+        return
+    wire_now, wire_was = vendor(now).wire, vendor(was).wire
+    words = {"chat": "Chat Completions", "messages": "Messages"}
+    if wire_now != wire_was:
+        what = (f"the session started on the {was} protocol ({words[wire_was]} wire) and goes on on {now} "
+                f"({words[wire_now]} wire): the history is translated for the new wire")
+        if wire_now == "messages":
+            what += "; its earlier reasoning carries no signature, so it is not sent back"
+    else:
+        what = f"the session started on the {was} protocol and goes on on {now} (same {words[wire_now]} wire)"
+    session.sink(msgs.Notice(text=what))

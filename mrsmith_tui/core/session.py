@@ -27,8 +27,10 @@ from typing import TYPE_CHECKING
 
 from mrsmith_tui import msgs
 from mrsmith_tui.cancel import CancelToken
-from mrsmith_tui.config.load import api_key_for, resolve_agent
+from mrsmith_tui.config.knobs import knob_problem
+from mrsmith_tui.config.load import ConfigError, api_key_for, resolve_agent
 from mrsmith_tui.config.schema import AgentConfig, Config
+from mrsmith_tui.config.vendors import protocol_of, vendor
 from mrsmith_tui.core.compact import compact as compact_session
 from mrsmith_tui.core.compact import maybe_auto_compact
 from mrsmith_tui.core.conversation import Conversation, RunResult
@@ -167,9 +169,12 @@ class AgentSession:
         self.ledger.context_source = "config (maxContextTokens)" if configured else "default (set maxContextTokens)"
         self.ledger.prompt_overhead = lambda: self.conversation.prompt_overhead()
         self._stop_context_probe()
+        documented = vendor(protocol_of(self.provider))
+        if not configured and documented.context_tokens:  # the vendor documents it: nothing to ask
+            self._set_context(documented.context_tokens, f"the {documented.protocol} protocol's documented size")
         base_url = getattr(self.provider, "base_url", None)
-        if not isinstance(base_url, str) or os.environ.get("MRSMITH_NO_CONTEXT_PROBE"):
-            return
+        if not documented.probe or not isinstance(base_url, str) or os.environ.get("MRSMITH_NO_CONTEXT_PROBE"):
+            return  # only servers that can say their context size are asked (local ones, on the generic protocol)
         from mrsmith_tui.provider.context_size import BackgroundProbe, remembered
 
         known, fresh = remembered(base_url, agent.model)
@@ -253,6 +258,9 @@ class AgentSession:
     def switch_agent(self, name: str) -> None:
         """Go on with another configured agent; history is kept. Raises ConfigError."""
         agent = resolve_agent(self.config, name)
+        problem = knob_problem(agent, self.config.provider(agent.provider).protocol)
+        if problem:
+            raise ConfigError(f"agent {agent.name}: {problem}")
         if agent.provider != self.agent.provider:
             self.provider = self._parts.provider_factory(self.config.provider(agent.provider))
         self.agent = agent
@@ -261,7 +269,8 @@ class AgentSession:
         self.tools = self._select_tools()
         self.conversation = self._new_conversation()
         self._probe_context()
-        changed = msgs.AgentChanged(agent=agent.name, model=agent.model, provider=agent.provider)
+        changed = msgs.AgentChanged(agent=agent.name, model=agent.model, provider=agent.provider,
+                                    protocol=protocol_of(self.provider))
         self.sink(changed)
         if self.transcript is not None:
             self.transcript.append(changed)
@@ -271,9 +280,35 @@ class AgentSession:
 
     def set_reasoning_effort(self, value: str | None) -> None:
         value = value.strip() if value else None
+        problem = knob_problem(self.agent.model_copy(update={"reasoning_effort": value or None}), protocol_of(self.provider))
+        if problem:
+            raise ConfigError(problem)
         self.agent = self.agent.model_copy(update={"reasoning_effort": value or None})
         self.conversation.agent = self.agent
         self.conversation.reasoning_effort = self.agent.reasoning_effort
+
+    def set_model(self, model: str) -> None:
+        """/model NAME: the current agent goes on with another model of its provider (history kept)."""
+        model = model.strip()
+        if not model:
+            raise ConfigError("name a model (/model lists them)")
+        agent = self.agent.model_copy(update={"model": model})
+        problem = knob_problem(agent, protocol_of(self.provider))
+        if problem:
+            raise ConfigError(problem)
+        self.agent = agent
+        self.conversation.agent = agent
+        changed = msgs.AgentChanged(agent=agent.name, model=model, provider=agent.provider,
+                                    protocol=protocol_of(self.provider))
+        self.sink(changed)
+        if self.transcript is not None:
+            self.transcript.append(changed)
+
+    def list_models(self) -> list[str]:
+        """The provider's models from its server (GET /models on its wire). Raises ProviderError."""
+        from mrsmith_tui.provider.factory import models_of
+
+        return models_of(self.config.provider(self.agent.provider), api_key_for(self.config, self.agent.provider))
 
     def add_tools(self, tools: Iterable[Tool]) -> None:
         self._extra_tools.extend(tools)

@@ -82,7 +82,18 @@ class Session(Protocol):
         """Raises a MrSmithError (ConfigError) for an agent that is not configured; nothing changes then."""
         ...
 
-    def set_reasoning_effort(self, value: str | None) -> None: ...
+    def set_reasoning_effort(self, value: str | None) -> None:
+        """Raises a MrSmithError (ConfigError) for an effort the protocol refuses; nothing changes then."""
+        ...
+
+    def set_model(self, model: str) -> None:
+        """The current agent goes on with `model` from the next request. Raises ConfigError."""
+        ...
+
+    def list_models(self) -> list[str]:
+        """The models the agent's provider offers (blocking: asks the server where it can say)."""
+        ...
+
     def close(self) -> None: ...
 
 

@@ -38,7 +38,7 @@ ProviderFactory = Callable[[ProviderConfig], Provider]
 
 
 def default_provider_factory(config: Config) -> ProviderFactory:
-    from mrsmith_tui.provider.openai_compat import make_provider
+    from mrsmith_tui.provider.factory import make_provider
 
     return lambda pc: make_provider(pc, api_key_for(config, pc.name), config.include_usage)
 
@@ -65,7 +65,8 @@ class TranscriptOpener:
         path = sessions_dir(self.config) / session_id / "transcript.jsonl"
         header = records.header(
             session_id=session_id, created=time.time(), cwd=str(self.cwd), agent=agent.name,
-            model=agent.model, provider=agent.provider, version=__version__,
+            model=agent.model, provider=agent.provider, protocol=_protocol(self.config, agent.provider),
+            version=__version__,
         )
         return TranscriptWriter(path, sink=self.sink, secrets=session_secrets(self.config), header=header)
 
@@ -74,6 +75,13 @@ class TranscriptOpener:
         if not self.persist:
             return None
         return TranscriptWriter(path, sink=self.sink, secrets=session_secrets(self.config))
+
+
+def _protocol(config: Config, provider: str) -> str:
+    try:
+        return config.provider(provider).protocol
+    except KeyError:
+        return "openai"
 
 
 @dataclass(frozen=True)

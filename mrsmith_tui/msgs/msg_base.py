@@ -38,6 +38,16 @@ class UsageInfo(_Record):
     cached_tokens: int = 0
     reasoning_tokens: int = 0
     estimated: bool = False
+    # Whether the server said how much of the prompt was cached (0 then means none was); "not
+    # reported" shows as `cache —`, never as `cache 0%`.
+    cache_reported: bool = False
+
+    @property
+    def cache_pct(self) -> float | None:
+        """The cached share of the prompt, 0-100; None when the server did not say."""
+        if not self.cache_reported or not self.prompt_tokens:
+            return None
+        return min(100.0, 100.0 * self.cached_tokens / self.prompt_tokens)
 
     def __add__(self, other: UsageInfo) -> UsageInfo:
         return UsageInfo(
@@ -46,6 +56,7 @@ class UsageInfo(_Record):
             cached_tokens=self.cached_tokens + other.cached_tokens,
             reasoning_tokens=self.reasoning_tokens + other.reasoning_tokens,
             estimated=self.estimated or other.estimated,
+            cache_reported=self.cache_reported or other.cache_reported,
         )
 
 

@@ -31,6 +31,7 @@ class TranscriptHeader(Msg):
     agent: str = ""
     model: str = ""
     provider: str = ""
+    protocol: str = ""  # the wire and vendor rules the session started on ("": written before protocols, openai)
     version: str = ""
     agent_id: str | None = None
     parent_id: str | None = None
@@ -89,3 +90,4 @@ class AgentChanged(Recorded):
     agent: str
     model: str
     provider: str = ""
+    protocol: str = ""  # the new agent's provider's protocol ("": openai)

@@ -23,32 +23,29 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from mrsmith_tui.history import ToolCallBlock, assistant
 from mrsmith_tui.msgs import UsageInfo
 from mrsmith_tui.provider.chat_wire import request_messages
-from mrsmith_tui.provider.server_errors import context_exceeded, error_text, one_line, whole_number
+from mrsmith_tui.provider.server_errors import context_exceeded, error_text, whole_number
+from mrsmith_tui.provider.stream_policy import MAX_BAD_CHUNKS, TAIL_CHARS, StreamPolicy, tail_of
 from mrsmith_tui.provider.types import (
     MAX_ARGUMENT_CHARS,
     ChatRequest,
     ProviderError,
     StreamDone,
     StreamEvent,
-    StreamNotice,
     StreamReasoning,
     StreamText,
     StreamToolCall,
     ToolCall,
 )
-from mrsmith_tui.provider.wire_json import loads_chunk, valid_arguments
+from mrsmith_tui.provider.wire_json import valid_arguments
 
-# Malformed chunks in a row before the stream counts as broken (one alone is skipped, as other
-# clients do: a proxy's keep-alive junk or a half-written line must not lose the whole answer).
-MAX_BAD_CHUNKS = 5
+__all__ = ["MAX_BAD_CHUNKS", "TAIL_CHARS", "StreamAssembler", "estimate_prompt_tokens", "estimate_tokens", "parse_usage"]
 
 _THINK_OPEN = "<think>"
 _THINK_CLOSE = "</think>"
 CHARS_PER_TOKEN = 4
-MAX_ANSWER_CHARS = 32 * 1024 * 1024  # a whole answer: content, reasoning and every call's arguments
-TAIL_CHARS = 200  # of a growing call's arguments shown live
 
 
 def estimate_tokens(chars: int) -> int:
@@ -77,13 +74,7 @@ class _PendingCall:
     size: int = 0  # characters of arguments received, kept or not
 
     def tail(self) -> str:
-        parts, n = [], 0
-        for piece in reversed(self.arguments):
-            parts.append(piece)
-            n += len(piece)
-            if n >= TAIL_CHARS:
-                break
-        return "".join(reversed(parts))[-TAIL_CHARS:]
+        return tail_of(self.arguments)
 
 
 class _ThinkSplitter:
@@ -161,11 +152,13 @@ def parse_usage(usage: dict[str, Any]) -> UsageInfo:
     prompt_details = _dict(usage.get("prompt_tokens_details"))
     completion_details = _dict(usage.get("completion_tokens_details"))
     cached = whole_number(prompt_details.get("cached_tokens")) or whole_number(usage.get("prompt_cache_hit_tokens"))
+    reported = "cached_tokens" in prompt_details or "prompt_cache_hit_tokens" in usage  # DeepSeek: prompt_cache_hit_tokens
     return UsageInfo(
         prompt_tokens=whole_number(usage.get("prompt_tokens")),
         completion_tokens=whole_number(usage.get("completion_tokens")),
         cached_tokens=cached,
         reasoning_tokens=whole_number(completion_details.get("reasoning_tokens")),
+        cache_reported=reported,
     )
 
 
@@ -179,13 +172,11 @@ class StreamAssembler:
         self._content: list[str] = []
         self._reasoning: list[str] = []
         self._calls: list[_PendingCall] = []
-        self._answer_chars = 0
+        self.policy = StreamPolicy(provider_name, lambda: (self.content, self.reasoning))
         self._index_to_slot: dict[int, int] = {}
         self._finish_reason: str | None = None
         self._usage: UsageInfo | None = None
         self._think = _ThinkSplitter()
-        self.skipped_chunks = 0  # malformed chunks skipped in this stream
-        self._bad_in_a_row = 0
 
     @property
     def content(self) -> str:
@@ -195,25 +186,23 @@ class StreamAssembler:
     def reasoning(self) -> str:
         return "".join(self._reasoning)
 
+    @property
+    def started(self) -> bool:
+        return bool(self.policy.answer_chars or self._calls)
+
+    @property
+    def skipped_chunks(self) -> int:
+        return self.policy.skipped_chunks
+
     def feed_data(self, data: str, event: str = "message") -> list[StreamEvent]:
         """One SSE event's data. A malformed chunk is skipped (a StreamNotice says so); raises
         ProviderError on an error object or after MAX_BAD_CHUNKS malformed chunks in a row."""
         if data.strip() == "[DONE]":
             self.saw_done = True
             return []
-        try:
-            chunk = loads_chunk(data)
-        except ValueError:
-            chunk = None
-        if not isinstance(chunk, dict):
-            self.skipped_chunks += 1
-            self._bad_in_a_row += 1
-            if self._bad_in_a_row >= MAX_BAD_CHUNKS:
-                raise self._error(f"provider '{self.provider_name}' sent {self._bad_in_a_row} malformed chunks in a row "
-                                  f"(the last: {one_line(data, 80)})")
-            return [StreamNotice("skipped_chunk", f"skipped a malformed chunk from provider '{self.provider_name}': "
-                                                  f"{one_line(data, 80)}")]
-        self._bad_in_a_row = 0
+        chunk, skipped = self.policy.parse(data)
+        if chunk is None:
+            return skipped
         if event == "error" and "error" not in chunk:
             chunk = {"error": chunk}
         return self.feed(chunk)
@@ -250,16 +239,19 @@ class StreamAssembler:
             else ToolCall(id=c.id or f"call_{i}", name=c.name, arguments=valid_arguments("".join(c.arguments)))
             for i, c in enumerate(self._calls)
         )
+        blocks = assistant(self.content, self.reasoning,
+                           tool_calls=tuple(ToolCallBlock(id=c.id, name=c.name, arguments=c.arguments) for c in calls))
         return StreamDone(
             content=self.content,
             reasoning=self.reasoning,
             tool_calls=calls,
             finish_reason=self._finish_reason,
             usage=self._usage if self._usage is not None else self._estimate(calls),
+            blocks=blocks.blocks,
         )
 
     def _error(self, message: str) -> ProviderError:
-        return ProviderError(message, partial_content=self.content, partial_reasoning=self.reasoning)
+        return self.policy.error(message)
 
     def _estimate(self, calls: tuple[ToolCall, ...]) -> UsageInfo:
         out_chars = len(self.content) + len(self.reasoning) + sum(len(c.name) + len(c.arguments) for c in calls)
@@ -329,12 +321,7 @@ class StreamAssembler:
         out.append(StreamToolCall(index=slot, name=call.name, arguments_chars=call.size, arguments_tail=call.tail()))
 
     def _grow(self, chars: int) -> None:
-        self._answer_chars += chars
-        if self._answer_chars > MAX_ANSWER_CHARS:
-            raise self._error(
-                f"provider '{self.provider_name}' sent an answer of more than {MAX_ANSWER_CHARS // (1024 * 1024)} MiB; "
-                "stopped reading it"
-            )
+        self.policy.grow(chars)
 
     def _slot_for(self, index: Any, call_id: str, name: str) -> int:
         """Which call a fragment belongs to (a slot in self._calls)."""

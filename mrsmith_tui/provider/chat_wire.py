@@ -7,8 +7,10 @@ The one place the history (`mrsmith_tui.history`) becomes OpenAI message dicts:
 - an AssistantEntry as an `assistant` message: its text as `content` ("" when it has none,
   None when it only calls tools), its tool calls as `tool_calls` (`type: function`, the
   arguments as the model wrote them, parsable or not), and its reasoning as
-  `reasoning_content` only when `thinking` is "preserve" (a reasoning signature has no
-  place on this wire and is left out);
+  `reasoning_content` when `thinking` is "preserve", and for the current tool loop's answers
+  (those after the last prompt) when the vendor refuses a tool-call turn without it (DeepSeek
+  thinking mode, Z.ai interleaved thinking, Kimi: `vendors.needs_loop_reasoning`); a reasoning
+  signature has no place on this wire and is left out;
 - a ToolResultEntry as a `tool` message (`tool_call_id`, `content`);
 - entries a compaction replaced (`compacted`) are left out.
 
@@ -22,10 +24,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from mrsmith_tui.config.vendors import needs_loop_reasoning
 from mrsmith_tui.history import AssistantEntry, HistoryEntry, ToolCallBlock, ToolResultEntry, UserEntry
 from mrsmith_tui.provider.types import ChatRequest, Thinking
 
-__all__ = ["request_messages", "system_message", "wire_message", "wire_messages"]
+__all__ = ["current_loop_start", "request_messages", "system_message", "wire_message", "wire_messages"]
 
 
 def system_message(system_prompt: str) -> dict[str, Any]:
@@ -59,10 +62,26 @@ def wire_message(entry: HistoryEntry, thinking: Thinking = "strip") -> dict[str,
     return _assistant(entry, thinking)
 
 
-def wire_messages(system_prompt: str, entries: Iterable[HistoryEntry], thinking: Thinking = "strip") -> list[dict[str, Any]]:
-    """The `messages` of one request: the system prompt, then every entry still in the context."""
-    return [system_message(system_prompt)] + [wire_message(e, thinking) for e in entries if not e.compacted]
+def wire_messages(system_prompt: str, entries: Iterable[HistoryEntry], thinking: Thinking = "strip",
+                  *, loop_reasoning: bool = False) -> list[dict[str, Any]]:
+    """The `messages` of one request: the system prompt, then every entry still in the context.
+    `loop_reasoning`: the current tool loop's answers carry their reasoning whatever `thinking` says."""
+    kept = [e for e in entries if not e.compacted]
+    loop = current_loop_start(kept) if loop_reasoning and thinking == "strip" else len(kept)
+    return [system_message(system_prompt)] + [
+        wire_message(e, "preserve" if i >= loop else thinking) for i, e in enumerate(kept)
+    ]
 
 
-def request_messages(request: ChatRequest) -> list[dict[str, Any]]:
-    return wire_messages(request.system_prompt, request.entries, request.thinking)
+def current_loop_start(entries: list[HistoryEntry]) -> int:
+    """Where the current tool loop begins: just after the last prompt (the answers and results since)."""
+    for i in range(len(entries) - 1, -1, -1):
+        entry = entries[i]
+        if isinstance(entry, UserEntry) and entry.kind == "prompt":
+            return i + 1
+    return 0
+
+
+def request_messages(request: ChatRequest, protocol: str = "openai") -> list[dict[str, Any]]:
+    loop = needs_loop_reasoning(protocol, request.model) and not (protocol == "deepseek" and request.thinking == "strip")
+    return wire_messages(request.system_prompt, request.entries, request.thinking, loop_reasoning=loop)

@@ -17,10 +17,11 @@ from typing import Any, Literal, Protocol
 
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.errors import MrSmithError
-from mrsmith_tui.history import HistoryEntry
+from mrsmith_tui.history import AssistantBlock, HistoryEntry
 from mrsmith_tui.msgs import UsageInfo
 
 Thinking = Literal["strip", "preserve"]  # whether earlier reasoning is sent back to the model
+Cache = Literal["auto", "active"]  # "active": cache_control breakpoints (Messages wire)
 
 
 MAX_ARGUMENT_CHARS = 8 * 1024 * 1024  # one tool call's arguments; a call with more is refused, not run
@@ -43,6 +44,9 @@ class ChatRequest:
     thinking: Thinking = "strip"  # "preserve": earlier reasoning goes back to the model where the wire can carry it
     reasoning_effort: str | None = None
     include_usage: bool = True
+    max_tokens: int | None = None  # the answer's cap; the Messages wire always sends one (its vendor default when None)
+    cache: Cache = "auto"
+    thinking_style: Literal["budget", "adaptive"] | None = None  # Messages: how an effort is asked for (None: by model)
 
 
 @dataclass(frozen=True)
@@ -70,8 +74,11 @@ class StreamDone:
     content: str
     reasoning: str
     tool_calls: tuple[ToolCall, ...]
-    finish_reason: str | None
+    finish_reason: str | None  # the wire's own word ("stop", "length", "end_turn", "max_tokens", "refusal", ...)
     usage: UsageInfo  # real, or estimated (usage.estimated) when the provider sent none
+    # The answer's blocks in the order they came (thinking with its signature, redacted thinking,
+    # text, tool calls): what goes into the history. Empty: build them from the fields above.
+    blocks: tuple[AssistantBlock, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -131,6 +138,7 @@ class ProviderError(MrSmithError):
         partial_reasoning: str = "",
         context_exceeded: bool = False,
         context_limit: int = 0,
+        retryable: bool = False,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -141,6 +149,9 @@ class ProviderError(MrSmithError):
         # exceed_context_size_error, vLLM "maximum context length"); context_limit when the server said it.
         self.context_exceeded = context_exceeded
         self.context_limit = context_limit
+        # The server is overloaded (Anthropic's `overloaded_error` event): worth another try when
+        # none of the answer has come yet, like a 429 or a 529.
+        self.retryable = retryable
 
 
 class Provider(Protocol):

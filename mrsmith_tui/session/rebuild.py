@@ -58,6 +58,7 @@ class Rebuilt:
     agent: str = ""  # the agent, model and provider the session was last on
     model: str = ""
     provider: str = ""
+    protocol: str = ""  # "" when the transcript never said (then the wire it was on is not known)
     usage: list[tuple[str, msgs.UsageInfo]] = field(default_factory=list)  # (run_id, usage) per model call
     context_tokens: int = 0  # what the context held at the end
     runs: int = 0  # user turns
@@ -118,6 +119,7 @@ class _Rebuild:
             out.context_tokens = m.context_tokens
         elif isinstance(m, msgs.AgentChanged):
             out.agent, out.model, out.provider = m.agent, m.model, m.provider
+            out.protocol = m.protocol or "openai"
         elif isinstance(m, msgs.UsageReported):
             self.usage = m
             out.context_tokens = m.context_tokens
@@ -129,6 +131,7 @@ class _Rebuild:
         out = self.out
         out.header, out.format = h, h.format
         out.agent, out.model, out.provider = h.agent, h.model, h.provider
+        out.protocol = h.protocol or "openai"
         if h.format > FORMAT_VERSION:
             out.warnings.append(
                 f"the transcript is format {h.format}, newer than this mrsmith reads ({FORMAT_VERSION}); "

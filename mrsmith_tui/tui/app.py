@@ -135,7 +135,8 @@ class MrSmithApp(App[int]):
         agent = resolve_agent(config, None) if config.agents else None
         fields = map_strings(agent_fields(agent), clean) if agent else {}  # names from a config file are shown
         return initial_model(**fields, history=load_history(self.history_path),
-                             agents=tuple(clean(a.name) for a in config.agents))
+                             agents=tuple(clean(a.name) for a in config.agents),
+                             models=tuple(sorted({clean(a.model) for a in config.agents})))
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):

@@ -116,7 +116,7 @@ def test_switch_agent_keeps_history_and_changes_provider_and_model(tmp_path):
     request = providers[1].requests[0]
     assert request.model == "m2" and [m["content"] for m in request.messages[1:]] == ["first", "ok", "second"]
     assert s.ledger.max_context_tokens == 500 and s.provider_name == "q"
-    assert msgs.AgentChanged(agent="other", model="m2", provider="q", at=sink.of(msgs.AgentChanged)[0].at) in (
+    assert msgs.AgentChanged(agent="other", model="m2", provider="q", protocol="openai", at=sink.of(msgs.AgentChanged)[0].at) in (
         read_transcript(s.transcript_path)[0])
     with pytest.raises(ConfigError, match="'ghost' is not a configured agent"):
         s.switch_agent("ghost")

@@ -63,7 +63,7 @@ def test_openai_text_with_usage_on_final_empty_choices_chunk():
     ])
     assert events == [StreamText("Hel"), StreamText("lo")]
     assert done.content == "Hello" and done.finish_reason == "stop"
-    assert done.usage == UsageInfo(prompt_tokens=19, completion_tokens=10, cached_tokens=8, reasoning_tokens=4)
+    assert done.usage == UsageInfo(prompt_tokens=19, completion_tokens=10, cached_tokens=8, reasoning_tokens=4, cache_reported=True)
 
 
 def test_openai_parallel_tool_calls_in_fragments():
@@ -117,7 +117,7 @@ def test_deepseek_reasoner_reasoning_content_and_cache_hit_usage():
     assert done.reasoning == "9.11 vs 9.8: compare tenths."
     assert done.content == "9.8 is larger."
     assert isinstance(events[0], StreamReasoning) and isinstance(events[-1], StreamText)
-    assert done.usage == UsageInfo(prompt_tokens=12, completion_tokens=40, cached_tokens=6, reasoning_tokens=30)
+    assert done.usage == UsageInfo(prompt_tokens=12, completion_tokens=40, cached_tokens=6, reasoning_tokens=30, cache_reported=True)
 
 
 # --- OpenRouter -----------------------------------------------------------------------

@@ -98,7 +98,7 @@ def test_a_whole_answer_in_one_read_is_one_piece_of_each_kind(loopback):
     assert len(texts) + len(reasoning) < 20  # one or a few reads, not 400 events
     done = events[-1]
     assert isinstance(done, StreamDone) and done.content == "".join(texts) and done.usage == UsageInfo(
-        prompt_tokens=10, completion_tokens=5)
+        prompt_tokens=10, completion_tokens=5, cache_reported=True)
 
 
 def test_text_read_together_with_a_mid_stream_error_still_reaches_the_run(loopback):

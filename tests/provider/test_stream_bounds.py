@@ -8,6 +8,7 @@ import pytest
 
 from mrsmith_tui.provider import assemble as assemble_mod
 from mrsmith_tui.provider import sse as sse_mod
+from mrsmith_tui.provider import stream_policy
 from mrsmith_tui.provider.assemble import TAIL_CHARS, StreamAssembler
 from mrsmith_tui.provider.sse import SSELineTooLong, SSEParser
 from mrsmith_tui.provider.types import ProviderError, StreamToolCall
@@ -62,7 +63,7 @@ def test_arguments_past_the_cap_are_dropped_and_the_call_marked(monkeypatch) -> 
 
 
 def test_an_answer_past_the_cap_ends_the_stream(monkeypatch) -> None:
-    monkeypatch.setattr(assemble_mod, "MAX_ANSWER_CHARS", 1000)
+    monkeypatch.setattr(stream_policy, "MAX_ANSWER_CHARS", 1000)
     asm = StreamAssembler("p")
     with pytest.raises(ProviderError) as info:
         for _ in range(200):

@@ -170,7 +170,7 @@ def test_resume_newest_in_folder_and_on_another_agent_says_so(tmp_path):
     notes = [m.text for m in sink.of(msgs.Notice)]
     assert "continuing on agent other (model m2 on q) — started on main (m1 on p)" in notes
     records, _ = read_transcript(r.transcript_path)
-    assert records[-1] == msgs.AgentChanged(agent="other", model="m2", provider="q", at=records[-1].at)
+    assert records[-1] == msgs.AgentChanged(agent="other", model="m2", provider="q", protocol="openai", at=records[-1].at)
     # resumed again without asking: it goes on with the agent it was last on, without a new switch
     r.close()
     sink2 = msgs.ListSink()

@@ -23,7 +23,7 @@ def test_switching_sessions_clears_the_screen_but_keeps_input_history():
     model = initial_model(agent="a", model="m1", history=("earlier prompt",))
     model, _ = update(model, m.UserPrompt(run_id="r", text="old session", at=1))
     model, _ = update(model, m.AgentSpawned(agent_id="agent-1", label="x", task="t", at=1))
-    model, _ = update(model, m.UsageReported(usage=m.UsageInfo(prompt_tokens=100, completion_tokens=10, cached_tokens=0), context_tokens=110, at=1))
+    model, _ = update(model, m.UsageReported(usage=m.UsageInfo(prompt_tokens=100, completion_tokens=10, cached_tokens=0, cache_reported=True), context_tokens=110, at=1))
     model, _ = update(model, ui.SessionSwitched(session_id="s2", agent="b", model="m2", context_limit=9000, at=2))
     assert model.conv.blocks == () and model.sidebar.agents == () and model.agent_convs == {}
     assert (model.ledger.agent, model.ledger.model, model.ledger.tokens_in, model.ledger.context_limit) == ("b", "m2", 0, 9000)

@@ -178,3 +178,21 @@ def test_snapshot_found_servers(snap_compare, tmp_path):
         await wait_for(pilot, lambda: app.screen.models != [])
 
     assert snap_compare(app, terminal_size=(100, 36), run_before=found)
+
+
+async def test_a_vendor_protocol_fills_its_endpoint_and_model_and_is_saved(tmp_path):
+    path = tmp_path / "config.toml"
+    app = setup_app(path, [], lambda *a: [])
+    async with app.run_test(size=(100, 40)) as pilot:
+        await wait_for(pilot, lambda: app.screen.found is not None)
+        field(app, "#protocol").value = "minimax"
+        await wait_for(pilot, lambda: field(app, "#base-url").value == "https://api.minimax.io/anthropic")
+        assert field(app, "#model").value == "MiniMax-M2.7" and field(app, "#name").value == "minimax"
+        assert "Messages" in str(field(app, "#message").content)
+        field(app, "#api-key").value = "mm-key"
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: app.return_value is not None)
+    config = load_config(path, env={})
+    provider = config.provider("minimax")
+    assert (provider.protocol, provider.base_url, provider.api_key) == ("minimax", "https://api.minimax.io/anthropic", "mm-key")
+    assert config.agents[0].model == "MiniMax-M2.7"

@@ -66,7 +66,7 @@ FOLDED = TURN + (
     m.ToolCallFinished(call_id="c2", name="edit", ok=True, diff=DIFF, result="edited src/greet.py", elapsed=0.1,
                        at=at(6.1)),
     m.BlockEnded(block_id="t1", kind="text", text=ANSWER, at=at(8)),
-    m.UsageReported(usage=m.UsageInfo(prompt_tokens=5200, completion_tokens=610, cached_tokens=4100), context_tokens=5810, context_limit=32000, at=at(8)),
+    m.UsageReported(usage=m.UsageInfo(prompt_tokens=5200, completion_tokens=610, cached_tokens=4100, cache_reported=True), context_tokens=5810, context_limit=32000, at=at(8)),
     m.RunEnded(run_id="r1", at=at(8.5)),
     ui.WorkerDone(at=at(8.5)),
 )

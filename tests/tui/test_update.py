@@ -79,7 +79,7 @@ def test_tool_block_live_output_is_capped_then_replaced_by_the_result():
 def test_run_end_adds_turn_usage_and_error_blocks_and_closes_open_blocks():
     model, _ = fold(running(),
                     m.TextDelta(block_id="t1", text="partial", at=2),
-                    m.UsageReported(usage=m.UsageInfo(prompt_tokens=1000, completion_tokens=200, cached_tokens=500), context_tokens=900, context_limit=1000, at=3),
+                    m.UsageReported(usage=m.UsageInfo(prompt_tokens=1000, completion_tokens=200, cached_tokens=500, cache_reported=True), context_tokens=900, context_limit=1000, at=3),
                     m.RunEnded(run_id="r1", error="provider 'x' answered 401: bad key", at=5))
     kinds = [b.kind for b in model.conv.blocks]
     assert kinds[-2:] == ["usage", "error"]
@@ -408,7 +408,7 @@ def test_history_is_capped():
 
 
 def test_status_fields_shed_in_order_and_keep_state_and_context():
-    model, _ = fold(running(), m.UsageReported(usage=m.UsageInfo(prompt_tokens=900, completion_tokens=100, cached_tokens=450), context_tokens=900,
+    model, _ = fold(running(), m.UsageReported(usage=m.UsageInfo(prompt_tokens=900, completion_tokens=100, cached_tokens=450, cache_reported=True), context_tokens=900,
                                                context_limit=1000, at=2),
                     m.ToolBudget(used=3, limit=50, at=2), m.AgentSpawned(agent_id="agent-1", label="x", task="t", at=2))
     wide = [t for t, _ in fit_status(status_fields(model), 200)]

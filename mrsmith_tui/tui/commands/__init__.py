@@ -3,6 +3,7 @@
     registry.py     SlashCommand, CommandContext (what a command may touch), CommandRegistry, run_command
     session.py      /help /exit /reset /compact /sessions
     agents.py       /agents /agent /skills /tasks /reasoning
+    model.py        /model
     usage.py        /usage
     jobs.py         /jobs
     theme.py        /theme
@@ -19,7 +20,7 @@ from importlib import import_module
 
 from mrsmith_tui.tui.commands.registry import CommandContext, CommandRegistry, SlashCommand, run_command
 
-FAMILIES = ("session", "agents", "usage", "jobs", "theme", "export", "permissions")
+FAMILIES = ("session", "agents", "model", "usage", "jobs", "theme", "export", "permissions")
 
 REGISTRY = CommandRegistry(command for family in FAMILIES for command in import_module(f"{__name__}.{family}").COMMANDS)
 

@@ -112,8 +112,8 @@ def status_fields(model: Model) -> list[tuple[int, str, str]]:
         pct = round(100 * led.context_tokens / led.context_limit)
         fields.append((90, f"ctx {short_count(led.context_tokens)}/{short_count(led.context_limit)} {pct}%",
                        "ctx-" + context_level(led)))
-    if led.cache_pct is not None:
-        fields.append((25, f"cache {led.cache_pct}%", "dim"))
+    if led.cache_text:
+        fields.append((25, led.cache_text, "dim"))
     if led.tokens_in or led.tokens_out:
         fields.append((20, f"↑{short_count(led.tokens_in)} ↓{short_count(led.tokens_out)}", "dim"))
     if led.tool_used or led.tool_limit:

@@ -87,6 +87,7 @@ class StatusLedger:
     tokens_in: int = 0
     tokens_out: int = 0
     cached_in: int = 0
+    cache_known: bool = False  # some usage said how much was cached ("cache —" until one does)
     tool_used: int = 0
     tool_limit: int | None = None
     background: int = 0  # running background agents
@@ -95,10 +96,20 @@ class StatusLedger:
     turn_in: int = 0
     turn_out: int = 0
     turn_cached: int = 0
+    turn_cache_known: bool = False
 
     @property
     def cache_pct(self) -> int | None:
-        return round(100 * self.cached_in / self.tokens_in) if self.tokens_in else None
+        """The cached share of the prompts so far; None before any usage and when no server said."""
+        return round(100 * self.cached_in / self.tokens_in) if self.tokens_in and self.cache_known else None
+
+    @property
+    def cache_text(self) -> str:
+        """`cache 42%`, or `cache —` when the server did not say ("" before any usage)."""
+        if not self.tokens_in:
+            return ""
+        pct = self.cache_pct
+        return f"cache {pct}%" if pct is not None else "cache —"
 
 
 @dataclass(frozen=True)
@@ -200,6 +211,7 @@ class Model:
     screen: Screen = field(default_factory=Screen)
     now: float = 0.0
     agents_known: tuple[str, ...] = ()  # configured agent names
+    models_known: tuple[str, ...] = ()  # model names /model completes (configured, then the server's list)
     themes_known: tuple[str, ...] = ()
     # Each agent's own blocks (its screen), keyed by agent id. Replaced, never mutated.
     agent_convs: dict[str, ChatLog] = field(default_factory=dict)

@@ -28,6 +28,7 @@ __all__ = [
     "JumpToEnd",
     "KeyIgnored",
     "KeyboardElsewhere",
+    "ModelsKnown",
     "MoveToRequest",
     "Note",
     "OpenAgent",
@@ -176,6 +177,12 @@ class AgentSwitched(Msg):
 
 class EffortChanged(Msg):
     effort: str | None
+
+
+class ModelsKnown(Msg):
+    """Model names /model may complete (the provider's list, or the configured ones)."""
+
+    models: tuple[str, ...]
 
 
 class PanelKey(Msg):

@@ -29,6 +29,7 @@ from textual.widgets import Button, Footer, Input, Label, OptionList, Select, St
 from textual.widgets.option_list import Option
 
 from mrsmith_tui.config.load import ConfigError
+from mrsmith_tui.config.vendors import VENDORS, vendor
 from mrsmith_tui.config.write import write_config
 from mrsmith_tui.provider.openai_compat import list_models
 from mrsmith_tui.provider.probe import LOCAL_SERVERS, FetchModels, Found, LocalServer, probe_servers, provider_name_for
@@ -110,6 +111,10 @@ class SetupScreen(Screen[Path | None]):
             yield OptionList(id="found")
             yield Static("Endpoint", classes="section")
             with Horizontal(classes="row"):
+                yield Label("Protocol")
+                yield Select([(Content(f"{v.protocol:<10} {v.label}"), v.protocol) for v in VENDORS.values()],
+                             value="openai", allow_blank=False, id="protocol")
+            with Horizontal(classes="row"):
                 yield Label("Base URL")
                 yield CleanInput(placeholder="https://api.openai.com/v1", id="base-url")
                 yield Button("Fetch models", id="fetch")
@@ -143,9 +148,14 @@ class SetupScreen(Screen[Path | None]):
     def _probe(self) -> None:
         self.post_message(self.Probed(probe_servers(self.servers, self.fetch_models, self.probe_timeout)))
 
-    def _fetch(self, base_url: str, api_key: str | None) -> None:
+    def _fetch(self, base_url: str, api_key: str | None, protocol: str = "openai") -> None:
         try:
-            models = list(self.fetch_models(base_url, api_key, self.fetch_timeout))
+            if vendor(protocol).wire == "messages":
+                from mrsmith_tui.provider.messages import list_messages_models
+
+                models = list_messages_models(base_url, api_key, self.fetch_timeout)
+            else:
+                models = list(self.fetch_models(base_url, api_key, self.fetch_timeout))
             self.post_message(self.ModelsFetched(base_url, models, None))
         except Exception as e:
             self.post_message(self.ModelsFetched(base_url, [], str(e).splitlines()[0] if str(e) else type(e).__name__))
@@ -211,8 +221,24 @@ class SetupScreen(Screen[Path | None]):
         self.fetching = True
         self._say(f"Fetching models from {base_url} …", "")
         key = self.query_one("#api-key", Input).value.strip() or None
-        self.run_worker(lambda: self._fetch(base_url, key), thread=True, group="fetch", exclusive=True,
+        protocol = self._protocol()
+        self.run_worker(lambda: self._fetch(base_url, key, protocol), thread=True, group="fetch", exclusive=True,
                         exit_on_error=False)
+
+    @on(Select.Changed, "#protocol")
+    def _protocol_picked(self, event: Select.Changed) -> None:
+        """A vendor protocol fills in its documented endpoint and flagship model (a URL typed by hand stays)."""
+        v = vendor(self._protocol())
+        url = self.query_one("#base-url", Input)
+        if url.value.strip().rstrip("/") in ("", *(x.base_url for x in VENDORS.values())):
+            url.value = v.base_url if v.protocol != "openai" else ""
+        if v.protocol != "openai":
+            self._set_name(v.protocol)
+        model = self.query_one("#model", Input)
+        if model.value.strip() in ("", *(x.model for x in VENDORS.values() if x.model)):
+            model.value = v.model
+        wire = "Messages (/v1/messages)" if v.wire == "messages" else "Chat Completions"
+        self._say(f"{v.label}: {wire} at {v.base_url}" + (", an API key is needed." if v.protocol != "openai" else "."), "")
 
     @on(Select.Changed, "#model-list")
     def _model_picked(self, event: Select.Changed) -> None:
@@ -235,7 +261,7 @@ class SetupScreen(Screen[Path | None]):
         try:
             written = write_config(self.config_path, provider_name=name, base_url=base_url,
                                    api_key=self.query_one("#api-key", Input).value.strip() or None,
-                                   model=model, overwrite=overwrite)
+                                   model=model, overwrite=overwrite, protocol=self._protocol())
         except ConfigError as e:
             return self._say(e.message, "error")
         self.dismiss(written)
@@ -244,6 +270,10 @@ class SetupScreen(Screen[Path | None]):
         self.dismiss(None)
 
     # ------------------------------------------------------------------ helpers
+
+    def _protocol(self) -> str:
+        value = self.query_one("#protocol", Select).value
+        return value if isinstance(value, str) and value in VENDORS else "openai"
 
     def _base_url(self) -> str:
         return self.query_one("#base-url", Input).value.strip().rstrip("/")

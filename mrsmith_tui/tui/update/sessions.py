@@ -14,13 +14,14 @@ from mrsmith_tui.tui.update.requests import drop_requests
 
 def initial_model(*, agent: str = "", model: str = "", effort: str | None = None, context_limit: int = 0,
                   history: tuple[str, ...] = (), agents: tuple[str, ...] = (), themes: tuple[str, ...] = (),
-                  width: int = 120, height: int = 40) -> Model:
+                  width: int = 120, height: int = 40, models: tuple[str, ...] = ()) -> Model:
     return Model(
         ledger=ui.StatusLedger(agent=agent, model=model, effort=effort, context_limit=context_limit),
         input=ui.InputState(history=history[-ui.HISTORY_CAP:]),
         screen=ui.Screen(width=width, height=height),
         agents_known=agents,
         themes_known=themes,
+        models_known=models,
     )
 
 
@@ -29,7 +30,8 @@ def _note(model: Model, msg: ui.Note) -> tuple[Model, Effects]:
 
 
 def _cleared(model: Model, msg: ui.Cleared) -> tuple[Model, Effects]:
-    led = replace(model.ledger, context_tokens=0, turn_in=0, turn_out=0, turn_cached=0, tool_used=0)
+    led = replace(model.ledger, context_tokens=0, turn_in=0, turn_out=0, turn_cached=0, turn_cache_known=False,
+                  tool_used=0)
     agents = tuple(r for r in model.sidebar.agents if r.ended is None)
     kept = {r.agent_id for r in agents}
     sidebar = replace(model.sidebar, tasks=(), agents=agents,
@@ -47,6 +49,7 @@ def _session_switched(model: Model, msg: ui.SessionSwitched) -> tuple[Model, Eff
     """A clean screen for the resumed session; its replayed Msgs draw the history and the ledger."""
     fresh = initial_model(agent=msg.agent, model=msg.model, effort=msg.effort, context_limit=msg.context_limit,
                           history=model.input.history, agents=model.agents_known, themes=model.themes_known,
+                          models=model.models_known,
                           width=model.screen.width, height=model.screen.height)
     model = replace(fresh, conv=ui.ChatLog(next_key=model.conv.next_key), input=model.input, now=model.now,
                     sidebar=replace(fresh.sidebar, wanted=model.sidebar.wanted))
@@ -65,7 +68,12 @@ def _effort(model: Model, msg: ui.EffortChanged) -> tuple[Model, Effects]:
     return note_block(model, "notice", f"reasoning effort {msg.effort or 'off (model default)'}", msg.at), ()
 
 
+def _models_known(model: Model, msg: ui.ModelsKnown) -> tuple[Model, Effects]:
+    return replace(model, models_known=tuple(sorted(set(model.models_known) | set(msg.models)))), ()
+
+
 HANDLERS: dict[type, Handler] = {
+    ui.ModelsKnown: _models_known,
     ui.Note: _note,
     ui.Cleared: _cleared,
     ui.AgentSwitched: _agent_switched,

@@ -32,7 +32,7 @@ def _user_prompt(model: Model, msg: m.UserPrompt) -> tuple[Model, Effects]:
 
 
 def _run_started(model: Model, msg: m.RunStarted) -> tuple[Model, Effects]:
-    ledger = replace(model.ledger, state="thinking", run_started=msg.at, turn_in=0, turn_out=0, turn_cached=0,
+    ledger = replace(model.ledger, state="thinking", run_started=msg.at, turn_in=0, turn_out=0, turn_cached=0, turn_cache_known=False,
                      agent=msg.agent or model.ledger.agent, model=msg.model or model.ledger.model)
     return replace(model, ledger=ledger), ()
 
@@ -87,6 +87,8 @@ def _usage(model: Model, msg: m.UsageReported) -> tuple[Model, Effects]:
         context_limit=msg.context_limit or led.context_limit,
         turn_in=led.turn_in + u.prompt_tokens, turn_out=led.turn_out + u.completion_tokens,
         turn_cached=led.turn_cached + u.cached_tokens,
+        cache_known=led.cache_known or u.cache_reported,
+        turn_cache_known=led.turn_cache_known or u.cache_reported,
     )
     return replace(model, ledger=led), ()
 
@@ -113,7 +115,7 @@ def _run_ended(model: Model, msg: m.RunEnded) -> tuple[Model, Effects]:
         took = msg.at - led.run_started if led.run_started is not None else 0.0
         parts = [f"{short_count(led.turn_in)} in", f"{short_count(led.turn_out)} out"]
         if led.turn_in:
-            parts.append(f"cache {round(100 * led.turn_cached / led.turn_in)}%")
+            parts.append(f"cache {round(100 * led.turn_cached / led.turn_in)}%" if led.turn_cache_known else "cache —")
         parts.append(duration(took))
         model = note_block(model, "usage", " · ".join(parts), msg.at)
     model = end_run_blocks(model, msg)

@@ -14,7 +14,7 @@ from mrsmith_tui.tui.update import effects as fx
 from mrsmith_tui.tui.update.commands import AT_ONCE, help_text
 from tests.tui.commands.fake_context import FakeContext
 
-# /help as it read before the commands became objects: the registry must say the same, in this order.
+# /help as it read before the commands became objects (and /model since #22): the registry must say the same, in this order.
 HELP_BEFORE = {
     "/help": "this list",
     "/exit": "quit",
@@ -22,6 +22,7 @@ HELP_BEFORE = {
     "/usage": "tokens, cache hits, context and tool calls of this session",  # #23: it shows no cost
     "/agents": "[ID | stop ID]  the agents; focus the panel, open one, or stop one",
     "/agent": "<name> [--keep]  a new session on another agent (--keep: go on with this conversation)",
+    "/model": "[name]  list the provider's models, or switch this agent's model",
     "/skills": "[name]  list skills, or load one",
     "/tasks": "the task list",
     "/jobs": "background shell jobs (stopped when mrsmith exits unless detached)",

@@ -1,0 +1,165 @@
+"""The Messages wire (Anthropic's `/v1/messages`): typed history entries to a request body.
+
+The one place the history becomes Messages content blocks, with the rules the wire enforces:
+
+- the system prompt is the top-level `system` field, never a message;
+- roles alternate: consecutive user entries (a prompt after tool results, a skill body, the
+  budget-spent instruction) merge into one user message, tool results first, as the wire wants
+  them right after the answer that called them; consecutive answers merge the same way;
+- an answer's blocks go back in the order they came: thinking with its signature and redacted
+  thinking byte for byte (signed: never altered), text, `tool_use` with the arguments as an
+  object. Unsigned (partial) thinking is never sent; with `thinking: strip` only the current
+  tool loop's thinking goes back (the wire needs it before that loop's `tool_use`);
+- a request without tools whose history holds tool blocks (a compaction, the budget-spent turn)
+  gets them flattened to text, since the wire refuses `tool_use` without tool definitions;
+- `max_tokens` is always sent; an effort becomes a thinking budget (low 1024, medium 8k,
+  high 32k, max: max_tokens less a reply floor) or, for models that want it, adaptive thinking
+  with `output_config.effort`; `cache: active` puts `cache_control` breakpoints on the system
+  prompt and the last tool.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from typing import Any
+
+from mrsmith_tui.config.vendors import BUDGETS, REPLY_FLOOR, vendor, wants_adaptive
+from mrsmith_tui.history import (
+    AssistantEntry,
+    HistoryEntry,
+    ReasoningBlock,
+    RedactedThinkingBlock,
+    TextBlock,
+    ToolCallBlock,
+    ToolResultEntry,
+    UserEntry,
+)
+from mrsmith_tui.provider.chat_wire import current_loop_start
+from mrsmith_tui.provider.types import ChatRequest
+
+__all__ = ["BUDGETS", "REPLY_FLOOR", "messages_body", "messages_of", "thinking_budget", "tool_spec"]
+
+EPHEMERAL = {"type": "ephemeral"}
+
+
+def thinking_budget(effort: str, max_tokens: int) -> int:
+    if effort == "max":
+        return max(1024, max_tokens - REPLY_FLOOR)
+    return BUDGETS.get(effort, BUDGETS["medium"])
+
+
+def max_tokens_for(request: ChatRequest, protocol: str) -> int:
+    """The `max_tokens` sent: the configured one, else the vendor's, raised to leave room for a thinking budget."""
+    if request.max_tokens:
+        return request.max_tokens
+    default = vendor(protocol).max_tokens or 32_000
+    effort = (request.reasoning_effort or "").strip()
+    if effort in BUDGETS and not _adaptive(request):
+        return max(default, BUDGETS[effort] + REPLY_FLOOR)
+    return default
+
+
+def _adaptive(request: ChatRequest) -> bool:
+    if request.thinking_style is not None:
+        return request.thinking_style == "adaptive"
+    return wants_adaptive(request.model)
+
+
+def tool_spec(spec: dict[str, Any]) -> dict[str, Any]:
+    """An OpenAI `function` tool spec as a Messages tool."""
+    fn = spec.get("function") if isinstance(spec.get("function"), dict) else spec
+    assert isinstance(fn, dict)
+    out: dict[str, Any] = {"name": fn.get("name", "")}
+    if fn.get("description"):
+        out["description"] = fn["description"]
+    out["input_schema"] = fn.get("parameters") or {"type": "object", "properties": {}}
+    return out
+
+
+def messages_body(request: ChatRequest, protocol: str = "anthropic") -> dict[str, Any]:
+    max_tokens = max_tokens_for(request, protocol)
+    body: dict[str, Any] = {"model": request.model, "max_tokens": max_tokens}
+    active = request.cache == "active"
+    if request.system_prompt:
+        body["system"] = ([{"type": "text", "text": request.system_prompt, "cache_control": EPHEMERAL}]
+                          if active else request.system_prompt)
+    body["messages"] = messages_of(request.entries, request.thinking, with_tools=bool(request.tools))
+    if request.tools:
+        tools = [tool_spec(t) for t in request.tools]
+        if active:
+            tools[-1] = {**tools[-1], "cache_control": EPHEMERAL}
+        body["tools"] = tools
+    effort = (request.reasoning_effort or "").strip()
+    if effort:
+        if _adaptive(request):
+            body["thinking"] = {"type": "adaptive"}
+            body["output_config"] = {"effort": effort}
+        else:
+            budget = min(thinking_budget(effort, max_tokens), max(1024, max_tokens - 1))
+            body["thinking"] = {"type": "enabled", "budget_tokens": budget}
+    body["stream"] = True
+    return body
+
+
+def messages_of(entries: Iterable[HistoryEntry], thinking: str = "preserve", *, with_tools: bool = True) -> list[dict[str, Any]]:
+    kept = [e for e in entries if not e.compacted]
+    loop = current_loop_start(kept) if thinking == "strip" else 0
+    out: list[dict[str, Any]] = []
+    for i, entry in enumerate(kept):
+        if isinstance(entry, UserEntry):
+            _add(out, "user", [{"type": "text", "text": entry.text or "(empty)"}])
+        elif isinstance(entry, ToolResultEntry):
+            if with_tools:
+                block: dict[str, Any] = {"type": "tool_result", "tool_use_id": entry.call_id, "content": entry.content}
+            else:
+                block = {"type": "text", "text": f"[result of {entry.name}]\n{entry.content}"}
+            _add(out, "user", [block])
+        else:
+            content = _answer(entry, keep_thinking=i >= loop and with_tools, with_tools=with_tools)
+            if content:
+                _add(out, "assistant", content)
+    return out
+
+
+def _add(out: list[dict[str, Any]], role: str, blocks: list[dict[str, Any]]) -> None:
+    """Append a message, merged into the one before when it has the same role (tool results first)."""
+    if out and out[-1]["role"] == role:
+        merged = out[-1]["content"] + blocks
+        if role == "user":
+            merged = [b for b in merged if b["type"] == "tool_result"] + [b for b in merged if b["type"] != "tool_result"]
+        out[-1] = {"role": role, "content": merged}
+    else:
+        out.append({"role": role, "content": blocks})
+
+
+def _answer(entry: AssistantEntry, *, keep_thinking: bool, with_tools: bool) -> list[dict[str, Any]]:
+    blocks: list[dict[str, Any]] = []
+    for b in entry.blocks:
+        if isinstance(b, ReasoningBlock):
+            if keep_thinking and b.signature and not entry.partial:  # unsigned thinking never goes back
+                blocks.append({"type": "thinking", "thinking": b.text, "signature": b.signature})
+        elif isinstance(b, RedactedThinkingBlock):
+            if keep_thinking and not entry.partial:
+                blocks.append({"type": "redacted_thinking", "data": b.data})
+        elif isinstance(b, TextBlock):
+            if b.text:
+                blocks.append({"type": "text", "text": b.text})
+        elif isinstance(b, ToolCallBlock):
+            if with_tools:
+                blocks.append({"type": "tool_use", "id": b.id, "name": b.name, "input": _input(b.arguments)})
+            else:
+                blocks.append({"type": "text", "text": f"[called {b.name} with {b.arguments}]"})
+    if blocks and all(b["type"] in ("thinking", "redacted_thinking") for b in blocks):
+        return []  # thinking alone is no answer the wire takes
+    return blocks
+
+
+def _input(arguments: str) -> dict[str, Any]:
+    """The arguments as the object `tool_use.input` must be (arguments that do not parse: an empty one;
+    the tool result already told the model so)."""
+    try:
+        value = json.loads(arguments) if arguments.strip() else {}
+    except (ValueError, RecursionError):
+        return {}
+    return value if isinstance(value, dict) else {}
