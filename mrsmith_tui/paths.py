@@ -21,3 +21,10 @@ def config_dir() -> Path:
 def default_sessions_dir() -> Path:
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "mrsmith" / "sessions"
+
+
+def state_dir() -> Path:
+    """`~/.local/state/mrsmith` (XDG_STATE_HOME honoured): what mrsmith remembers for the person, such as
+    which project servers they trusted (security.trust_store) and the MCP servers' stderr logs."""
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "mrsmith"

@@ -23,6 +23,7 @@ HELP_BEFORE = {
     "/agents": "[ID | stop ID]  the agents; focus the panel, open one, or stop one",
     "/agent": "<name> [--keep]  a new session on another agent (--keep: go on with this conversation)",
     "/skills": "[name]  list skills, or load one",
+    "/mcp": "[list | enable|disable|reconnect|disconnect NAME]  MCP servers: their tools and states; start or stop one",
     "/tasks": "the task list",
     "/jobs": "background shell jobs (stopped when mrsmith exits unless detached)",
     "/reasoning": "[value|off]  reasoning effort",
