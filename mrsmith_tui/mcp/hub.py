@@ -33,9 +33,10 @@ if TYPE_CHECKING:
     from mrsmith_tui.mcp.connection import Link
     from mrsmith_tui.mcp.listing import Listing
 
-__all__ = ["McpHub", "ServerStatus", "State"]
+__all__ = ["WAITING_FOR_TRUST", "McpHub", "ServerStatus", "State"]
 
 State = Literal["starting", "ready", "failed", "disabled", "stopped", "untrusted"]
+WAITING_FOR_TRUST = "waiting for your trust"  # an untrusted server whose prompt is not answered yet
 CLOSE_SECONDS = 5.0
 
 
@@ -121,9 +122,12 @@ class McpHub:
             return [t for s in self._servers.values() if s.status.state == "ready" for t in s.tools]
 
     def wait_settled(self, timeout: float) -> bool:
-        """Until no server is starting (or `timeout` seconds); True when none is."""
+        """Until no server is starting or waiting for its trust prompt (or `timeout` seconds); True when none is."""
+        def settled() -> bool:
+            return all(s.status.state != "starting" and s.status.error != WAITING_FOR_TRUST for s in self._servers.values())
+
         with self._settled:
-            return self._settled.wait_for(lambda: all(s.status.state != "starting" for s in self._servers.values()), timeout)
+            return self._settled.wait_for(settled, timeout)
 
     # ------------------------------------------------------------------ changing
 

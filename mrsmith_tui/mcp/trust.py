@@ -19,7 +19,7 @@ from typing import Literal
 
 from mrsmith_tui import msgs
 from mrsmith_tui.mcp.config import PROJECT_FILE, ServerSpec
-from mrsmith_tui.mcp.hub import McpHub
+from mrsmith_tui.mcp.hub import WAITING_FOR_TRUST, McpHub
 from mrsmith_tui.security.trust_store import TrustStore
 from mrsmith_tui.tools.base import ApprovalQuery, Approver
 
@@ -87,7 +87,7 @@ class TrustPolicy:
                 code="mcp-untrusted"))
             return
         for name in unsure:
-            hub.mark_untrusted(name, "waiting for your trust")
+            hub.mark_untrusted(name, WAITING_FOR_TRUST)
         threading.Thread(target=self._ask_each, args=(unsure,), name="mrsmith-mcp-trust", daemon=True).start()
 
     def enable(self, name: str) -> None:
@@ -101,7 +101,7 @@ class TrustPolicy:
         if self.mode != "ask" or self.approver is None:
             self.hub.mark_untrusted(name, "not trusted: run with --mcp-trust")
             return
-        self.hub.mark_untrusted(name, "waiting for your trust")
+        self.hub.mark_untrusted(name, WAITING_FOR_TRUST)
         threading.Thread(target=self._ask_each, args=([name],), name="mrsmith-mcp-trust", daemon=True).start()
 
     def _ask_each(self, names: list[str]) -> None:

@@ -71,6 +71,9 @@ DEFAULT_SENSITIVE_PATTERNS: tuple[str, ...] = (
     # A remote URL in a repository's config can carry a token (https://user:ghp_…@github.com); git itself
     # still reads it, only reading it as a file asks.
     ".git/config",
+    # MCP server configs name tokens in headers and environments (#24)
+    ".mcp.json",
+    "**/.config/mrsmith/mcp.json",
 )
 
 OUTSIDE_ROOT = "outside the working directory"

@@ -77,6 +77,11 @@ def die() -> str:
     os._exit(3)
 
 
+@server.tool(description="The server's process id and session id.", annotations=READ_ONLY)
+def whoami() -> str:
+    return f"{os.getpid()} {os.getsid(0)}"
+
+
 @server.tool(description="Print escape sequences on stderr.", annotations=READ_ONLY)
 def noisy() -> str:
     sys.stderr.write("\x1b[2J\x1b[Hcleared? \x1b]52;c;cHduZWQ=\x07\n")
@@ -97,6 +102,7 @@ def main() -> None:
 
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
+    sock.listen(64)  # connections wait in the backlog until uvicorn accepts them
     port = sock.getsockname()[1]
     app = server.streamable_http_app(stateless_http=False)
     config = uvicorn.Config(app, log_level="warning")
