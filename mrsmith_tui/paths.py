@@ -24,7 +24,8 @@ def default_sessions_dir() -> Path:
 
 
 def state_dir() -> Path:
-    """`~/.local/state/mrsmith` (XDG_STATE_HOME honoured): what mrsmith learns and keeps for itself
-    (the context sizes the servers told), never anything the person wrote."""
+    """`~/.local/state/mrsmith` (XDG_STATE_HOME honoured): what mrsmith learns and keeps for itself and the
+    person (the context sizes the servers told, which project servers they trusted (security.trust_store),
+    the MCP servers' stderr logs), never anything the person wrote."""
     base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
     return Path(base) / "mrsmith"

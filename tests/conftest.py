@@ -32,7 +32,8 @@ def _isolated_home(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
     monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
-    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "MODEL", "MRSMITH_SESSIONS_DIR", "XDG_STATE_HOME",
+    monkeypatch.setenv("XDG_STATE_HOME", str(home / ".local" / "state"))
+    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "MODEL", "MRSMITH_SESSIONS_DIR",
                 "MRSMITH_CONTEXT_BUILDER", "MRSMITH_CONTEXT_WINDOW_RATIO", "NO_COLOR"):
         monkeypatch.delenv(var, raising=False)
     yield home

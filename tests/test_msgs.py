@@ -55,6 +55,7 @@ EXAMPLES: list[m.Msg] = [
     m.ContextAdded(entry=history.UserEntry(text="<skill>", kind="context"), skill="plan", path="/s", body="b"),
     m.Compacted(summary="s", replaces=4, context_tokens=100),
     m.AgentChanged(agent="a", model="m", provider="p"),
+    m.McpServerChanged(name="demo", state="failed", tools=0, error="cannot start", source="project", transport="stdio"),
 ]
 
 

@@ -17,11 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mrsmith_tui import msgs
 from mrsmith_tui.agents.book import AgentBook, WaitingApprover
 from mrsmith_tui.agents.context import ContextFactory
 from mrsmith_tui.agents.fleet import Fleet
+from mrsmith_tui.agents.mcp_parts import load_mcp, start_mcp
 from mrsmith_tui.agents.subagent import SubagentRunner
 from mrsmith_tui.agents.tools import (
     ListAgentsTool,
@@ -42,6 +44,10 @@ from mrsmith_tui.skills.skill import CONTEXT_PREFIX as SKILL_CONTEXT_PREFIX
 from mrsmith_tui.skills.skill import Skill
 from mrsmith_tui.tools.base import Approver, Tool
 from mrsmith_tui.tools.services import Services
+
+if TYPE_CHECKING:
+    from mrsmith_tui.mcp.service import McpServers
+    from mrsmith_tui.mcp.trust import TrustMode
 
 __all__ = ["agent_add_ons", "compose_session"]
 
@@ -64,16 +70,21 @@ def compose_session(
     skills_dirs: SkillDirs | None = None,
     provider_factory: ProviderFactory | None = None,
     tools: Sequence[Tool] = (),
+    mcp_trust: TrustMode = "ask",
 ) -> AgentSession:
     """A new session on `agent_name` (else the default agent), or with `resume` the recorded session
     `target` (an id prefix or transcript; None: the newest of `cwd`), its Msgs replayed to the sink
     first with `replay` (the TUI draws them). `allow`: --allow specs. `tools`: tools besides the
-    built-in and agent ones. Raises ConfigError or SessionNotFound (both MrSmithErrors, exit 2)."""
+    built-in and agent ones. `mcp_trust`: how project MCP servers get trusted (mcp.trust; headless: "yes"
+    with --mcp-trust, else "stored", and it waits for the servers to settle). Raises ConfigError or
+    SessionNotFound (both MrSmithErrors, exit 2)."""
     book = AgentBook(sink)
+    mcp_warnings: list[str] = []
+    mcp = load_mcp(cwd, sink, approver, mcp_trust, mcp_warnings)
     skill_warnings: list[str] = []  # said after the session is announced (and resumed), as they always were
     gate_approver = WaitingApprover(approver, book)  # an agent waiting on the person shows as waiting
     add_ons = agent_add_ons(book, max_agents=max_agents, agent_wait_ms=agent_wait_ms, skills_dirs=skills_dirs,
-                            provider_factory=provider_factory, tools=tools, warn=skill_warnings.append)
+                            provider_factory=provider_factory, tools=tools, warn=skill_warnings.append, mcp=mcp)
     if resume:
         session = resume_session(config=config, cwd=cwd, sink=sink, approver=approver, target=target,
                                  agent_name=agent_name, persist=persist, provider_factory=provider_factory,
@@ -85,6 +96,7 @@ def compose_session(
                                 allow=allow, add_ons=add_ons)
     for text in skill_warnings:
         sink(msgs.Warning(text=text, code="skill"))
+    start_mcp(mcp, sink, mcp_warnings, wait=mcp_trust != "ask")
     return session
 
 
@@ -97,6 +109,7 @@ def agent_add_ons(
     provider_factory: ProviderFactory | None = None,
     tools: Sequence[Tool] = (),
     warn: Callable[[str], None],
+    mcp: McpServers | None = None,
 ) -> AddOnFactory:
     """The skills, sub-agents and fleet of a session, built when the session is (it calls this back)."""
 
@@ -122,12 +135,13 @@ def agent_add_ons(
             catalog.reset()
 
         return SessionAddOns(
-            services=Services(fleet=fleet, skills=catalog, subagents=runner),
+            services=Services(fleet=fleet, skills=catalog, subagents=runner, mcp=mcp),
             tools=(*tools, *agent_tools),
+            tool_sources=(mcp,) if mcp is not None else (),
             system_sections=(catalog.system_section(),) if catalog.names() else (),
             on_reset=(fresh_context,),
             on_switch=(fresh_context, lambda: _drop_skill_bodies(session)),
-            on_close=(fleet.stop_all,),
+            on_close=(fleet.stop_all, mcp.close) if mcp is not None else (fleet.stop_all,),
         )
 
     return build

@@ -84,7 +84,7 @@ class ContextFactory:
     def tools_for(self, agent: AgentConfig, exclude: Iterable[str]) -> list[Tool]:
         """The session's tools as `agent` would have them, without `exclude` and the main skill tool."""
         dropped = set(exclude) | {"skill"}
-        return [t for t in self.session.tools_for(agent) if t.name not in dropped]
+        return [t for t in self.session.tools_for(agent).registered() if t.name not in dropped]
 
     def transcript_for(self, record: AgentRecord, agent: AgentConfig) -> TranscriptWriter | None:
         s = self.session
@@ -110,7 +110,9 @@ class ContextFactory:
             holder[0].add_context(skill.context_added(text))
             sink(msgs.SkillLoaded(name=skill.name, path=str(skill.folder)))
 
-        tools = ToolRegistry(self.tools_for(agent, exclude) + [self.make_skill_tool(self.catalog.fork(on_load=on_load))])
+        # The session's live sources too: a server disabled by /mcp leaves this agent's next request as well.
+        tools = ToolRegistry(self.tools_for(agent, exclude) + [self.make_skill_tool(self.catalog.fork(on_load=on_load))],
+                             sources=self.session.tools_for(agent).sources, exclude=exclude)
         ctx = ToolContext(
             root=s.cwd, cancel=record.cancel, approver=s.gate.approver, emit=sink, ledger=s.file_ledger,
             agent_id=record.agent_id, services=s.services,

@@ -65,6 +65,8 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--allow", metavar="SPEC", action="append", default=[],
                      help="approve one kind of call without asking: a tool (write_file) or a shell command ('shell:git commit'); "
                      "repeatable; also in the UI (/permissions lists and revokes)")
+    run.add_argument("--mcp-trust", action="store_true",
+                     help="start this folder's .mcp.json servers for this run without asking (headless starts only trusted ones)")
 
     cfg = p.add_argument_group("config (flags beat the environment, which beats the config file)")
     cfg.add_argument("--config", metavar="PATH", type=Path, help="config file (default ~/.config/mrsmith/config.toml or config.json)")

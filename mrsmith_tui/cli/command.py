@@ -45,6 +45,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             stream.reconfigure(errors="replace")
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        if argv and argv[0] == "mcp":  # `mrsmith mcp list`: its own module
+            from mrsmith_tui.cli.mcp_list import main as mcp_main
+            return mcp_main(argv[1:])
         if argv and argv[0] in SESSION_COMMANDS:
             return _session_command(argv)
         return _main(build_parser().parse_args(argv))
@@ -271,6 +274,7 @@ def _build_session(args: argparse.Namespace, config: Config, *, sink: Sink, appr
         agent_name=None if session_id else args.agent, resume=resume, target=session_id or args.resume,
         replay=replay, other_folder=args.other_folder and session_id is None, persist=not args.no_session,
         allow=args.allow, max_agents=args.max_agents, agent_wait_ms=args.agent_wait_ms,
+        mcp_trust="yes" if args.mcp_trust else "ask" if replay else "stored",  # replay: the TUI's session
     )
 
 

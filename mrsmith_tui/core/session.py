@@ -101,6 +101,7 @@ class AgentSession:
         # a tool asking mid-run (web_fetch's redirects) goes through the gate
         self.services = replace(extra.services, approval_gate=self.gate)
         self._extra_tools: list[Tool] = list(extra.tools)
+        self._tool_sources = extra.tool_sources
         self._sections: list[str] = list(extra.system_sections)
         self._on_reset: list[Callable[[], None]] = list(extra.on_reset)
         self._on_switch: list[Callable[[], None]] = list(extra.on_switch)
@@ -134,7 +135,7 @@ class AgentSession:
 
     def tools_for(self, agent: AgentConfig) -> ToolRegistry:
         """The tools `agent` gets in this session: the built-in ones and those added, as its config selects."""
-        return ToolRegistry(_builtin_tools(agent, self.config) + self._extra_tools).select(agent.tools)
+        return ToolRegistry(_builtin_tools(agent, self.config) + self._extra_tools, sources=self._tool_sources).select(agent.tools)
 
     def _new_conversation(self) -> Conversation:
         return Conversation(

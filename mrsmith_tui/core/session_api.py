@@ -41,7 +41,7 @@ if TYPE_CHECKING:  # names for the annotations only: the core's own modules impo
     from mrsmith_tui.tools.approval import ApprovalGate
     from mrsmith_tui.tools.base import Tool
     from mrsmith_tui.tools.ledger import FileLedger
-    from mrsmith_tui.tools.registry import ToolRegistry
+    from mrsmith_tui.tools.registry import ToolRegistry, ToolSource
 
 __all__ = ["AddOnFactory", "Compactable", "ServiceHost", "Session", "SessionAddOns", "Sink"]
 
@@ -175,6 +175,7 @@ class SessionAddOns:
 
     services: Services = field(default_factory=Services)  # the session adds its approval gate
     tools: tuple[Tool, ...] = ()
+    tool_sources: tuple[ToolSource, ...] = ()  # tools that come and go (MCP servers'), read before each request
     system_sections: tuple[str, ...] = ()
     on_reset: tuple[Hook, ...] = ()  # before the history is cleared
     on_switch: tuple[Hook, ...] = ()  # after a successful agent switch

@@ -58,6 +58,7 @@ from mrsmith_tui.msgs.run import (
     FromAgent,
     JobEnded,
     JobStarted,
+    McpServerChanged,
     Notice,
     PermissionsInForce,
     QuestionRequested,
@@ -85,7 +86,7 @@ AnyMsg = Annotated[
     | ToolOutput | ToolCallFinished | JobStarted | JobEnded | UsageReported | ToolBudget | Warning | Error | Notice
     | ApprovalRequested | ContinueRequested | QuestionRequested | RequestResolved | PermissionsInForce | TasksChanged
     | SkillLoaded | AgentSpawned | AgentStateChanged | FromAgent | TranscriptHeader | PromptRecorded | AnswerRecorded
-    | ContextAdded | Compacted | AgentChanged,
+    | ContextAdded | Compacted | AgentChanged | McpServerChanged,
     Field(discriminator="type"),
 ]
 FromAgent.model_rebuild(_types_namespace={"AnyMsg": AnyMsg})
@@ -135,6 +136,7 @@ __all__ = [
     "JobEnded",
     "JobStarted",
     "ListSink",
+    "McpServerChanged",
     "Msg",
     "Notice",
     "PermissionsInForce",

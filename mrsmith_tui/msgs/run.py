@@ -247,3 +247,18 @@ class FromAgent(Msg):
     type: Literal["FromAgent"] = "FromAgent"
     agent_id: str
     msg: AnyMsg
+
+
+# --------------------------------------------------------------------------- MCP servers
+
+
+class McpServerChanged(Msg):
+    """An MCP server changed state (mrsmith_tui.mcp.hub). Posted, never recorded in a transcript."""
+
+    type: Literal["McpServerChanged"] = "McpServerChanged"
+    name: str
+    state: str  # starting | ready | failed | disabled | stopped | untrusted
+    tools: int = 0
+    error: str = ""
+    source: str = ""  # user | project
+    transport: str = ""  # stdio | http

@@ -82,7 +82,10 @@ REPOSITORY_CONFIGS = (
     "**/.git/modules/**/config.worktree",
 )
 
+# MCP server configs name tokens in headers and environments (#24).
+MCP_CONFIGS = (".mcp.json", "**/.config/mrsmith/mcp.json")
+
 DEFAULT_SENSITIVE_PATTERNS: tuple[str, ...] = (
     SSH_KEYS + DOTENV + KEYS_AND_KEY_STORES + CLOUD_AND_CLUSTERS + PACKAGE_MANAGERS + IAC_AND_SERVERLESS
-    + APP_CONFIGS_WITH_PASSWORDS + SHELL_FILES + REPOSITORY_CONFIGS
+    + APP_CONFIGS_WITH_PASSWORDS + SHELL_FILES + REPOSITORY_CONFIGS + MCP_CONFIGS
 )

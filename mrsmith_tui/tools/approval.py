@@ -28,6 +28,7 @@ from mrsmith_tui.tools.base import (
 )
 
 Origin = Literal["answer", "--allow", "config"]
+MCP_PREFIX = "mcp__"  # an MCP tool's name and spec: mcp__<server>__<tool> (mcp.names)
 ORIGIN_TEXT: dict[str, str] = {
     "answer": 'an "always" answer',
     "--allow": "--allow on the command line",
@@ -124,9 +125,13 @@ def exact_only(spec: str, rule: str | None) -> bool:
 
 
 def spec_matches(allowed: str, spec: str, rule: str | None = None) -> bool:
-    """`--allow shell` covers every shell spec; `--allow 'shell:git commit'` that command only."""
+    """`--allow shell` covers every shell spec; `--allow 'shell:git commit'` that command only. An MCP
+    server's prefix `mcp__demo` covers each of its tools' specs (`mcp__demo__echo`); a server's
+    part never holds `__` (mcp.names), so the prefix names one server exactly."""
     if allowed == spec:
         return True
+    if allowed.startswith(MCP_PREFIX) and spec.startswith(allowed + "__") and "__" not in allowed[len(MCP_PREFIX):]:
+        return len(spec) > len(allowed) + 2
     tool, _, rest = spec.partition(":")
     return bool(rest) and allowed == tool and not exact_only(spec, rule)
 

@@ -21,8 +21,8 @@ from mrsmith_tui.tools.ledger import FileLedger
 from mrsmith_tui.tools.outcome import ApprovalNeed, ApprovalQuery, Decision, ToolResult
 
 __all__ = [
-    "AgentSummary", "ApprovalAsker", "Approver", "FleetService", "Services", "SkillSummary", "SkillsService",
-    "SubagentService", "ToolContext",
+    "AgentSummary", "ApprovalAsker", "Approver", "FleetService", "McpService", "McpSummary", "Services",
+    "SkillSummary", "SkillsService", "SubagentService", "ToolContext",
 ]
 
 
@@ -92,6 +92,43 @@ class SubagentService(Protocol):
     def stop_all(self) -> None: ...
 
 
+class McpSummary(Protocol):
+    """One MCP server as /mcp lists it (mcp.hub.ServerStatus)."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def state(self) -> str: ...
+    @property
+    def source(self) -> str: ...
+    @property
+    def transport(self) -> str: ...
+    @property
+    def shown(self) -> str: ...
+    @property
+    def tools(self) -> tuple[str, ...]: ...
+    @property
+    def error(self) -> str: ...
+    @property
+    def note(self) -> str: ...
+    @property
+    def log(self) -> str: ...
+    @property
+    def spec_prefix(self) -> str: ...
+
+
+class McpService(Protocol):
+    """The session's MCP servers (mcp.service.McpServers): none of its methods waits for a server."""
+
+    def statuses(self) -> Sequence[McpSummary]: ...
+    def names(self) -> Sequence[str]: ...
+    def log_tail(self, name: str, lines: int = ...) -> list[str]: ...
+
+    def apply(self, verb: str, name: str) -> str:
+        """enable | disable | reconnect | disconnect NAME; the line to show. Raises a MrSmithError."""
+        ...
+
+
 @dataclass(frozen=True)
 class Services:
     """What a session offers beyond its tools. A service a build leaves out is None."""
@@ -100,6 +137,7 @@ class Services:
     fleet: FleetService | None = None
     skills: SkillsService | None = None
     subagents: SubagentService | None = None
+    mcp: McpService | None = None
 
 
 class Approver(Protocol):

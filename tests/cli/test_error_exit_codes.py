@@ -46,6 +46,8 @@ TABLE: dict[str, tuple[int, Callable[[type], BaseException]]] = {
     "mrsmith_tui.tools.web_fetch.FetchError": (EXIT_FAILED, lambda c: c("not\nfetched")),
     "mrsmith_tui.cancel.Cancelled": (EXIT_FAILED, lambda c: c("cancelled\nnow")),
     "mrsmith_tui.security.private_files.NotOurs": (EXIT_FAILED, lambda c: c("not ours\nat all")),
+    "mrsmith_tui.mcp.expand.ExpandError": (EXIT_FAILED, lambda c: c("${X} is\nnot set")),
+    "mrsmith_tui.mcp.service.McpError": (EXIT_FAILED, lambda c: c("no MCP server\nnamed x")),
 }
 # A caller catches these by their older base: they keep it.
 KEPT_BASES = {"LocatedError": ValueError, "SSELineTooLong": ValueError, "GlobError": ValueError, "NotOurs": OSError}

@@ -9,6 +9,7 @@
     theme.py        /theme
     export.py       /copy /export
     permissions.py  /permissions
+    mcp.py          /mcp
 
 /help, completion and the command palette all read REGISTRY. A new family is one module with a
 `COMMANDS` tuple, and its name in FAMILIES.
@@ -20,7 +21,7 @@ from importlib import import_module
 
 from mrsmith_tui.tui.commands.registry import CommandContext, CommandRegistry, SlashCommand, run_command
 
-FAMILIES = ("session", "agents", "model", "usage", "jobs", "theme", "export", "permissions")
+FAMILIES = ("session", "agents", "model", "usage", "jobs", "theme", "export", "permissions", "mcp")
 
 REGISTRY = CommandRegistry(command for family in FAMILIES for command in import_module(f"{__name__}.{family}").COMMANDS)
 

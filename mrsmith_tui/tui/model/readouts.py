@@ -61,7 +61,7 @@ def sidebar_visible(model: Model) -> bool:
     sb = model.sidebar
     if sb.wanted is not None:
         return sb.wanted
-    return model.screen.width >= SIDE_BY_SIDE and bool(sb.tasks or sb.agents)
+    return model.screen.width >= SIDE_BY_SIDE and bool(sb.tasks or sb.agents or sb.mcp)
 
 
 def sidebar_takes_screen(model: Model) -> bool:

@@ -21,6 +21,7 @@ __all__ = [
     "BlockKind",
     "ChatLog",
     "InputState",
+    "McpRow",
     "Model",
     "Pending",
     "Request",
@@ -126,9 +127,20 @@ class AgentRow:
 
 
 @dataclass(frozen=True)
+class McpRow:
+    """One MCP server in the sidebar (McpServerChanged)."""
+
+    name: str
+    state: str = "starting"
+    tools: int = 0
+    error: str = ""
+
+
+@dataclass(frozen=True)
 class Sidebar:
     tasks: tuple[Todo, ...] = ()
     agents: tuple[AgentRow, ...] = ()
+    mcp: tuple[McpRow, ...] = ()
     wanted: bool | None = None  # the person's choice; None: automatic
     selected: str | None = None  # the agent row the panel's cursor is on (the panel has the focus)
 

@@ -1,4 +1,5 @@
-"""The sidebar: the task list and the sub-agent panel, drawn by one Static (one widget, not one per row)."""
+"""The sidebar: the task list, the sub-agent panel and the MCP servers, drawn by one Static (one widget,
+not one per row)."""
 
 from __future__ import annotations
 
@@ -10,12 +11,15 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
 
-from mrsmith_tui.tui.model import TASK_GLYPH, AgentRow, Sidebar, duration, one_line, short_count
+from mrsmith_tui.tui.model import TASK_GLYPH, AgentRow, McpRow, Sidebar, duration, one_line, short_count
 
 TASK_STYLE = {"pending": "", "in_progress": "bold $accent", "completed": "$text-muted strike",
               "cancelled": "$text-muted strike"}
 PRIORITY = {"high": "!", "medium": " ", "low": "·"}
 AGENT_GLYPH = {"running": "●", "waiting": "◆", "stopping": "◌", "stopped": "⊘", "done": "✓", "failed": "✗"}
+MCP_GLYPH = {"starting": "◌", "ready": "●", "failed": "✗", "disabled": "⊘", "stopped": "⊘", "untrusted": "?"}
+MCP_STYLE = {"starting": "$text-muted", "ready": "$success", "failed": "$error", "disabled": "$text-muted",
+             "stopped": "$text-muted", "untrusted": "$warning"}
 AGENT_STYLE = {"running": "$accent", "waiting": "$warning", "stopping": "$text-muted", "stopped": "$text-muted",
                "done": "$success", "failed": "$error"}
 
@@ -50,6 +54,11 @@ def sidebar_lines(sb: Sidebar, now: float, width: int, height: int = 0) -> tuple
                 (one_line(t.content, text_width - 3), TASK_STYLE.get(t.status, "")),
             ))
         lines.append(Content(""))
+    if sb.mcp:
+        ready = sum(1 for r in sb.mcp if r.state == "ready")
+        lines.append(Content.styled(one_line(f"MCP {ready}/{len(sb.mcp)} ready · /mcp", width), "bold"))
+        lines.extend(_mcp_line(r, text_width) for r in sb.mcp)
+        lines.append(Content(""))
     if sb.agents:
         running = sum(1 for a in sb.agents if a.ended is None)
         title = f"Agents {running} running"
@@ -74,6 +83,17 @@ def sidebar_lines(sb: Sidebar, now: float, width: int, height: int = 0) -> tuple
     if not lines:
         lines.append(Content.styled("no tasks or agents yet", "$text-muted italic"))
     return Content("\n").join(lines), owners
+
+
+def _mcp_line(r: McpRow, width: int) -> Content:
+    facts = f"{r.tools} tool{'s' if r.tools != 1 else ''}" if r.state == "ready" else r.state
+    if r.state in ("failed", "untrusted") and r.error:
+        facts += f": {r.error}"
+    return Content.assemble(
+        (MCP_GLYPH.get(r.state, "○") + " ", MCP_STYLE.get(r.state, "")),
+        (one_line(r.name, max(4, width // 2)), "bold"),
+        (" " + one_line(facts, max(4, width - len(r.name) - 3)), "$text-muted"),
+    )
 
 
 def agent_facts(a: AgentRow, now: float) -> list[str]:

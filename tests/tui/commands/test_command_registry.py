@@ -24,6 +24,7 @@ HELP_BEFORE = {
     "/agent": "<name> [--keep]  a new session on another agent (--keep: go on with this conversation)",
     "/model": "[name]  list the provider's models, or switch this agent's model",
     "/skills": "[name]  list skills, or load one",
+    "/mcp": "[list | enable|disable|reconnect|disconnect NAME]  MCP servers: their tools and states; start or stop one",
     "/tasks": "the task list",
     "/jobs": "background shell jobs (stopped when mrsmith exits unless detached)",
     "/reasoning": "[value|off]  reasoning effort",

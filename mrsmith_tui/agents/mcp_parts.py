@@ -1,0 +1,45 @@
+"""The session's MCP servers, when a config names any (the composition's part of MCP).
+
+`load_mcp` reads the two config files (cheap: no SDK, no thread) and returns None when neither
+names a server, so a session without MCP config pays nothing. `start_mcp` runs after the session
+is announced: the servers start in the background (the hub's thread); headless waits for them to
+settle (at most their startup timeout), the TUI does not.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from mrsmith_tui import msgs
+from mrsmith_tui.core.session_api import Sink
+from mrsmith_tui.tools.base import Approver
+
+if TYPE_CHECKING:
+    from mrsmith_tui.mcp.service import McpServers
+    from mrsmith_tui.mcp.trust import TrustMode
+
+__all__ = ["load_mcp", "start_mcp"]
+
+
+def load_mcp(cwd: Path, sink: Sink, approver: Approver, mode: TrustMode, warn: list[str]) -> McpServers | None:
+    from mrsmith_tui.mcp.config import load_specs
+
+    specs, warnings = load_specs(cwd)
+    warn.extend(warnings)
+    if not specs:
+        return None
+    from mrsmith_tui.mcp.service import McpServers
+
+    return McpServers(specs, root=cwd, emit=sink, mode=mode, approver=approver)
+
+
+def start_mcp(servers: McpServers | None, sink: Sink, warnings: list[str], *, wait: bool) -> None:
+    for text in warnings:
+        sink(msgs.Warning(text=f"mcp config: {text}", code="mcp"))
+    if servers is None:
+        return
+    servers.start()
+    if wait:
+        longest = max((s.startup_timeout for s in (servers.hub.spec(n) for n in servers.names()) if s), default=0.0)
+        servers.wait_settled(longest + 2.0)

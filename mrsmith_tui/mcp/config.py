@@ -1,0 +1,209 @@
+"""MCP server configuration: `~/.config/mrsmith/mcp.json` (every workspace) and `<root>/.mcp.json`
+(this project), in the shape every MCP client writes:
+
+    {"mcpServers": {
+        "demo": {"command": "uvx", "args": ["demo-server"], "env": {"TOKEN": "${DEMO_TOKEN}"}, "cwd": "."},
+        "web":  {"url": "https://example.com/mcp", "headers": {"Authorization": "Bearer ${WEB_TOKEN}"}}}}
+
+A name in both files is the project's. Optional per server: `"disabled": true` (listed, not
+started), `"startupTimeoutSec"` (default 30) and `"toolTimeoutSec"` (default 120). `type` may say
+`stdio` or `http` (`streamable-http`); `sse` is not supported. A problem with one server (a missing
+variable, a wrong field) is that server's error, shown by /mcp; the others start.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from mrsmith_tui.mcp.expand import Expander, ExpandError
+from mrsmith_tui.paths import config_dir
+from mrsmith_tui.security.environment import MIN_REDACTED_VALUE, looks_secret
+from mrsmith_tui.security.redact import PROCESS
+from mrsmith_tui.security.trust_store import trust_digest
+
+__all__ = ["PROJECT_FILE", "ServerSpec", "load_specs", "user_config_path"]
+
+PROJECT_FILE = ".mcp.json"
+MAX_CONFIG_BYTES = 1024 * 1024
+MAX_SERVERS = 50
+STARTUP_TIMEOUT = 30.0
+CALL_TIMEOUT = 120.0
+Source = Literal["user", "project"]
+
+
+def user_config_path() -> Path:
+    return config_dir() / "mcp.json"
+
+
+@dataclass(frozen=True)
+class ServerSpec:
+    """One configured server, its strings expanded (`error` set instead when that failed)."""
+
+    name: str
+    source: Source
+    origin: str  # the file it came from
+    transport: Literal["stdio", "http"] = "stdio"
+    command: str = ""
+    args: tuple[str, ...] = ()
+    env: tuple[tuple[str, str], ...] = ()
+    cwd: str | None = None
+    url: str = ""
+    headers: tuple[tuple[str, str], ...] = ()
+    disabled: bool = False
+    startup_timeout: float = STARTUP_TIMEOUT
+    call_timeout: float = CALL_TIMEOUT
+    variables: tuple[str, ...] = ()  # the variables its config expands
+    digest: str = ""  # of what would run, as written (security.trust_store)
+    error: str = ""
+
+    def shown(self) -> str:
+        """The command line or URL, as the trust prompt and /mcp show it (no header or env values)."""
+        if self.transport == "http":
+            return self.url
+        import shlex
+
+        return " ".join(shlex.quote(part) for part in (self.command, *self.args))
+
+
+def load_specs(root: Path, user_path: Path | None = None) -> tuple[list[ServerSpec], list[str]]:
+    """The servers of the user file and the project file (the project's win on a name), and a warning
+    for each file that could not be read as a whole."""
+    warnings: list[str] = []
+    by_name: dict[str, ServerSpec] = {}
+    for path, source in ((user_path or user_config_path(), "user"), (Path(root) / PROJECT_FILE, "project")):
+        raw, problem = _read(path)
+        if problem:
+            warnings.append(f"{path}: {problem}")
+        for name, entry in raw.items():
+            if name in by_name and source == "user":
+                continue
+            by_name.pop(name, None)
+            by_name[name] = _spec(name, entry, source, path, Path(root))  # type: ignore[arg-type]
+    specs = list(by_name.values())
+    if len(specs) > MAX_SERVERS:
+        warnings.append(f"{len(specs)} MCP servers configured; the first {MAX_SERVERS} are used")
+    return specs[:MAX_SERVERS], warnings
+
+
+def _read(path: Path) -> tuple[dict[str, Any], str]:
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_CONFIG_BYTES + 1)
+    except FileNotFoundError:
+        return {}, ""
+    except OSError as e:
+        return {}, f"cannot be read ({e.strerror or e})"
+    if len(data) > MAX_CONFIG_BYTES:
+        return {}, f"larger than {MAX_CONFIG_BYTES // 1024} KiB; not read"
+    try:
+        doc = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as e:
+        return {}, f"not valid JSON ({str(e).splitlines()[0][:120]})"
+    servers = doc.get("mcpServers") if isinstance(doc, dict) else None
+    if servers is None:
+        return {}, "" if isinstance(doc, dict) else "not a JSON object"
+    if not isinstance(servers, dict):
+        return {}, '"mcpServers" is not an object of servers'
+    return servers, ""
+
+
+def _spec(name: str, entry: Any, source: Source, path: Path, root: Path) -> ServerSpec:
+    base = ServerSpec(name=name, source=source, origin=str(path))
+    if not isinstance(entry, dict):
+        return _failed(base, "its entry is not an object", entry)
+    try:
+        return _parse(base, entry, root)
+    except (ExpandError, ValueError, TypeError) as e:
+        return _failed(base, str(e), entry)
+
+
+def _failed(base: ServerSpec, error: str, entry: Any) -> ServerSpec:
+    from dataclasses import replace
+
+    digest = trust_digest(raw=json.dumps(entry, sort_keys=True, default=str))
+    return replace(base, error=f"config: {error}", digest=digest)
+
+
+def _strings(value: Any, what: str) -> list[str]:
+    if value is None:
+        return []
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ValueError(f'"{what}" must be a list of strings')
+    return value
+
+
+def _mapping(value: Any, what: str) -> dict[str, str]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
+        raise ValueError(f'"{what}" must be an object of strings')
+    return value
+
+
+def _seconds(value: Any, what: str, default: float) -> float:
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) or not 0 < value <= 3600:
+        raise ValueError(f'"{what}" must be a number of seconds from 0 to 3600')
+    return float(value)
+
+
+def _parse(base: ServerSpec, entry: dict[str, Any], root: Path) -> ServerSpec:
+    from dataclasses import replace
+
+    kind = entry.get("type")
+    command, url = entry.get("command"), entry.get("url")
+    if kind not in (None, "stdio", "http", "streamable-http", "streamableHttp"):
+        raise ValueError(f'type {kind!r} is not supported (stdio or http)' if kind != "sse" else
+                         "the SSE transport is not supported; use the server's streamable HTTP endpoint")
+    if (command is None) == (url is None):
+        raise ValueError('give either "command" (stdio) or "url" (streamable HTTP)')
+    if command is not None and (not isinstance(command, str) or not command.strip()):
+        raise ValueError('"command" must be a non-empty string')
+    if url is not None and not isinstance(url, str):
+        raise ValueError('"url" must be a string')
+    args, env, headers = _strings(entry.get("args"), "args"), _mapping(entry.get("env"), "env"), _mapping(entry.get("headers"), "headers")
+    cwd = entry.get("cwd")
+    if cwd is not None and not isinstance(cwd, str):
+        raise ValueError('"cwd" must be a string')
+    digest = trust_digest(command=command, args=args, env=sorted(env), cwd=cwd, url=url, headers=sorted(h.lower() for h in headers))
+    spec = replace(
+        base, digest=digest, disabled=entry.get("disabled") is True,
+        startup_timeout=_seconds(entry.get("startupTimeoutSec"), "startupTimeoutSec", STARTUP_TIMEOUT),
+        call_timeout=_seconds(entry.get("toolTimeoutSec"), "toolTimeoutSec", CALL_TIMEOUT),
+    )
+    expand = Expander()
+    try:
+        if url is not None:
+            expanded_url = expand(url).strip()
+            if not expanded_url.startswith(("http://", "https://")):
+                raise ValueError(f"url {expanded_url[:80]!r} is not an http(s) URL")
+            spec = replace(spec, transport="http", url=expanded_url,
+                           headers=tuple((k, expand(v)) for k, v in headers.items()))
+            _redact_named(spec.headers)
+        else:
+            work = expand(cwd) if cwd else None
+            if work is not None:
+                work = os.path.normpath(os.path.join(root, os.path.expanduser(work)))
+            assert isinstance(command, str)
+            spec = replace(spec, transport="stdio", command=expand(command), args=tuple(expand(a) for a in args),
+                           env=tuple((k, expand(v)) for k, v in env.items()), cwd=work)
+            _redact_named(spec.env)
+    finally:
+        # Even a server that fails later on a missing variable keeps the secrets it did expand out of every output.
+        PROCESS.add(*expand.secrets, min_length=MIN_REDACTED_VALUE)
+    return replace(spec, variables=tuple(expand.names))
+
+
+def _redact_named(pairs: tuple[tuple[str, str], ...]) -> None:
+    """A literal token written into the config under a secret-looking name (Authorization, GITHUB_TOKEN)."""
+    values = []
+    for key, value in pairs:
+        if looks_secret(key) or key.lower() in ("authorization", "cookie", "proxy-authorization"):
+            values.append(value.split(" ", 1)[1] if value.lower().startswith(("bearer ", "basic ", "token ")) else value)
+    PROCESS.add(*values, min_length=MIN_REDACTED_VALUE)
