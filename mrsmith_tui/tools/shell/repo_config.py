@@ -26,6 +26,12 @@ def helper_git(cwd: str, root: str, *argv: str) -> subprocess.CompletedProcess[s
         return None
 
 
+def helper_git_read(cwd: str, root: str, *argv: str) -> subprocess.CompletedProcess[str] | None:
+    """helper_git for a look-up that reads the work tree or history (which files a command would
+    show): no optional index write, no hook, no fsmonitor (the config was judged harmless first)."""
+    return helper_git(cwd, root, "--no-optional-locks", "-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", *argv)
+
+
 def git_toplevel(cwd: str, root: str) -> str | None:
     """The work tree git would use from cwd (None when there is none or no git)."""
     out = helper_git(cwd, root, "rev-parse", "--show-toplevel")
