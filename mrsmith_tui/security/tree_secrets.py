@@ -45,8 +45,10 @@ _PLAIN = re.compile(r"^[a-z]+(?:[-_.][a-z]+)*$")  # production, my-project, en_u
 def _random_looking(value: str) -> bool:
     if len(value) < MIN_RANDOM or " " in value or value.startswith(("/", "./", "../", "~")):
         return False
-    if not (re.search(r"[A-Za-z]", value) and re.search(r"\d", value)):
+    if not re.search(r"[A-Za-z]", value):
         return False
+    if not (re.search(r"\d", value) or (re.search(r"[a-z]", value) and re.search(r"[A-Z].*[A-Z]", value))):
+        return False  # a plain word, or one capital (Production): not a key
     counts = Counter(value)
     entropy = -sum(n / len(value) * math.log2(n / len(value)) for n in counts.values())
     return entropy >= 3.0

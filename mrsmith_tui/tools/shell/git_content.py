@@ -44,6 +44,8 @@ def check_git_content(key: str, opts: list[Opt], operands: list[Word], sub_args:
     if key == "cat-file":
         return []
     patch = bool(names & PATCH_OPTS) or any(o.name == "--submodule" for o in opts)
+    if key == "stash show" and not patch and not _config_true("stash.showpatch", ctx):
+        return []  # a stash's stat: names and counts
     if key in LOG_LIKE and not patch:
         return []
     if key in DIFF_LIKE and not patch and names & SUMMARY_OPTS:
@@ -82,3 +84,11 @@ def _blob_by_id(value: str, ctx: Context) -> Problem | None:
         if done is not None and done.stdout.strip() == "blob":
             return Problem("secret", f"`{value}` is a file's content by its object id, which may be a secret's")
     return None
+
+
+def _config_true(key: str, ctx: Context) -> bool:
+    for cwd in ctx.cwds:
+        done = helper_git(cwd, ctx.root, "config", "--type=bool", "--get", key)
+        if done is not None and done.stdout.strip() == "true":
+            return True
+    return False

@@ -68,7 +68,11 @@ def git_config_keys(cwd: str, root: str, depth: int = 0) -> list[str]:
             more = run("config", "--file", str(config), "--list", "--includes")
             if more is None:
                 return ["a submodule configuration that could not be read"]
-            lines += more.splitlines()
+            for entry in more.splitlines():
+                key, _, value = entry.partition("=")
+                if key.lower() == "core.worktree" and _inside(os.path.join(config.parent, value), root):
+                    continue  # `git submodule add` points the module at its checkout inside the root
+                lines.append(entry)
             hook_dirs.append(config.parent / "hooks")
     # the index as is, no fsmonitor query (a repository's core.fsmonitor would run right here)
     stage = run("-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "-c", "core.hooksPath=/dev/null",
@@ -83,6 +87,8 @@ def git_config_keys(cwd: str, root: str, depth: int = 0) -> list[str]:
         found += [f"{path}: {key}" for key in git_config_keys(str(sub), root, depth + 1) if f"{path}: {key}" not in found]
     for entry in lines:
         key, _, value = entry.partition("=")
+        if key.lower() == "core.worktree" and git_dir and _inside(os.path.join(cwd, git_dir, value), root):
+            continue  # a submodule's own checkout, seen from inside it
         if GIT_CONFIG_DANGER.match(key.lower()) and value.strip().lower() not in GIT_CONFIG_OFF and key not in found:
             found.append(key)
     for d in hook_dirs:
@@ -90,6 +96,11 @@ def git_config_keys(cwd: str, root: str, depth: int = 0) -> list[str]:
             if os.access(d / name, os.X_OK) and f"the {name} hook" not in found:
                 found.append(f"the {name} hook")
     return found
+
+
+def _inside(path: str, root: str) -> bool:
+    real, top = os.path.realpath(path), os.path.realpath(root)
+    return real == top or real.startswith(top.rstrip("/") + "/")
 
 
 _URL_USERINFO = re.compile(r"://[^/\s@]*:[^/\s@]+@|://[^/\s@:]{20,}@")  # https://user:TOKEN@host, https://TOKEN@host
