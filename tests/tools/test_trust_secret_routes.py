@@ -238,3 +238,32 @@ def test_secret_values_property_over_generated_files() -> None:
         redactor.add(*secret_values(text), min_length=8)
         assert value not in redactor.redact(text), text
         assert "production" in redactor.redact("production")
+
+
+def test_names_printed_otherwise_do_not_hide_a_secret_from_the_listing(tmp_path: Path) -> None:
+    root = tmp_path / "r"
+    root.mkdir()
+    _git(root, "init", "-q")
+    (root / "credentials").write_text(f"token={TOKEN}\n")
+    (root / ".env").write_text(f"A={TOKEN}\n")
+    (root / "src").mkdir()
+    (root / "src" / "a.py").write_text("x\n")
+    _git(root, "add", "-f", "-A")
+    _git(root, "commit", "-qm", "x")
+    (root / "credentials").write_text(f"token={TOKEN}2\n")
+    for command in ("git diff -p --line-prefix=x", "git diff --line-prefix x -p", "git diff --relative=src -p",
+                    "git diff --src-prefix=a/ --dst-prefix=b/", "git diff --name-status -p", "git diff --no-relative"):
+        assert not classify(command, root=root).read_only, command
+    _git(root, "checkout", "-q", "--", "credentials")
+    _git(root, "mv", ".env", "notes.txt")  # renamed and changed: its lines show under the new name
+    (root / "notes.txt").write_text(f"A={TOKEN}\nB=1\n")
+    _git(root, "add", "notes.txt")
+    for command in ("git diff --cached", "git diff --cached -M", "git diff --cached --find-renames=50%"):
+        assert not classify(command, root=root).read_only, command
+    assert classify("git diff --cached -- src", root=root).read_only
+
+
+@pytest.mark.parametrize("command", ["cd libs/sub && git remote -v", "cd vendor/lib && git remote -v",
+                                     "cd libs/sub && git config --local --list", "cd vendor/lib && git remote get-url origin"])
+def test_a_nested_repository_s_token_is_not_printed_by_git_either(command: str, repo: Path) -> None:
+    assert not classify(command, root=repo).read_only, command

@@ -29,7 +29,8 @@ PATCH_OPTS = frozenset({"-p", "-u", "--patch", "-U", "--unified", "--word-diff",
 # diff/show print only these (no content) when no patch option is given with them
 SUMMARY_OPTS = frozenset({"--stat", "--numstat", "--shortstat", "--name-only", "--name-status", "--summary",
                           "--dirstat", "--compact-summary", "--raw", "--quiet", "-s", "--no-patch", "--check"})
-_NAME_FORMATS = frozenset({"--name-status", "--check", "-s", "--no-patch", "--name-only"})
+_NAME_FORMATS = frozenset({"--name-status", "--check", "-s", "--no-patch", "--name-only", "--relative", "--no-relative"})
+_NAME_CHANGERS = ("--line-prefix", "--relative", "--src-prefix", "--dst-prefix")
 _OBJECT_ID = re.compile(r"^[0-9a-fA-F]{4,64}$")
 
 
@@ -54,10 +55,12 @@ def check_git_content(key: str, opts: list[Opt], operands: list[Word], sub_args:
         return [Problem("secret", f"git {key} --submodule=diff shows the content of the submodules' files, secrets included")]
     words = [w.value or "" for w in sub_args]
     cut = words.index("--") if "--" in words else len(words)
-    extra = ["--name-only", "-z", "--no-ext-diff", "--no-textconv", "--no-color"]
+    # --name-status: a rename or copy shows both names (`.env` renamed to `notes.txt` and changed
+    # prints the secret's lines under the new name)
+    extra = ["--name-status", "-z", "--no-ext-diff", "--no-textconv", "--no-color"]
     if key not in ("diff", "stash show"):
         extra.append("--format=")
-    own = [w for w in words[:cut] if w not in _NAME_FORMATS]  # git refuses two of them together
+    own = _own_words(words[:cut])
     argv = ["-c", "core.quotepath=off", *key.split(), *own, *extra, *words[cut:]]
     for cwd in ctx.cwds:
         done = helper_git(cwd, ctx.root, *argv)
@@ -84,6 +87,22 @@ def _blob_by_id(value: str, ctx: Context) -> Problem | None:
         if done is not None and done.stdout.strip() == "blob":
             return Problem("secret", f"`{value}` is a file's content by its object id, which may be a secret's")
     return None
+
+
+def _own_words(words: list[str]) -> list[str]:
+    """The command's own words without those that change how names are printed (a prefix, paths
+    relative to a folder) or that git refuses beside --name-status: the listing is of full names."""
+    out: list[str] = []
+    skip = False
+    for w in words:
+        if skip:
+            skip = False
+            continue
+        if w in _NAME_FORMATS or w.startswith(_NAME_CHANGERS):
+            skip = w in ("--line-prefix", "--src-prefix", "--dst-prefix")  # `--line-prefix x`: the value is the next word
+            continue
+        out.append(w)
+    return out
 
 
 def _config_true(key: str, ctx: Context) -> bool:
