@@ -12,7 +12,9 @@ child's environment must not point a program there without the person knowing: a
   absolute folder inside the root stays on PATH for your own commands; the shell classifier asks
   before it runs a program found there, and mrsmith's own helpers drop it too: `helper=True`);
 - file and command variables (FILE_VARIABLES, COMMAND_VARIABLES, every `GIT_*`): dropped whole
-  when the value is a relative path or any of its words is a path inside the root or relative.
+  when the value is a relative path or any of its words is a path inside the root or relative;
+- bash's own options and exported functions (SHELL_BEHAVIOUR, `BASH_FUNC_*`): dropped, since they
+  change what the judged words mean (`BASHOPTS=dotglob` makes `cat *` read `.env`).
 """
 
 from __future__ import annotations
@@ -44,6 +46,10 @@ COMMAND_VARIABLES = frozenset({
     "LESSCLOSE", "LESS", "TAR_OPTIONS", "GREP_OPTIONS", "PROMPT_COMMAND", "PYTHONWARNINGS", "MAKEFLAGS", "NLSPATH", "EDITOR",
     "VISUAL", "PAGER", "MANPAGER", "BROWSER", "SSH_ASKPASS", "SUDO_ASKPASS", "SHELL", "VIMINIT", "EXINIT",
 })
+# Shell options bash reads from its environment: `BASHOPTS=dotglob` or a set `GLOBIGNORE` makes `cat *`
+# match `.env` after the judge matched it without; `SHELLOPTS=xtrace` runs `PS4`'s substitutions.
+SHELL_BEHAVIOUR = frozenset({"BASHOPTS", "SHELLOPTS", "GLOBIGNORE", "GLOBSORT", "BASH_XTRACEFD", "PS4", "BASH_COMPAT",
+                             "EXECIGNORE", "POSIXLY_CORRECT"})
 _WORD_SPLIT = re.compile(r"[\s'\"=:,;|]+")
 
 
@@ -81,6 +87,9 @@ def neutralise(env: Mapping[str, str], root: str | os.PathLike[str], *, helper: 
     out: dict[str, str] = {}
     changed: list[str] = []
     for name, value in env.items():
+        if name in SHELL_BEHAVIOUR or name.startswith("BASH_FUNC_"):
+            changed.append(name)  # exported functions too: `cat` would not be cat
+            continue
         if name in LOADER_LISTS or name in SEARCH_LISTS:
             separator = " " if name in ("LD_PRELOAD", "DYLD_INSERT_LIBRARIES") and ":" not in value else ":"
             if name in ("LUA_PATH", "LUA_CPATH"):
