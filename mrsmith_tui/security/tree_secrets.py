@@ -3,7 +3,8 @@
 Whatever prints them — a search that slipped past the classifier, a `cat` the person allowed,
 a build log — they reach neither the model, the screen nor the transcript unredacted. Read once
 per root, before the first tool of a session runs: the tree is walked with directory fds
-(`os.fwalk`, links not followed), each sensitive file (security.sensitive, and every
+(`os.fwalk`, links not followed; installed packages and caches — SKIPPED_FOLDERS — left out),
+each sensitive file (security.sensitive, and every
 repository's own config) opened with O_NOFOLLOW relative to its folder's fd and read at most
 MAX_FILE_BYTES; the values stay in the redactor's memory only, never on disk.
 
@@ -32,6 +33,10 @@ from mrsmith_tui.security.sensitive import SensitivePaths, is_repository_config
 MAX_FILE_BYTES = 256 * 1024
 MAX_ENTRIES = 200_000  # names looked at in one walk
 MAX_SECRET_FILES = 2_000
+MAX_VALUES = 5_000  # the redactor compiles them into one expression
+# Folders of installed packages and caches: their `*.pem` are public CA bundles, their `.env` not yours.
+SKIPPED_FOLDERS = frozenset({"node_modules", ".venv", "venv", "site-packages", "__pycache__", ".tox", ".nox",
+                             ".mypy_cache", ".ruff_cache", ".pytest_cache", "objects"})
 MIN_VALUE = 8  # as the environment's values: shorter ones would be redacted out of ordinary text
 MIN_RANDOM = 12
 
@@ -84,7 +89,9 @@ def secret_values(text: str) -> list[str]:
                     found.append(part)
 
     for block in _PEM.finditer(text):
-        found += [line.strip() for line in re.split(r"\n|\\n", block.group(1)) if len(line.strip()) >= MIN_VALUE]
+        if "PRIVATE" in block.group(0)[:60]:  # a certificate or a public key is no secret
+            found += [line.strip() for line in re.split(r"\n|\\n", block.group(1)) if len(line.strip()) >= MIN_VALUE]
+    text = _PEM.sub("", text)
     for match in _XML_VALUE.finditer(text):
         add(match.group(2), named=bool(_SECRET_KEY_WORD.search(match.group(1))))
     for line in text.splitlines():
@@ -122,7 +129,7 @@ def learn_tree_secrets(root: str | os.PathLike[str], sensitive: SensitivePaths |
     for text in _sensitive_texts(real_root, sensitive):
         files += 1
         values += secret_values(text)
-    redactor.add(*values, min_length=MIN_VALUE)
+    redactor.add(*values[:MAX_VALUES], min_length=MIN_VALUE)
     return files
 
 
@@ -137,6 +144,7 @@ def _sensitive_texts(real_root: str, sensitive: SensitivePaths) -> Iterable[str]
     try:
         walker = os.fwalk(real_root, follow_symlinks=False)
         for top, dirs, names, dir_fd in walker:
+            dirs[:] = [d for d in dirs if d not in SKIPPED_FOLDERS or (d == "objects" and not top.endswith(".git"))]
             rel_top = os.path.relpath(top, real_root)
             seen += len(dirs) + len(names)
             if seen > MAX_ENTRIES or files >= MAX_SECRET_FILES:
