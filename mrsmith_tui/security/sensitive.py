@@ -32,10 +32,15 @@ def _spec(extra: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
 def _any_include(extra: tuple[str, ...]) -> re.Pattern[str] | None:
     """One regular expression for every including pattern: a path none of them matches is not
     sensitive whatever the `!` lines say, which is most paths; only the others go through the
-    ordered spec. (Walking a tree of 100,000 names pattern by pattern took seconds.)"""
-    parts = [p.regex.pattern for p in _spec(extra).patterns if p.include and getattr(p, "regex", None) is not None]
-    if len(parts) != sum(1 for p in _spec(extra).patterns if p.include):
-        return None
+    ordered spec, pattern by pattern (a recursive search's scope and the tree's walk match every name)."""
+    parts: list[str] = []
+    for p in _spec(extra).patterns:
+        if not p.include:
+            continue
+        regex = getattr(p, "regex", None)
+        if regex is None:
+            return None
+        parts.append(str(regex.pattern))
     if any("(?P=" in part for part in parts):
         return None
     return re.compile("|".join("(?:" + re.sub(r"\(\?P<\w+>", "(?:", part) + ")" for part in parts))
