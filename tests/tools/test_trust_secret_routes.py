@@ -267,3 +267,42 @@ def test_names_printed_otherwise_do_not_hide_a_secret_from_the_listing(tmp_path:
                                      "cd libs/sub && git config --local --list", "cd vendor/lib && git remote get-url origin"])
 def test_a_nested_repository_s_token_is_not_printed_by_git_either(command: str, repo: Path) -> None:
     assert not classify(command, root=repo).read_only, command
+
+
+FAKE_RG = r'''#!/usr/bin/env python3
+# rg --files as far as the judge uses it: hidden files only with --hidden or -uu, no ignore files
+import os, sys
+args = sys.argv[1:]
+assert "--files" in args and "--no-config" in args, args
+hidden = "--hidden" in args or args.count("-u") >= 2
+paths = args[args.index("--") + 1:] or ["."]
+out = []
+for p in paths:
+    if os.path.isfile(p):
+        out.append(p)
+        continue
+    for top, dirs, files in os.walk(p):
+        dirs[:] = [d for d in dirs if d != ".git" and (hidden or not d.startswith("."))]
+        out += [os.path.join(top, f) for f in files if hidden or not f.startswith(".")]
+sys.stdout.write("".join(o + "\0" for o in out))
+'''
+
+
+def test_rg_s_scope_is_what_rg_lists(tmp_path: Path, monkeypatch) -> None:
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "rg").write_text(FAKE_RG)
+    (bin_dir / "rg").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
+    root = tmp_path / "r"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "a.py").write_text("TODO\n")
+    (root / ".env").write_text("A=1\n")
+    for command in ("rg TODO", "rg -n TODO src", "rg TODO -g '*.py'", "rg -l TODO --hidden"):
+        assert classify(command, root=root).read_only, command
+    for command in ("rg --hidden TODO", "rg -uu TODO", "rg TODO . --hidden -n"):
+        verdict = classify(command, root=root)
+        assert not verdict.read_only and ".env" in verdict.reason, command
+    (root / "creds.tfvars").write_text("x = 1\n")  # not hidden: rg reads it
+    assert not classify("rg TODO", root=root).read_only
+    assert classify("rg TODO src", root=root).read_only
