@@ -187,11 +187,13 @@ def _take_keys(config: Config) -> Config:
     child process mrsmith starts sees them, and every output redacts them."""
     from mrsmith_tui.config.load import IMPLICIT_PROVIDER, api_key_for, api_key_variable, run_key_command
     from mrsmith_tui.security.environment import keep_process_private, scrub_process_environment
+    from mrsmith_tui.security.tree_paths import neutralise
 
     keep_process_private()
+    helper_env, _ = neutralise(os.environ, os.getcwd(), helper=True)  # no PATH entry or config in the tree
     providers = []
     for pc in config.providers:
-        key = api_key_for(config, pc.name) or (run_key_command(pc) if pc.api_key_command else None)
+        key = api_key_for(config, pc.name) or (run_key_command(pc, env=helper_env) if pc.api_key_command else None)
         providers.append(pc.model_copy(update={"api_key": key}) if key and key != pc.api_key else pc)
     config = config.model_copy(update={"providers": providers})
     _know_keys(config)

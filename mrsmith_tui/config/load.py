@@ -292,16 +292,18 @@ def api_key_for(config: Config, provider_name: str, env: Mapping[str, str] = os.
 KEY_COMMAND_TIMEOUT = 30.0
 
 
-def run_key_command(provider: ProviderConfig) -> str:
+def run_key_command(provider: ProviderConfig, env: Mapping[str, str] | None = None) -> str:
     """The key `apiKeyCommand` prints (its first line), or ConfigError naming the provider.
 
     The command is the person's own (from their config file), so it runs with the whole
-    environment: a password manager or a cloud CLI needs its own variables.
+    environment: a password manager or a cloud CLI needs its own variables. The caller passes
+    that environment without what points a program at the working tree (`env`, #21).
     """
     command = provider.api_key_command or ""
     where = f"providers.{provider.name}.apiKeyCommand"
     try:
-        done = subprocess.run(["sh", "-c", command], stdin=subprocess.DEVNULL, capture_output=True, timeout=KEY_COMMAND_TIMEOUT)
+        done = subprocess.run(["sh", "-c", command], stdin=subprocess.DEVNULL, capture_output=True, timeout=KEY_COMMAND_TIMEOUT,
+                              env=None if env is None else dict(env))
     except subprocess.TimeoutExpired:
         raise ConfigError(f"{where}: {command!r} did not finish within {KEY_COMMAND_TIMEOUT:g} s") from None
     except OSError as e:

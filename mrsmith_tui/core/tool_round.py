@@ -20,6 +20,7 @@ from mrsmith_tui.core.budget import Spend, ToolCallBudget
 from mrsmith_tui.history import HistoryEntry, ToolResultEntry
 from mrsmith_tui.provider.types import MAX_ARGUMENT_CHARS, ToolCall
 from mrsmith_tui.security.redact import PROCESS
+from mrsmith_tui.security.tree_secrets import learn_tree_secrets
 from mrsmith_tui.tools.approval import ApprovalGate
 from mrsmith_tui.tools.base import Tool, ToolContext, ToolResult
 from mrsmith_tui.tools.registry import ToolRegistry
@@ -124,6 +125,7 @@ class ToolRound:
             if refusal is not None:
                 return ToolResult(content=refusal, ok=False), True, time.monotonic()
             cancel.check()
+            learn_tree_secrets(ctx.root)  # once per root: what prints a .env's values prints [redacted]
             began = time.monotonic()
             result = tool.run(args, ctx)
             if not isinstance(result, ToolResult):

@@ -9,6 +9,7 @@ working directory is always sensitive: the tools do not know what it is.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import PurePosixPath
@@ -27,12 +28,31 @@ def _spec(extra: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
     return pathspec.GitIgnoreSpec.from_lines(DEFAULT_SENSITIVE_PATTERNS + extra)
 
 
+@lru_cache(maxsize=32)
+def _any_include(extra: tuple[str, ...]) -> re.Pattern[str] | None:
+    """One regular expression for every including pattern: a path none of them matches is not
+    sensitive whatever the `!` lines say, which is most paths; only the others go through the
+    ordered spec, pattern by pattern (a recursive search's scope and the tree's walk match every name)."""
+    parts: list[str] = []
+    for p in _spec(extra).patterns:
+        if not p.include:
+            continue
+        regex = getattr(p, "regex", None)
+        if regex is None:
+            return None
+        parts.append(str(regex.pattern))
+    if any("(?P=" in part for part in parts):
+        return None
+    return re.compile("|".join("(?:" + re.sub(r"\(\?P<\w+>", "(?:", part) + ")" for part in parts))
+
+
 class SensitivePaths:
     """Answers "does this path look like a secret, and why?" for one session's configuration."""
 
     def __init__(self, extra: Iterable[str] = ()) -> None:
         self.extra = tuple(p.strip() for p in extra if p and p.strip())
         self._spec = _spec(self.extra)
+        self._quick = _any_include(self.extra)
 
     def reason(self, path: str | os.PathLike[str], root: str | os.PathLike[str]) -> str | None:
         """None for an ordinary path inside the root; else why reading it should ask.
@@ -60,6 +80,8 @@ class SensitivePaths:
         # A folder pattern (`.ssh/`) matches what is inside it; try the path as a folder too. Lower-cased
         # as well: `.ENV` or `ID_RSA` on a case-insensitive filesystem is the same file.
         for candidate in dict.fromkeys((rel, rel.lower())):
+            if self._quick is not None and not (self._quick.match(candidate) or self._quick.match(candidate + "/_")):
+                continue
             if self._spec.match_file(candidate) or self._spec.match_file(candidate + "/_"):
                 return True
         return False

@@ -42,7 +42,7 @@ PACKAGE_MANAGERS = (
     ".npmrc", ".yarnrc", ".yarnrc.yml", ".pypirc", "pip.conf", "pip.ini", "auth.json",  # composer's auth.json
     "**/.m2/settings.xml", "settings-security.xml", "**/.gradle/gradle.properties", "nuget.config",
     "**/.bundle/config", "**/.gem/credentials", "**/.cargo/credentials", ".terraformrc", "terraform.rc",
-    ".condarc",
+    ".condarc", "bunfig.toml", "auth.toml", ".credentials",  # bun, poetry, sbt/ivy
 )
 
 IAC_AND_SERVERLESS = (
@@ -54,7 +54,8 @@ IAC_AND_SERVERLESS = (
     ".runtimeconfig.json",  # Firebase functions
     "env.json",  # AWS SAM local env vars
     "**/.chalice/config.json",
-    "serverless.env.yml", "serverless.env.yaml",
+    "serverless.env.yml", "serverless.env.yaml", "zappa_settings.json",
+    "*.pkrvars.hcl",  # Packer variable files
 )
 
 APP_CONFIGS_WITH_PASSWORDS = (

@@ -12,7 +12,9 @@ child's environment must not point a program there without the person knowing: a
   absolute folder inside the root stays on PATH for your own commands; the shell classifier asks
   before it runs a program found there, and mrsmith's own helpers drop it too: `helper=True`);
 - file and command variables (FILE_VARIABLES, COMMAND_VARIABLES, every `GIT_*`): dropped whole
-  when the value is a relative path or any of its words is a path inside the root or relative.
+  when the value is a relative path or any of its words is a path inside the root or relative;
+- bash's own options and exported functions (SHELL_BEHAVIOUR, `BASH_FUNC_*`): dropped, since they
+  change what the judged words mean (`BASHOPTS=dotglob` makes `cat *` read `.env`).
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ LOADER_LISTS = frozenset({
     "LD_LIBRARY_PATH", "LD_PRELOAD", "LD_AUDIT", "DYLD_LIBRARY_PATH", "DYLD_INSERT_LIBRARIES", "DYLD_FRAMEWORK_PATH",
     "DYLD_FALLBACK_LIBRARY_PATH", "PYTHONPATH", "PERL5LIB", "PERLLIB", "RUBYLIB", "NODE_PATH", "GCONV_PATH",
     "CLASSPATH", "GEM_PATH", "LUA_PATH", "LUA_CPATH", "BASH_LOADABLES_PATH", "GIT_EXEC_PATH", "TCLLIBPATH",
-    "GUILE_LOAD_PATH", "R_LIBS", "R_LIBS_USER", "JULIA_LOAD_PATH", "OCAMLPATH",
+    "GUILE_LOAD_PATH", "R_LIBS", "R_LIBS_USER", "JULIA_LOAD_PATH", "OCAMLPATH", "LOCPATH",
 })
 SEARCH_LISTS = frozenset({
     "PATH", "MANPATH", "INFOPATH", "XDG_CONFIG_DIRS", "XDG_DATA_DIRS", "PKG_CONFIG_PATH", "TERMINFO_DIRS", "CDPATH",
@@ -36,14 +38,18 @@ FILE_VARIABLES = frozenset({
     "PYTHONHOME", "PYTHONUSERBASE", "OPENSSL_CONF", "OPENSSL_ENGINES", "OPENSSL_MODULES", "MAGIC", "GNUPGHOME",
     "XDG_CONFIG_HOME", "ZDOTDIR", "WGETRC", "CURL_HOME", "NPM_CONFIG_USERCONFIG", "NPM_CONFIG_GLOBALCONFIG",
     "PIP_CONFIG_FILE", "DOCKER_CONFIG", "KUBECONFIG", "TERMINFO", "NODE_REPL_EXTERNAL_MODULE", "JQ_LIBRARY_PATH",
-    "SCREENRC", "MYVIMRC",
+    "SCREENRC", "MYVIMRC", "TZDIR", "HOSTALIASES", "TERMCAP",
 })
 # Options or commands whose words may name a file to load (`NODE_OPTIONS=--require ./x`).
 COMMAND_VARIABLES = frozenset({
     "NODE_OPTIONS", "PERL5OPT", "RUBYOPT", "JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS", "LESSOPEN",
-    "LESSCLOSE", "LESS", "TAR_OPTIONS", "GREP_OPTIONS", "PROMPT_COMMAND", "PYTHONWARNINGS", "MAKEFLAGS", "EDITOR",
+    "LESSCLOSE", "LESS", "TAR_OPTIONS", "GREP_OPTIONS", "PROMPT_COMMAND", "PYTHONWARNINGS", "MAKEFLAGS", "NLSPATH", "EDITOR",
     "VISUAL", "PAGER", "MANPAGER", "BROWSER", "SSH_ASKPASS", "SUDO_ASKPASS", "SHELL", "VIMINIT", "EXINIT",
 })
+# Shell options bash reads from its environment: `BASHOPTS=dotglob` or a set `GLOBIGNORE` makes `cat *`
+# match `.env` after the judge matched it without; `SHELLOPTS=xtrace` runs `PS4`'s substitutions.
+SHELL_BEHAVIOUR = frozenset({"BASHOPTS", "SHELLOPTS", "GLOBIGNORE", "GLOBSORT", "BASH_XTRACEFD", "PS4", "BASH_COMPAT",
+                             "EXECIGNORE", "POSIXLY_CORRECT"})
 _WORD_SPLIT = re.compile(r"[\s'\"=:,;|]+")
 
 
@@ -81,6 +87,9 @@ def neutralise(env: Mapping[str, str], root: str | os.PathLike[str], *, helper: 
     out: dict[str, str] = {}
     changed: list[str] = []
     for name, value in env.items():
+        if name in SHELL_BEHAVIOUR or name.startswith("BASH_FUNC_"):
+            changed.append(name)  # exported functions too: `cat` would not be cat
+            continue
         if name in LOADER_LISTS or name in SEARCH_LISTS:
             separator = " " if name in ("LD_PRELOAD", "DYLD_INSERT_LIBRARIES") and ":" not in value else ":"
             if name in ("LUA_PATH", "LUA_CPATH"):

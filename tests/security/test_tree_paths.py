@@ -148,3 +148,15 @@ def test_mrsmiths_own_git_look_ups_read_no_config_the_tree_names(root: Path, mon
     assert done is not None and done.returncode == 0
     assert "fsmonitor" not in done.stdout
     assert not (root / "pwned").exists()
+
+
+def test_bash_options_and_exported_functions_do_not_reach_the_child(root: Path, monkeypatch, ctx_factory) -> None:
+    from mrsmith_tui.tools.shell.tool import ShellTool
+
+    (root / ".env").write_text("A=1\n")
+    (root / "a.txt").write_text("plain\n")
+    monkeypatch.setenv("BASHOPTS", "dotglob")
+    monkeypatch.setenv("GLOBIGNORE", "x")
+    monkeypatch.setenv("BASH_FUNC_cat%%", "() { /bin/cat .env; }")
+    result = ShellTool().run({"command": "echo *; cat a.txt"}, ctx_factory(root))
+    assert ".env" not in result.content and "A=1" not in result.content and "plain" in result.content

@@ -20,8 +20,10 @@ from mrsmith_tui.tools.shell.allowlist import PROGRAMS
 from mrsmith_tui.tools.shell.check_files import secret_matching
 from mrsmith_tui.tools.shell.checks import CHECKS, RAW_CHECKS
 from mrsmith_tui.tools.shell.context import Context, Problem, path_problem
+from mrsmith_tui.tools.shell.git_content import DIFF_LIKE, LOG_LIKE, check_git_content
 from mrsmith_tui.tools.shell.options import given, one_word, parse_options
 from mrsmith_tui.tools.shell.program import Program
+from mrsmith_tui.tools.shell.scope import check_git_grep_scope
 from mrsmith_tui.tools.shell.words import Word
 
 MAX_DEPTH = 8  # wrappers of wrappers of ...
@@ -229,16 +231,21 @@ def _git(args: list[Word], ctx: Context) -> list[Problem]:
             problems.append(p)
     if table.check:
         problems += [Problem(p.rule, p.reason, p.spec and spec) for p in CHECKS[table.check](f"git {key}", opts, operands, ctx)]
-    if key in GIT_PRINTS_CONFIG and ctx.git_config is not None:
-        for cwd in ctx.cwds:
-            if keys := ctx.git_secrets(cwd):
-                problems.append(Problem("secret", f"git {key} would print this repository's {keys[0]}, which holds a token"))
-                break
+    # the repository's own config first: the look-ups below run git in it
     if not problems and ctx.git_config is not None:
         for cwd in ctx.cwds:
             keys = ctx.git_config(cwd)
             if keys:
                 problems.append(Problem("runs", f"this repository's own {', '.join(keys)} could make git {sub} run a program or read elsewhere", None))
+                break
+    if not problems and key == "grep":
+        problems += check_git_grep_scope(opts, operands, ctx)
+    if not problems and (key in DIFF_LIKE or key in LOG_LIKE or key == "cat-file"):
+        problems += check_git_content(key, opts, operands, sub_args, ctx)
+    if key in GIT_PRINTS_CONFIG and ctx.git_config is not None:
+        for cwd in ctx.cwds:
+            if keys := ctx.git_secrets(cwd):
+                problems.append(Problem("secret", f"git {key} would print this repository's {keys[0]}, which holds a token"))
                 break
     return _exact(problems)
 

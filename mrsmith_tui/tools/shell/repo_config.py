@@ -26,6 +26,12 @@ def helper_git(cwd: str, root: str, *argv: str) -> subprocess.CompletedProcess[s
         return None
 
 
+def helper_git_read(cwd: str, root: str, *argv: str) -> subprocess.CompletedProcess[str] | None:
+    """helper_git for a look-up that reads the work tree or history (which files a command would
+    show): no optional index write, no hook, no fsmonitor (the config was judged harmless first)."""
+    return helper_git(cwd, root, "--no-optional-locks", "-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", *argv)
+
+
 def git_toplevel(cwd: str, root: str) -> str | None:
     """The work tree git would use from cwd (None when there is none or no git)."""
     out = helper_git(cwd, root, "rev-parse", "--show-toplevel")
@@ -62,7 +68,11 @@ def git_config_keys(cwd: str, root: str, depth: int = 0) -> list[str]:
             more = run("config", "--file", str(config), "--list", "--includes")
             if more is None:
                 return ["a submodule configuration that could not be read"]
-            lines += more.splitlines()
+            for entry in more.splitlines():
+                key, _, value = entry.partition("=")
+                if key.lower() == "core.worktree" and _inside(os.path.join(config.parent, value), root):
+                    continue  # `git submodule add` points the module at its checkout inside the root
+                lines.append(entry)
             hook_dirs.append(config.parent / "hooks")
     # the index as is, no fsmonitor query (a repository's core.fsmonitor would run right here)
     stage = run("-c", "core.fsmonitor=false", "-c", "core.untrackedCache=false", "-c", "core.hooksPath=/dev/null",
@@ -77,6 +87,8 @@ def git_config_keys(cwd: str, root: str, depth: int = 0) -> list[str]:
         found += [f"{path}: {key}" for key in git_config_keys(str(sub), root, depth + 1) if f"{path}: {key}" not in found]
     for entry in lines:
         key, _, value = entry.partition("=")
+        if key.lower() == "core.worktree" and git_dir and _inside(os.path.join(cwd, git_dir, value), root):
+            continue  # a submodule's own checkout, seen from inside it
         if GIT_CONFIG_DANGER.match(key.lower()) and value.strip().lower() not in GIT_CONFIG_OFF and key not in found:
             found.append(key)
     for d in hook_dirs:
@@ -84,6 +96,11 @@ def git_config_keys(cwd: str, root: str, depth: int = 0) -> list[str]:
             if os.access(d / name, os.X_OK) and f"the {name} hook" not in found:
                 found.append(f"the {name} hook")
     return found
+
+
+def _inside(path: str, root: str) -> bool:
+    real, top = os.path.realpath(path), os.path.realpath(root)
+    return real == top or real.startswith(top.rstrip("/") + "/")
 
 
 _URL_USERINFO = re.compile(r"://[^/\s@]*:[^/\s@]+@|://[^/\s@:]{20,}@")  # https://user:TOKEN@host, https://TOKEN@host
