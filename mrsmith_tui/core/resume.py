@@ -211,7 +211,7 @@ def _note_switch(session: AgentSession, state: Rebuilt) -> None:
     agent = session.agent
     now = (agent.name, agent.model, agent.provider)
     was = (state.agent, state.model, state.provider)
-    if not any(was) or now == was:
+    if not any(was) or (now == was and state.protocol in ("", protocol_of(session.provider))):
         return
     h = state.header or msgs.TranscriptHeader(format=0, session_id="", created=0.0, cwd="", agent="?", model="?")
     started = f"{h.agent} ({h.model}" + (f" on {h.provider})" if h.provider else ")")

@@ -119,3 +119,14 @@ def test_a_session_started_on_deepseek_goes_on_on_anthropic(cli, messages):
     (records,) = done.transcripts()
     assert records[0]["protocol"] == "deepseek"
     assert any(r["type"] == "AgentChanged" and r["protocol"] == "anthropic" for r in records)
+
+
+def test_a_vendor_protocol_needs_only_a_key(cli, messages):
+    srv = messages([text_answer("hi from minimax")])
+    done = cli.run("--protocol", "minimax", "--base-url", srv.base_url, "-p", "hi",
+                   env={"MRSMITH_MINIMAX_API_KEY": "mm-env-key"})
+    assert done.code == 0, done.err
+    assert srv.requests[0]["model"] == "MiniMax-M2.7" and srv.headers[0]["x-api-key"] == "mm-env-key"
+    (records,) = done.transcripts()
+    assert (records[0]["provider"], records[0]["protocol"]) == ("minimax", "minimax")
+    assert "mm-env-key" not in json.dumps(records)
