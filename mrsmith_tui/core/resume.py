@@ -25,6 +25,7 @@ from mrsmith_tui import msgs
 from mrsmith_tui.config.load import sessions_dir
 from mrsmith_tui.config.schema import Config, ProviderConfig
 from mrsmith_tui.config.vendors import protocol_of, vendor
+from mrsmith_tui.core.answer_blocks import unsigned
 from mrsmith_tui.core.session import AgentSession, build_session
 from mrsmith_tui.core.session_api import AddOnFactory, Sink
 from mrsmith_tui.provider.types import Provider
@@ -230,6 +231,7 @@ def _note_wire(session: AgentSession, state: Rebuilt) -> None:
     was = state.protocol
     if not was or was == now:
         return
+    session.history[:] = unsigned(session.history)  # another vendor verifies no signature (core.answer_blocks)
     wire_now, wire_was = vendor(now).wire, vendor(was).wire
     words = {"chat": "Chat Completions", "messages": "Messages"}
     if wire_now != wire_was:
