@@ -107,7 +107,7 @@ def test_a_session_started_on_deepseek_goes_on_on_anthropic(cli, messages):
     finally:
         chat.stop()
     assert first.code == 0, first.err
-    assert chat.requests[0]["model"] == "deepseek-chat"
+    assert chat.requests[0]["model"] == "deepseek-v4-pro"
     srv = messages([text_answer("claude goes on")])
     done = cli.run("-c", *on(srv, "-p", "second question"))
     assert done.code == 0, done.err
