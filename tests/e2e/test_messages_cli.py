@@ -130,3 +130,17 @@ def test_a_vendor_protocol_needs_only_a_key(cli, messages):
     (records,) = done.transcripts()
     assert (records[0]["provider"], records[0]["protocol"]) == ("minimax", "minimax")
     assert "mm-env-key" not in json.dumps(records)
+
+
+def test_a_forbidden_combination_in_the_config_file_exits_2_too(cli, tmp_path, messages):
+    srv = messages([text_answer("never")])
+    config = tmp_path / "config.toml"
+    config.write_text(f'[[providers]]\nname = "ds"\nprotocol = "deepseek"\nbaseUrl = "{srv.base_url}"\napiKey = "k"\n\n'
+                      '[[agents]]\nname = "a"\nprovider = "ds"\nmodel = "deepseek-v4-pro"\ncache = "active"\n')
+    done = cli.run("--config", str(config), "-p", "hi")
+    assert done.code == 2 and len(done.err_lines) == 1 and "cache active: the deepseek protocol" in done.err
+    assert srv.requests == []
+    bogus = config.read_text().replace('cache = "active"', 'reasoningEffort = "bogus"')
+    config.write_text(bogus)
+    done = cli.run("--config", str(config), "-p", "hi")
+    assert done.code == 2 and "effort 'bogus' is not one the deepseek protocol takes" in done.err
