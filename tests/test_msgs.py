@@ -88,7 +88,7 @@ def test_to_json_keeps_the_shape_of_the_json_stream():
     assert m.to_json(msg) == {
         "type": "FromAgent", "at": 1.0, "agent_id": "a",
         "msg": {"type": "UsageReported", "at": 2.0, "usage": {"prompt_tokens": 10, "completion_tokens": 5,
-                "cached_tokens": 2, "reasoning_tokens": 1, "estimated": True, "cache_reported": False}, "context_tokens": 3, "context_limit": 0},
+                "cached_tokens": 2, "reasoning_tokens": 1, "estimated": True, "cache_reported": True}, "context_tokens": 3, "context_limit": 0},
     }
     assert m.to_json(m.PermissionsInForce(specs=(m.Allowed(spec="x", origin="config"),), at=1.0)) == {
         "type": "PermissionsInForce", "at": 1.0, "specs": [{"spec": "x", "origin": "config"}], "approve_all": False}

@@ -43,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="mrsmith",
         usage="mrsmith [options]  |  mrsmith view ID  |  mrsmith export ID [PATH]",
-        description="A terminal coding agent for any OpenAI-compatible endpoint. "
+        description="A terminal coding agent for any OpenAI-compatible or Anthropic-compatible (Messages) endpoint. "
         "Without -p and with a terminal on stdin it starts the full-screen UI; without a terminal on stdin "
         "the prompt is read from stdin.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -71,7 +71,8 @@ def build_parser() -> argparse.ArgumentParser:
     cfg = p.add_argument_group("config (flags beat the environment, which beats the config file)")
     cfg.add_argument("--config", metavar="PATH", type=Path, help="config file (default ~/.config/mrsmith/config.toml or config.json)")
     cfg.add_argument("--agent", metavar="NAME", help="the configured agent to use")
-    cfg.add_argument("--base-url", metavar="URL", help="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1")
+    cfg.add_argument("--base-url", metavar="URL", help="the endpoint, e.g. http://localhost:11434/v1 (a Messages one with "
+                     "--protocol anthropic, e.g. https://api.anthropic.com)")
     cfg.add_argument("--model", metavar="MODEL", help="model name (overrides the agent's)")
     cfg.add_argument("--api-key", metavar="KEY", help="API key (prefer the config file or apiKeyCommand: flags show in `ps`)")
     _wire_flags(cfg)

@@ -66,8 +66,13 @@ def _with_protocol(config: Config, protocol: str, *, agent_name: str | None, bas
     update: dict[str, Any] = {"protocol": protocol}
     if not base_url_given and old.base_url in (DEFAULT_BASE_URL, *(x.base_url for x in VENDORS.values())):
         update["base_url"] = v.base_url  # the vendor's documented endpoint, unless one was named
+    taken = {p.name for p in config.providers}
+    if name == IMPLICIT_PROVIDER and protocol != IMPLICIT_PROVIDER and protocol not in taken:
+        update["name"] = protocol  # the implicit provider is named after what it speaks (MRSMITH_<PROTOCOL>_API_KEY)
     providers = [p.model_copy(update=update) if p.name == name else p for p in config.providers]
-    return config.model_copy(update={"providers": providers})
+    agents = [a.model_copy(update={"provider": update.get("name", name)}) if a.provider == name else a
+              for a in config.agents]
+    return config.model_copy(update={"providers": providers, "agents": agents})
 
 
 def _vendor_agent(config: Config) -> Config:

@@ -50,8 +50,8 @@ VENDORS: dict[str, Vendor] = {
                       max_tokens=32_000),
     "zai": Vendor("zai", "chat", "Z.ai GLM (Chat Completions)", "https://api.z.ai/api/paas/v4", model="glm-4.7",
                   context_tokens=200_000, efforts=("low", "medium", "high", "max")),
-    "deepseek": Vendor("deepseek", "chat", "DeepSeek (Chat Completions)", "https://api.deepseek.com", model="deepseek-chat",
-                       context_tokens=128_000, default_thinking="preserve"),
+    "deepseek": Vendor("deepseek", "chat", "DeepSeek (Chat Completions)", "https://api.deepseek.com", model="deepseek-v4-pro",
+                       context_tokens=1_000_000, default_thinking="preserve"),
 }
 PROTOCOLS = tuple(VENDORS)
 

@@ -11,6 +11,11 @@ leave here:
   resumed session never sends altered text under a signature: that thinking stays out of the
   next requests (the Messages wire sends no unsigned thinking; earlier turns' thinking is
   optional there). Redacted thinking is encrypted: nothing in it to redact.
+
+A signature is only worth something to the provider that wrote it. When the session goes on with
+another provider (`/agent`, or a resume on another protocol), `unsigned` turns the history's signed
+blocks into plain redacted reasoning and drops encrypted thinking: another vendor can verify none of
+them, and a key inside them must not reach it.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from __future__ import annotations
 from mrsmith_tui.history import (
     AssistantBlock,
     AssistantEntry,
+    HistoryEntry,
     ReasoningBlock,
     RedactedThinkingBlock,
     ToolCallBlock,
@@ -26,7 +32,7 @@ from mrsmith_tui.history import (
 from mrsmith_tui.provider.types import StreamDone
 from mrsmith_tui.security.redact import PROCESS
 
-__all__ = ["answer_entry", "kept_and_recorded", "redacted"]
+__all__ = ["answer_entry", "kept_and_recorded", "redacted", "unsigned"]
 
 
 def answer_entry(done: StreamDone, offer_tools: bool) -> AssistantEntry:
@@ -69,3 +75,15 @@ def kept_and_recorded(entry: AssistantEntry) -> tuple[AssistantEntry, AssistantE
             sent.append(plain)
             shown.append(plain)
     return (entry.model_copy(update={"blocks": tuple(sent)}), entry.model_copy(update={"blocks": tuple(shown)}))
+
+
+def unsigned(history: list[HistoryEntry]) -> list[HistoryEntry]:
+    """The history for another provider: no signatures, no encrypted thinking, every string redacted."""
+    out: list[HistoryEntry] = []
+    for entry in history:
+        if isinstance(entry, AssistantEntry) and any(_signed(b) for b in entry.blocks):
+            blocks = tuple(ReasoningBlock(text=b.text) if isinstance(b, ReasoningBlock) else b
+                           for b in entry.blocks if not isinstance(b, RedactedThinkingBlock))
+            entry = redacted(entry.model_copy(update={"blocks": blocks}))
+        out.append(entry)
+    return out

@@ -25,6 +25,7 @@ from mrsmith_tui import msgs
 from mrsmith_tui.config.load import sessions_dir
 from mrsmith_tui.config.schema import Config, ProviderConfig
 from mrsmith_tui.config.vendors import protocol_of, vendor
+from mrsmith_tui.core.answer_blocks import unsigned
 from mrsmith_tui.core.session import AgentSession, build_session
 from mrsmith_tui.core.session_api import AddOnFactory, Sink
 from mrsmith_tui.provider.types import Provider
@@ -211,7 +212,7 @@ def _note_switch(session: AgentSession, state: Rebuilt) -> None:
     agent = session.agent
     now = (agent.name, agent.model, agent.provider)
     was = (state.agent, state.model, state.provider)
-    if not any(was) or now == was:
+    if not any(was) or (now == was and state.protocol in ("", protocol_of(session.provider))):
         return
     h = state.header or msgs.TranscriptHeader(format=0, session_id="", created=0.0, cwd="", agent="?", model="?")
     started = f"{h.agent} ({h.model}" + (f" on {h.provider})" if h.provider else ")")
@@ -230,6 +231,7 @@ def _note_wire(session: AgentSession, state: Rebuilt) -> None:
     was = state.protocol
     if not was or was == now:
         return
+    session.history[:] = unsigned(session.history)  # another vendor verifies no signature (core.answer_blocks)
     wire_now, wire_was = vendor(now).wire, vendor(was).wire
     words = {"chat": "Chat Completions", "messages": "Messages"}
     if wire_now != wire_was:

@@ -31,6 +31,7 @@ from mrsmith_tui.config.knobs import knob_problem
 from mrsmith_tui.config.load import ConfigError, api_key_for, resolve_agent
 from mrsmith_tui.config.schema import AgentConfig, Config
 from mrsmith_tui.config.vendors import protocol_of, vendor
+from mrsmith_tui.core.answer_blocks import unsigned
 from mrsmith_tui.core.compact import compact as compact_session
 from mrsmith_tui.core.compact import maybe_auto_compact
 from mrsmith_tui.core.conversation import Conversation, RunResult
@@ -264,6 +265,7 @@ class AgentSession:
             raise ConfigError(f"agent {agent.name}: {problem}")
         if agent.provider != self.agent.provider:
             self.provider = self._parts.provider_factory(self.config.provider(agent.provider))
+            self.history[:] = unsigned(self.history)  # signatures are the old provider's (core.answer_blocks)
         self.agent = agent
         self.budget.limit = agent.max_tool_calls_per_session
         self.ledger.max_context_tokens = agent.max_context_tokens

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import time
-from typing import Literal, Protocol, TypeVar
+from typing import Any, Literal, Protocol, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 # --------------------------------------------------------------------------- records
 
@@ -41,6 +41,16 @@ class UsageInfo(_Record):
     # Whether the server said how much of the prompt was cached (0 then means none was); "not
     # reported" shows as `cache —`, never as `cache 0%`.
     cache_reported: bool = False
+
+    @model_validator(mode="before")
+    @classmethod
+    def _cached_count_was_reported(cls, data: Any) -> Any:
+        """A record without the flag (written before it existed) that counts cached tokens had them reported."""
+        if isinstance(data, dict) and "cache_reported" not in data:
+            cached = data.get("cached_tokens")
+            if isinstance(cached, int) and cached > 0:
+                return {**data, "cache_reported": True}
+        return data
 
     @property
     def cache_pct(self) -> float | None:

@@ -8,7 +8,7 @@ pieces), `message_delta` (`stop_reason`, the answer's usage), `message_stop`, `p
 
 The bounds and the malformed-chunk policy are the Chat assembler's (`stream_policy`). Usage
 follows the one contract: the prompt is input + cache read + cache creation, the cached part
-is the cache read. A stream that ends before `message_stop` was cut.
+is the cache read. A stream that ends before `message_stop` (or at least a stop reason) was cut.
 """
 
 from __future__ import annotations
@@ -100,6 +100,8 @@ class MessagesAssembler:
         return [self._blocks[i] for i in self._order]
 
     def feed_data(self, data: str, event: str = "message") -> list[StreamEvent]:
+        if data.strip() == "[DONE]":  # a gateway's Chat habit at the end of a Messages stream: nothing to read
+            return []
         chunk, skipped = self.policy.parse(data)
         if chunk is None:
             return skipped
@@ -197,7 +199,8 @@ class MessagesAssembler:
     def _whole(self, message: dict[str, Any]) -> list[StreamEvent]:
         out: list[StreamEvent] = []
         self._usage.update(_dict(message.get("usage")))
-        for i, block in enumerate(message.get("content") or ()):
+        content = message.get("content")
+        for i, block in enumerate(content if isinstance(content, list) else ()):
             if not isinstance(block, dict):
                 continue
             block_type = block.get("type")
@@ -217,7 +220,7 @@ class MessagesAssembler:
         return out
 
     def finish(self) -> StreamDone:
-        if not self.saw_stop:
+        if not self.saw_stop and self._stop_reason is None:  # a stop reason without message_stop: finished, leniently
             raise self.policy.error(f"provider '{self.provider_name}' stream was cut mid-way (no message_stop)")
         blocks: list[AssistantBlock] = []
         calls: list[ToolCall] = []

@@ -21,6 +21,7 @@ The one place the history becomes Messages content blocks, with the rules the wi
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -41,6 +42,7 @@ from mrsmith_tui.provider.types import ChatRequest
 __all__ = ["BUDGETS", "REPLY_FLOOR", "messages_body", "messages_of", "thinking_budget", "tool_spec"]
 
 EPHEMERAL = {"type": "ephemeral"}
+_NOT_ID = re.compile(r"[^A-Za-z0-9_-]")  # a tool_use id may hold only these (Chat servers write "functions.x:0")
 
 
 def thinking_budget(effort: str, max_tokens: int) -> int:
@@ -111,7 +113,8 @@ def messages_of(entries: Iterable[HistoryEntry], thinking: str = "preserve", *, 
             _add(out, "user", [{"type": "text", "text": entry.text or "(empty)"}])
         elif isinstance(entry, ToolResultEntry):
             if with_tools:
-                block: dict[str, Any] = {"type": "tool_result", "tool_use_id": entry.call_id, "content": entry.content}
+                block: dict[str, Any] = {"type": "tool_result", "tool_use_id": _tool_id(entry.call_id),
+                                         "content": entry.content}
             else:
                 block = {"type": "text", "text": f"[result of {entry.name}]\n{entry.content}"}
             _add(out, "user", [block])
@@ -147,12 +150,17 @@ def _answer(entry: AssistantEntry, *, keep_thinking: bool, with_tools: bool) -> 
                 blocks.append({"type": "text", "text": b.text})
         elif isinstance(b, ToolCallBlock):
             if with_tools:
-                blocks.append({"type": "tool_use", "id": b.id, "name": b.name, "input": _input(b.arguments)})
+                blocks.append({"type": "tool_use", "id": _tool_id(b.id), "name": b.name, "input": _input(b.arguments)})
             else:
                 blocks.append({"type": "text", "text": f"[called {b.name} with {b.arguments}]"})
     if blocks and all(b["type"] in ("thinking", "redacted_thinking") for b in blocks):
         return []  # thinking alone is no answer the wire takes
     return blocks
+
+
+def _tool_id(call_id: str) -> str:
+    """A call id the wire takes: the same id on both sides of a call, whichever wire wrote it."""
+    return _NOT_ID.sub("_", call_id) or "toolu_0"
 
 
 def _input(arguments: str) -> dict[str, Any]:

@@ -126,3 +126,35 @@ def test_kept_and_recorded_is_the_same_entry_when_nothing_is_signed():
     entry = AssistantEntry(blocks=(TextBlock(text="hello"),))
     kept, recorded = kept_and_recorded(entry)
     assert kept == recorded == entry
+
+
+def test_another_provider_gets_no_signature_no_encrypted_thinking_and_no_key():
+    from mrsmith_tui.core.answer_blocks import unsigned
+    from mrsmith_tui.history import UserEntry
+
+    PROCESS.add(SECRET)
+    history = [UserEntry(text="q"), AssistantEntry(blocks=(ReasoningBlock(text=f"key {SECRET}", signature="SIG=="),
+                                                         RedactedThinkingBlock(data="ENC=="), TextBlock(text="a")))]
+    out = unsigned(history)
+    assert out[0] is history[0]
+    assert out[1].blocks == (ReasoningBlock(text=PROCESS.redact(f"key {SECRET}")), TextBlock(text="a"))
+    assert SECRET not in json.dumps([e.model_dump() for e in out])
+
+
+def test_switching_to_another_provider_unsigns_the_history(tmp_path):
+    from mrsmith_tui.config.schema import Config, ProviderConfig
+    from mrsmith_tui.core.session import build_session
+
+    PROCESS.add(SECRET)
+    fakes: dict[str, FakeProvider] = {"p": FakeProvider(signed(f"think {SECRET}", "first")), "q": FakeProvider(answer("second"))}
+    config = Config(providers=[ProviderConfig(name="p", protocol="anthropic"), ProviderConfig(name="q", protocol="minimax")],
+                    agents=[AgentConfig(name="a", provider="p", model="claude-x"), AgentConfig(name="b", provider="q", model="mm")],
+                    sessions_dir=str(tmp_path / "s"))
+    s = build_session(config=config, agent_name="a", cwd=tmp_path, sink=msgs.ListSink(), approver=ScriptedApprover(),
+                      provider_factory=lambda pc: fakes[pc.name])
+    s.run("one", CancelToken())
+    s.switch_agent("b")
+    s.run("two", CancelToken())
+    sent = messages_of(fakes["q"].requests[0].request.entries)
+    assert not any(b["type"] in ("thinking", "redacted_thinking") for m in sent for b in m["content"])
+    assert SECRET not in json.dumps(sent)

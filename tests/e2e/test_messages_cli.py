@@ -107,7 +107,7 @@ def test_a_session_started_on_deepseek_goes_on_on_anthropic(cli, messages):
     finally:
         chat.stop()
     assert first.code == 0, first.err
-    assert chat.requests[0]["model"] == "deepseek-chat"
+    assert chat.requests[0]["model"] == "deepseek-v4-pro"
     srv = messages([text_answer("claude goes on")])
     done = cli.run("-c", *on(srv, "-p", "second question"))
     assert done.code == 0, done.err
@@ -119,3 +119,28 @@ def test_a_session_started_on_deepseek_goes_on_on_anthropic(cli, messages):
     (records,) = done.transcripts()
     assert records[0]["protocol"] == "deepseek"
     assert any(r["type"] == "AgentChanged" and r["protocol"] == "anthropic" for r in records)
+
+
+def test_a_vendor_protocol_needs_only_a_key(cli, messages):
+    srv = messages([text_answer("hi from minimax")])
+    done = cli.run("--protocol", "minimax", "--base-url", srv.base_url, "-p", "hi",
+                   env={"MRSMITH_MINIMAX_API_KEY": "mm-env-key"})
+    assert done.code == 0, done.err
+    assert srv.requests[0]["model"] == "MiniMax-M2.7" and srv.headers[0]["x-api-key"] == "mm-env-key"
+    (records,) = done.transcripts()
+    assert (records[0]["provider"], records[0]["protocol"]) == ("minimax", "minimax")
+    assert "mm-env-key" not in json.dumps(records)
+
+
+def test_a_forbidden_combination_in_the_config_file_exits_2_too(cli, tmp_path, messages):
+    srv = messages([text_answer("never")])
+    config = tmp_path / "config.toml"
+    config.write_text(f'[[providers]]\nname = "ds"\nprotocol = "deepseek"\nbaseUrl = "{srv.base_url}"\napiKey = "k"\n\n'
+                      '[[agents]]\nname = "a"\nprovider = "ds"\nmodel = "deepseek-v4-pro"\ncache = "active"\n')
+    done = cli.run("--config", str(config), "-p", "hi")
+    assert done.code == 2 and len(done.err_lines) == 1 and "cache active: the deepseek protocol" in done.err
+    assert srv.requests == []
+    bogus = config.read_text().replace('cache = "active"', 'reasoningEffort = "bogus"')
+    config.write_text(bogus)
+    done = cli.run("--config", str(config), "-p", "hi")
+    assert done.code == 2 and "effort 'bogus' is not one the deepseek protocol takes" in done.err

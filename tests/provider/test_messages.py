@@ -218,3 +218,12 @@ def test_thinking_alone_then_a_tool_with_a_signature_and_text_in_one_answer(serv
     done = collect(provider(server([turn])))[-1]
     assert [type(b).__name__ for b in done.blocks] == ["ReasoningBlock", "TextBlock", "ToolCallBlock"]
     assert done.blocks[0].signature == "EqQBCkYIBxgC"
+
+
+def test_a_done_sentinel_and_a_missing_message_stop_after_a_stop_reason_are_tolerated(server):
+    turn = Turn(events=[message_start(), *text_blocks(0, "fine"),
+                        sse("message_delta", {"delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 2}}),
+                        "data: [DONE]\n\n"], done=False)
+    events = collect(provider(server([turn])))
+    assert not any(isinstance(e, StreamNotice) for e in events)
+    assert events[-1].content == "fine" and events[-1].finish_reason == "end_turn"

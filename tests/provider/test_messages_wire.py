@@ -187,3 +187,11 @@ def test_openai_strip_sends_no_reasoning_except_for_kimi():
 def test_unset_knobs_send_nothing():
     for protocol in ("openai", "zai", "deepseek"):
         assert chat(protocol, thinking="strip" if protocol != "deepseek" else "preserve")[1] == {}
+
+
+def test_call_ids_from_a_chat_server_become_ids_the_wire_takes_on_both_sides():
+    entries = (UserEntry(text="q"), AssistantEntry(blocks=(ToolCallBlock(id="functions.read_file:0", name="read_file",
+                                                                         arguments="{}"),)),
+               ToolResultEntry(call_id="functions.read_file:0", name="read_file", content="ok"))
+    messages = body(entries=entries)["messages"]
+    assert messages[1]["content"][0]["id"] == messages[2]["content"][0]["tool_use_id"] == "functions_read_file_0"
