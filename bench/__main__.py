@@ -120,6 +120,9 @@ def main(argv: list[str] | None = None) -> int:
                        failure or f"{len(app_times)} runs"),
                 Figure("  ratio app / bare", a / b if a and b else None, "x", "<= 1.3"),
             ]
+            bc, ac = startup.median(startup.CPU.get("bare", [])), startup.median(startup.CPU.get(args.app, []))
+            section.append(Figure("  ratio of their CPU time (steadier on a busy machine)", ac / bc if ac and bc else None,
+                                  "x", "", f"{ac * 1000:.0f} vs {bc * 1000:.0f} ms" if ac and bc else ""))
         print_section("Start-up (child processes, headless, 120x40; .pyc caching on, one warm-up start each)", section)
         figures += section
 

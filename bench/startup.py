@@ -134,8 +134,13 @@ def _naive_child() -> None:
     run_tui(make_session, config=config, theme=None, history_path=work / "history")
 
 
+CPU: dict[str, list[float]] = {}  # kind -> CPU seconds of each timed start (steadier than wall time on a busy machine)
+
+
 def time_once(kind: str, env: dict[str, str], mode: str = "frame") -> float | None:
-    t0 = time.perf_counter()
+    from bench.oneshot import child_cpu
+
+    cpu0, t0 = child_cpu(), time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "bench.startup", kind, mode], cwd=REPO, env=env,
                             stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -146,7 +151,10 @@ def time_once(kind: str, env: dict[str, str], mode: str = "frame") -> float | No
     except subprocess.TimeoutExpired:
         proc.kill()
         return None
-    return elapsed if line.strip() == mode.upper() else None
+    if line.strip() != mode.upper():
+        return None
+    CPU.setdefault(kind, []).append(child_cpu() - cpu0)
+    return elapsed
 
 
 def child_env(env: dict[str, str]) -> dict[str, str]:
@@ -168,6 +176,7 @@ def measure(app_kind: str, repeats: int, env: dict[str, str], mode: str = "frame
     problem = ""
     time_once("bare", env, mode)
     time_once(app_kind, env, mode)
+    CPU.clear()  # the warm-up starts are not counted
     for _ in range(repeats):
         t = time_once("bare", env, mode)
         if t is not None:

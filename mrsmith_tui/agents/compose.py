@@ -34,7 +34,6 @@ from mrsmith_tui.agents.tools import (
     WaitAgentsTool,
 )
 from mrsmith_tui.config.schema import Config
-from mrsmith_tui.core.resume import resume_session
 from mrsmith_tui.core.session import AgentSession, build_session
 from mrsmith_tui.core.session_api import AddOnFactory, ServiceHost, SessionAddOns, Sink
 from mrsmith_tui.core.session_parts import ProviderFactory
@@ -86,6 +85,8 @@ def compose_session(
     add_ons = agent_add_ons(book, max_agents=max_agents, agent_wait_ms=agent_wait_ms, skills_dirs=skills_dirs,
                             provider_factory=provider_factory, tools=tools, warn=skill_warnings.append, mcp=mcp)
     if resume:
+        from mrsmith_tui.core.resume import resume_session  # here: a new session (a one-shot) never reads transcripts
+
         session = resume_session(config=config, cwd=cwd, sink=sink, approver=approver, target=target,
                                  agent_name=agent_name, persist=persist, provider_factory=provider_factory,
                                  replay=replay, other_folder=other_folder, gate_approver=gate_approver, allow=allow,

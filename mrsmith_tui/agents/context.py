@@ -17,6 +17,7 @@ from typing import Any
 
 from mrsmith_tui import __version__, msgs
 from mrsmith_tui.agents.book import AgentBook, AgentRecord
+from mrsmith_tui.agents.taking_turns import TakingTurns
 from mrsmith_tui.config.schema import AgentConfig, ProviderConfig
 from mrsmith_tui.core.conversation import Conversation
 from mrsmith_tui.core.session_api import ServiceHost
@@ -120,7 +121,7 @@ class ContextFactory:
         sections = [self.catalog.system_section(), note]
         ledger = _AgentUsageLedger(sink, s.ledger, max_context_tokens=agent.max_context_tokens, budget=s.budget)
         conversation = Conversation(
-            agent, self.provider_for(agent), tools, ctx, s.gate, sink,
+            agent, TakingTurns(self.provider_for(agent)), tools, ctx, s.gate, sink,
             TranscriptWriter(append_to, sink=self.book.sink, secrets=s.secrets()) if append_to is not None
             else self.transcript_for(record, agent), s.budget,
             ledger=ledger, ids=s.ids, history=history if history is not None else [], system_prompt=lambda: build_system_prompt(agent, s.cwd, sections),

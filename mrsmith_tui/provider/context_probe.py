@@ -8,13 +8,14 @@
   `model_info["<arch>.context_length"]` (asked only when `GET /api/version` answers, so no
   other server gets a POST it did not expect).
 
-Each request has a short timeout; any failure just means "not told". Hosted APIs tell nothing
+The GETs go out side by side; each has a short timeout; any failure just means "not told". Hosted APIs tell nothing
 here, and the config (or the default) stands.
 """
 
 from __future__ import annotations
 
 import re
+import threading
 from typing import Any
 from urllib.parse import quote
 
@@ -94,16 +95,22 @@ def probe_context_size(base_url: str, model: str, api_key: str | None = None, *,
 def _ask(client: httpx.Client, base_url: str, model: str) -> tuple[int, str]:
     base = base_url.rstrip("/")
     root = base[: -len("/v1")] if base.endswith("/v1") else base
-    n = _from_props(_get(client, f"{root}/props"))
+    answers = _get_all(client, {
+        "props": f"{root}/props",
+        "models": f"{base}/models",
+        "lmstudio": f"{root}/api/v0/models/{quote(model, safe='')}",
+        "version": f"{root}/api/version",
+    })
+    n = _from_props(answers["props"])
     if n:
         return n, "llama.cpp /props n_ctx"
-    n, source = _from_models(_get(client, f"{base}/models"), model)
+    n, source = _from_models(answers["models"], model)
     if n:
         return n, source
-    n = _from_lmstudio(_get(client, f"{root}/api/v0/models/{quote(model, safe='')}"))
+    n = _from_lmstudio(answers["lmstudio"])
     if n:
         return n, "LM Studio /api/v0/models"
-    if isinstance(_get(client, f"{root}/api/version"), dict):
+    if isinstance(answers["version"], dict):
         try:
             response = client.post(f"{root}/api/show", json={"model": model})
             n = _from_ollama(response.json()) if response.status_code == 200 else 0
@@ -112,3 +119,23 @@ def _ask(client: httpx.Client, base_url: str, model: str) -> tuple[int, str]:
         if n:
             return n, "Ollama /api/show"
     return 0, ""
+
+
+def _get_all(client: httpx.Client, urls: dict[str, str]) -> dict[str, Any]:
+    """The GETs side by side (one round trip instead of four: a one-shot may be over sooner), in
+    daemon threads, so a server that never answers holds neither the answer nor the exit."""
+    answers: dict[str, Any] = dict.fromkeys(urls)
+
+    def fetch(name: str, url: str) -> None:
+        try:
+            answers[name] = _get(client, url)
+        except Exception:  # the client closed under it (the probe was cancelled): not told
+            answers[name] = None
+
+    threads = [threading.Thread(target=fetch, args=item, name="mrsmith-context-probe", daemon=True)
+               for item in urls.items()]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return answers

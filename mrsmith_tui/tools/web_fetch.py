@@ -21,7 +21,6 @@ from fnmatch import fnmatchcase
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
-import html2text
 import httpx
 
 from mrsmith_tui.errors import MrSmithError
@@ -124,6 +123,8 @@ def _readable(content_type: str, body: bytes) -> str | None:
         text = body.decode("utf-8", errors="replace")
     kind = content_type.split(";")[0].strip().lower()
     if kind in ("text/html", "application/xhtml+xml") or (not kind and text.lstrip()[:1] == "<"):
+        import html2text  # here: only a fetched HTML page needs it (start-up time)
+
         converter = html2text.HTML2Text()
         converter.body_width = 0
         converter.ignore_images = True

@@ -55,3 +55,33 @@ def test_a_bad_config_exits_2_with_one_line_before_any_ui_module_loads(tmp_path)
     assert proc.returncode == 2
     lines = proc.stderr.splitlines()
     assert lines == [f"mrsmith: error: {bad}: providers[0].baseUrl: 'ftp://nowhere' is not an http(s) URL"]
+
+
+# What a one-shot (`mrsmith -p`, a new session) never uses, so never imports (issue #26): the UI,
+# the resume and replay of recorded sessions, the HTML converter of web_fetch (loaded when a page is
+# fetched), the session export.
+NOT_IN_A_ONE_SHOT = ("textual", "mrsmith_tui.tui", "mrsmith_tui.core.resume", "mrsmith_tui.session.replay",
+                     "mrsmith_tui.session.export", "html2text")
+
+
+def test_a_one_shot_imports_nothing_it_does_not_use(loopback, tmp_path):
+    from loopback import text_turn
+
+    srv = loopback([text_turn("the answer")])
+    work = tmp_path / "work"
+    work.mkdir()
+    proc = subprocess.run(
+        [sys.executable, "-c",
+         "import json, sys\n"
+         "from mrsmith_tui.cli import main\n"
+         f"code = main(['--base-url', {srv.base_url!r}, '--model', 'm', '--api-key', 'none', '-p', 'hi'])\n"
+         "sys.stderr.write('MODULES ' + json.dumps(sorted(sys.modules)) + '\\n')\n"
+         "sys.exit(code)\n"],
+        cwd=work, capture_output=True, text=True, timeout=120, stdin=subprocess.DEVNULL,
+        env={**os.environ, "MRSMITH_NO_CONTEXT_PROBE": "1", "PYTHONPATH": str(REPO)})
+    assert proc.returncode == 0, proc.stderr
+    assert "the answer" in proc.stdout
+    loaded = json.loads(next(line for line in proc.stderr.splitlines() if line.startswith("MODULES "))[8:])
+    unexpected = [name for name in loaded if name.startswith(NOT_IN_A_ONE_SHOT)]
+    assert unexpected == []
+    assert "mrsmith_tui.core.session" in loaded and "mrsmith_tui.tools.web_fetch" in loaded  # it did compose the session

@@ -120,3 +120,14 @@ async def test_a_session_composed_after_the_app_quit_is_closed_and_never_run():
         held.release.set()  # the worker finishes after the app is gone (or while it goes)
     assert held.closed.wait(60)  # the worker may finish after the app is gone: it closes what it made
     assert held.made[0].prompts == []
+
+
+async def test_sessions_waits_while_the_first_session_is_composed():
+    held = HeldFactory()
+    app = MrSmithApp(held, config=CONFIG, history_path=None, resume=lambda *a: (_ for _ in ()).throw(AssertionError))
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, held.entered.is_set)
+        app.link.switch("01930000-0000-7000-8000-000000000001")
+        assert any("still starting" in b.text for b in app.model.conv.blocks)
+        held.release.set()
+        await until(pilot, lambda: app.session is not None)

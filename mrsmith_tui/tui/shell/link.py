@@ -160,6 +160,9 @@ class SessionLink:
         if app.model.run.running:
             app.ui(ui.Note, text="/sessions waits for the run to end (Esc cancels it)", kind="warning")
             return
+        if self.composing:  # its channel would be closed under the worker still composing on it
+            app.ui(ui.Note, text="/sessions: the session is still starting; try again in a moment", kind="warning")
+            return
         if self.resume is None:
             app.ui(ui.Note, text="/sessions: this screen cannot switch sessions", kind="warning")
             return
