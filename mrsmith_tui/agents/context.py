@@ -94,7 +94,8 @@ class ContextFactory:
             return None
         header = records.header(
             session_id=s.session_id, created=time.time(), cwd=str(s.cwd), agent=agent.name, model=agent.model,
-            provider=agent.provider, version=__version__, agent_id=record.agent_id, parent_id=record.parent_id,
+            provider=agent.provider, protocol=s.config.provider(agent.provider).protocol, version=__version__,
+            agent_id=record.agent_id, parent_id=record.parent_id,
             background=record.background, label=record.label,
         )
         return TranscriptWriter(Path(main).parent / f"{record.agent_id}.jsonl", sink=self.book.sink, secrets=s.secrets(), header=header)
