@@ -28,7 +28,8 @@ class RunWorker:
         if app.session is None:
             app.start_session()  # a prompt sent within the first frame
         if app.session is None:
-            app.sink(m.Error(text="no session: nothing can run (see the error above)", at=app.clock()))
+            why = "this is a read-only view" if app.link.read_only else "the session could not start (its error is above)"
+            app.sink(m.Error(text=f"nothing can run: {why}", at=app.clock()))
             app.sink(ui.WorkerDone(at=app.clock()))
             return
         token = CancelToken()

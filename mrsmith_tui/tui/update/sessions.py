@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.model import Model
+from mrsmith_tui.tui.update import effects as fx
 from mrsmith_tui.tui.update.blocks import note_block
 from mrsmith_tui.tui.update.effects import Effects, Handler
 from mrsmith_tui.tui.update.requests import drop_requests
@@ -49,7 +50,7 @@ def _session_switched(model: Model, msg: ui.SessionSwitched) -> tuple[Model, Eff
                           history=model.input.history, agents=model.agents_known, themes=model.themes_known,
                           width=model.screen.width, height=model.screen.height)
     model = replace(fresh, conv=ui.ChatLog(next_key=model.conv.next_key), input=model.input, now=model.now,
-                    sidebar=replace(fresh.sidebar, wanted=model.sidebar.wanted))
+                    sidebar=replace(fresh.sidebar, wanted=model.sidebar.wanted), welcome=model.welcome)
     return model, ()  # resume_session's own notice ("resumed session …") ends the replay
 
 
@@ -65,7 +66,21 @@ def _effort(model: Model, msg: ui.EffortChanged) -> tuple[Model, Effects]:
     return note_block(model, "notice", f"reasoning effort {msg.effort or 'off (model default)'}", msg.at), ()
 
 
+def _welcomed(model: Model, msg: ui.Welcomed) -> tuple[Model, Effects]:
+    fields = msg.model_dump(exclude={"type", "at"})
+    return replace(model, welcome=ui.Welcome(**fields)), ()
+
+
+def _resume_last(model: Model, msg: ui.ResumeLast) -> tuple[Model, Effects]:
+    w = model.welcome
+    if model.conv.blocks or w is None or not w.last_id or not w.can_resume:
+        return model, ()  # only from the welcome, where the key is shown
+    return model, (fx.SwitchSession(w.last_id),)
+
+
 HANDLERS: dict[type, Handler] = {
+    ui.Welcomed: _welcomed,
+    ui.ResumeLast: _resume_last,
     ui.Note: _note,
     ui.Cleared: _cleared,
     ui.AgentSwitched: _agent_switched,
