@@ -344,6 +344,7 @@ def _first_run(args: argparse.Namespace, config: Config) -> Config:
     from mrsmith_tui.tui.screens.setup import run_setup
 
     path = args.config or default_config_paths()[0]
-    if not run_setup(path):
-        raise UsageError("no provider configured (setup cancelled)")
+    if not run_setup(path):  # a person cancelling is not an error (`make run` would say "Error 2")
+        print("mrsmith: setup cancelled, nothing written; run mrsmith again to set it up", file=sys.stderr)
+        raise SystemExit(EXIT_OK)
     return _load(args)

@@ -130,6 +130,15 @@ def open_recorded(
                            agent_name=name)
 
 
+def _summarizer(session: AgentSession) -> Callable[[str, str], str]:
+    """A replayed tool call's header in its tool's own words (todowrite, question, the agent tools)."""
+    def summarize(name: str, arguments: str) -> str:
+        tool = session.tools.get(name)
+        args = json.loads(arguments) if arguments else {}
+        return tool.summary(args) if tool is not None and isinstance(args, dict) else ""
+    return summarize
+
+
 def go_on(session: AgentSession, recorded: RecordedSession, *, replay: bool = False) -> None:
     """The rest of `recorded` into its freshly built session (built with its id, transcript and
     history): the usage, the run ids, the replayed Msgs (`replay`: the TUI draws them), warnings."""
@@ -138,7 +147,10 @@ def go_on(session: AgentSession, recorded: RecordedSession, *, replay: bool = Fa
     for _ in range(state.last_run_number):  # new run ids go on after the recorded ones
         session.ids.next("run")
     if replay:
-        for m in for_screen(recorded.records, context_limit=session.agent.max_context_tokens):
+        for m in for_screen(recorded.records, context_limit=session.agent.max_context_tokens,
+                            summarize=_summarizer(session)):
+            if isinstance(m, msgs.TasksChanged):  # the model goes on with the list it left
+                session.tool_ctx.tasks = list(m.todos)
             session.sink(m)
     for text in recorded.warnings + state.warnings:
         session.sink(msgs.Warning(text=text, code="transcript"))

@@ -14,7 +14,11 @@ recording cannot:
 - a turn cut by a kill is closed: its tool calls that never finished get a stand-in result, a
   Notice says it was cut off, and it ends cancelled;
 - a compaction and an agent switch get a one-line Notice (the transcript keeps no Notices);
-- a usage of an older transcript that did not keep the context's size gets the agent's.
+- a usage of an older transcript that did not keep the context's size gets the agent's;
+- the task list the last todowrite call left is put back (TasksChanged), as a live run left it.
+
+A tool call's header comes from `summarize(name, arguments)` when the caller has the tools (the
+same words the live header had), else it is guessed from the arguments.
 
 The header is left out, and so is every Msg a transcript does not hold (records.TRANSCRIPT_TYPES),
 whoever handed it in: a recording never brings a request for the person (an approval, a go-on,
@@ -24,7 +28,8 @@ a question), its answer, a permission or an agent onto the screen.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from mrsmith_tui import msgs
 from mrsmith_tui.session.rebuild import NO_RESULT
@@ -43,7 +48,14 @@ def _summary_of(name: str, arguments: str) -> str:
         return ""
     if not isinstance(args, dict):
         return ""
-    for key in ("command", "path", "file_path", "pattern", "url", "description", "name"):
+    todos, questions = args.get("todos"), args.get("questions")
+    if isinstance(todos, list):  # todowrite
+        done = sum(1 for t in todos if isinstance(t, dict) and t.get("status") == "completed")
+        return f"{len(todos)} task{'s' if len(todos) != 1 else ''}, {done} done"
+    if isinstance(questions, list) and questions and isinstance(questions[0], dict):  # question
+        args = questions[0]
+    for key in ("command", "path", "file_path", "pattern", "url", "description", "name", "question", "task",
+                "prompt", "id"):
         value = args.get(key)
         if isinstance(value, str) and value.strip():
             line = value.strip().splitlines()[0]
@@ -51,8 +63,22 @@ def _summary_of(name: str, arguments: str) -> str:
     return ""
 
 
+Summarize = Callable[[str, str], str]  # (tool name, its arguments as JSON) -> the header's summary
+
+
+def _todos_of(arguments: str) -> tuple[msgs.Todo, ...] | None:
+    """The task list a todowrite call set (None: arguments it would have refused)."""
+    try:
+        raw: Any = json.loads(arguments).get("todos")
+        return tuple(msgs.Todo.model_validate(item) for item in raw)
+    except Exception:
+        return None
+
+
 class _Replay:
-    def __init__(self, context_limit: int) -> None:
+    def __init__(self, context_limit: int, summarize: Summarize | None = None) -> None:
+        self.summarize = summarize
+        self.tasks: tuple[msgs.Todo, ...] | None = None  # the last task list a todowrite call set
         self.out: list[msgs.Msg] = []
         self.context_limit = context_limit
         self.blocks = 0
@@ -70,8 +96,18 @@ class _Replay:
         """Post the ToolCallStarted of a call as it was asked (or of `name`, never asked for); its name."""
         name, arguments, asked = self.asked.pop(call_id, (name, "", self.at))
         self.out.append(msgs.ToolCallStarted(call_id=f"h{call_id}", name=name, arguments=arguments,
-                                             summary=_summary_of(name, arguments), at=asked))
+                                             summary=self.summary(name, arguments), at=asked))
         return name
+
+    def summary(self, name: str, arguments: str) -> str:
+        if self.summarize is not None:
+            try:
+                said = self.summarize(name, arguments)
+            except Exception:  # the recording's arguments are the model's: anything at all
+                said = ""
+            if said:
+                return said
+        return _summary_of(name, arguments)
 
     def settle_calls(self) -> None:
         for call_id in list(self.asked):
@@ -105,6 +141,9 @@ class _Replay:
             m = m.model_copy(update={"run_id": f"h{m.run_id}", "reasoning_block": self.block_id("r", m.entry.reasoning),
                                      "text_block": self.block_id("t", m.entry.text)})
         elif isinstance(m, msgs.ToolCallFinished):
+            asked = self.asked.get(m.call_id)
+            if m.ok and asked is not None and asked[0] == "todowrite":
+                self.tasks = _todos_of(asked[1]) if _todos_of(asked[1]) is not None else self.tasks
             self.call_started(m.call_id, m.name)
             m = m.model_copy(update={"call_id": f"h{m.call_id}"})
         elif isinstance(m, msgs.RunEnded):
@@ -122,10 +161,13 @@ class _Replay:
             self.out.append(msgs.Notice(text=f"agent {m.agent} ({m.model} on {m.provider})", at=m.at))
 
 
-def for_screen(records: Iterable[msgs.Msg], *, context_limit: int = 0) -> list[msgs.Msg]:
+def for_screen(records: Iterable[msgs.Msg], *, context_limit: int = 0,
+               summarize: Summarize | None = None) -> list[msgs.Msg]:
     """The Msgs that draw the recorded session as the live run drew it (session.replay)."""
-    replay = _Replay(context_limit)
+    replay = _Replay(context_limit, summarize)
     for m in records:
         replay.msg(m)
     replay.end_open_run()
+    if replay.tasks is not None:
+        replay.out.append(msgs.TasksChanged(todos=replay.tasks, at=replay.at))
     return replay.out

@@ -44,6 +44,7 @@ from mrsmith_tui.tui.shell.request_keys import key_at, take_request_key
 from mrsmith_tui.tui.shell.screen_routes import ScreenRoutes
 from mrsmith_tui.tui.shell.theme_file import default_theme_path, load_theme
 from mrsmith_tui.tui.shell.theming import MarkdownTheme, choose_theme
+from mrsmith_tui.tui.shell.welcome import start_welcome
 from mrsmith_tui.tui.shell.worker import RunWorker, settle_memory
 from mrsmith_tui.tui.update import initial_model, update
 from mrsmith_tui.tui.view.chat_view import BlockClicked, ConversationKey, ConversationView, UserScrolled
@@ -89,6 +90,7 @@ class MrSmithApp(App[int]):
         Binding("ctrl+b", "sidebar", "sidebar", show=False, priority=True),
         Binding("f2", "open_request", "answer the waiting request", show=False, priority=True),
         Binding("f1", "help", "help", show=False, priority=True),
+        Binding("ctrl+r", "resume_last", "resume the last session", show=False, priority=True),
         Binding("escape", "cancel", "cancel run", show=False),
         Binding("alt+up", "focus_move(-1)", "previous block", show=False, priority=True),
         Binding("alt+down", "focus_move(1)", "next block", show=False, priority=True),
@@ -99,7 +101,7 @@ class MrSmithApp(App[int]):
     def __init__(self, make_session: SessionFactory | None, *, config: Config | None = None, theme: str | None = None,
                  history_path: Path | None = None, replay: Iterable[m.Msg] = (), clock: Callable[[], float] = time.time,
                  resume: ResumeFactory | None = None, sessions_root: Path | None = None,
-                 theme_path: Path | None = None, **kwargs: Any) -> None:
+                 theme_path: Path | None = None, welcome: bool = True, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.animation_level = "none"
         config = config or Config()
@@ -112,6 +114,8 @@ class MrSmithApp(App[int]):
         self.painter = Painter(self)
         self.routes = ScreenRoutes(self)
         self.command_context = ShellCommandContext(self, config, sessions_root)
+        self._config, self._sessions_root = config, sessions_root
+        self._welcome = welcome  # gather the welcome (tests with a frozen screen leave it out)
         self.model = self._initial_model(config)
         self._markdown = MarkdownTheme(self)
         self.theme_path = theme_path  # where /theme keeps the chosen theme (None: not kept)
@@ -143,7 +147,9 @@ class MrSmithApp(App[int]):
             yield ConversationView(id="conversation")
             yield SidebarView(id="sidebar")
         yield Static("", id="note")
-        yield PromptArea(id="prompt")
+        prompt = PromptArea(id="prompt")
+        prompt.display = not self.link.read_only  # `mrsmith view`: nothing to send, so no prompt
+        yield prompt
         yield StatusBar(id="status")
 
     def on_mount(self) -> None:
@@ -151,12 +157,17 @@ class MrSmithApp(App[int]):
             self.ui(ui.Note, text=self._theme_warning, kind="warning")
         self._markdown.follow()
         self.model = replace(self.model, themes_known=tuple(sorted(self.available_themes)))
-        self.query_one(PromptArea).focus()
+        if not self.link.read_only:
+            self.query_one(PromptArea).focus()
+        else:
+            self.query_one(ConversationView).focus()
         self.ui(ui.Resized, width=self.size.width, height=self.size.height)
         outbound = OutboundFilter()
         for msg in self._replay:  # a recorded session: its text is as untrusted as a live one's
             for shown in outbound(msg):
                 self.dispatch(shown)
+        if self._welcome and not self.link.read_only:
+            start_welcome(self, self._config, self._sessions_root)
         self.painter.request()
         # The session (provider, tools, skills) is composed in a worker once the first frame is on
         # screen; the prompt takes keys meanwhile, and a prompt sent before it is ready waits.
@@ -242,7 +253,8 @@ class MrSmithApp(App[int]):
             self.ui(ui.CloseAgent)
         else:
             self.ui(ui.FocusMove, step=0)
-            self.query_one(PromptArea).focus()
+            if not self.link.read_only:
+                self.query_one(PromptArea).focus()
 
     def on_panel_key_pressed(self, event: PanelKeyPressed) -> None:
         self.ui(ui.PanelKey, action=event.action)
@@ -303,6 +315,10 @@ class MrSmithApp(App[int]):
     def action_help(self) -> None:
         if self.screen is self.screen_stack[0]:
             self.ui(ui.Submit, text="/help")
+
+    def action_resume_last(self) -> None:
+        if self.screen is self.screen_stack[0]:
+            self.ui(ui.ResumeLast)
 
     def action_review(self) -> None:
         self.ui(ui.ToggleReview)

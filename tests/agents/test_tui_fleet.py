@@ -12,7 +12,6 @@ from mrsmith_tui.config.schema import AgentConfig, Config, ProviderConfig
 from mrsmith_tui.history import UserEntry
 from mrsmith_tui.tui.app import MrSmithApp
 from mrsmith_tui.tui.screens.agent_screen import AgentScreen
-from mrsmith_tui.tui.view.chat_view import BlockView
 from mrsmith_tui.tui.view.sidebar import SidebarView
 from tests.tui.pilot import until
 
@@ -65,7 +64,7 @@ async def test_three_agents_watched_stopped_and_collected(loopback, tmp_path):
         await until(pilot, lambda: isinstance(app.screen, AgentScreen))
         screen = app.screen
         assert screen.agent_id == "agent-1"
-        await until(pilot, lambda: any("report 1" in str(v.render()) for v in screen.query(BlockView)))
+        await until(pilot, lambda: any("report 1" in v.text_shown() for v in screen.query('.block')))
         await pilot.press("escape")
         await until(pilot, lambda: not isinstance(app.screen, AgentScreen) and app.focused is app.query_one(SidebarView))
         assert app.model.sidebar.selected == "agent-1"  # the cursor stayed on the row that was opened

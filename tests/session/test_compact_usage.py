@@ -121,8 +121,8 @@ def test_usage_report_shows_turns_totals_context_cache_budget_and_subagents():
     ledger.budget.limit = 10
     ledger.budget.try_use()
     text = usage_report(ledger)
-    assert "run1         2,200 in (1,000 cached) · 150 out · 2 calls · real" in text
-    assert "run2         2,000 in · 80 out · 1 call · estimated" in text
+    assert "turn 1       2,200 in (1,000 cached) · 150 out · 2 calls · real" in text
+    assert "turn 2       2,000 in · 80 out · 1 call · estimated" in text
     assert "total        4,200 in (1,000 cached) · 230 out · 4,430 tokens · estimated" in text
     assert "Context      2,080 of 10,000 tokens (21%)" in text
     assert "Cache hits   24% of prompt tokens" in text

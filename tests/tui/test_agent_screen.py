@@ -5,7 +5,6 @@ from __future__ import annotations
 from mrsmith_tui import msgs as m
 from mrsmith_tui.tui.app import MrSmithApp
 from mrsmith_tui.tui.screens.agent_screen import AgentScreen
-from mrsmith_tui.tui.view.chat_view import BlockView
 from mrsmith_tui.tui.view.sidebar import SidebarView
 from tests.tui.fakes import AT, CONFIG, fleet_factory
 from tests.tui.pilot import until
@@ -45,8 +44,8 @@ async def test_panel_opens_an_agents_screen_and_stops_it_there():
         await until(pilot, lambda: isinstance(app.screen, AgentScreen))
         screen = app.screen
         assert screen.agent_id == "agent-2"
-        await until(pilot, lambda: len(screen.query(BlockView)) == 3)
-        texts = [str(v.render()) for v in screen.query(BlockView)]
+        await until(pilot, lambda: len(screen.query('.block')) == 3)
+        texts = [v.text_shown() for v in screen.query('.block')]
         assert "task of agent-2" in texts[0] and "thought" in texts[1] and "make check" in texts[2]
         status = str(screen.query_one("#agent-status").render())
         assert "agent-2" in status and "running" in status and "1 tool " in status
@@ -54,7 +53,7 @@ async def test_panel_opens_an_agents_screen_and_stops_it_there():
         app.sink(m.FromAgent(agent_id="agent-2", at=AT,
                              msg=m.ToolCallFinished(call_id="c", name="shell", ok=True, result="all green", at=AT)))
         app.sink(m.FromAgent(agent_id="agent-2", at=AT, msg=m.TextDelta(block_id="t", text="done: all green", at=AT)))
-        await until(pilot, lambda: len(screen.query(BlockView)) == 4)
+        await until(pilot, lambda: len(screen.query('.block')) == 4)
         await pilot.press("x")
         await until(pilot, lambda: made[0].services.fleet.stops == [("agent-2", 0)])
         await until(pilot, lambda: "stopped" in str(screen.query_one("#agent-status").render()))

@@ -15,7 +15,6 @@ from mrsmith_tui.tui.app import MrSmithApp
 from mrsmith_tui.tui.screens.modals import ApprovalModal, QuestionModal
 from mrsmith_tui.tui.screens.review import ReviewScreen
 from mrsmith_tui.tui.shell.history_file import load_history
-from mrsmith_tui.tui.view.chat_view import BlockView
 from mrsmith_tui.tui.view.prompt_box import PromptArea
 from mrsmith_tui.tui.view.status import StatusBar
 from tests.tui.fakes import AT, CONFIG, Clock, approve, factory, hold_until, wait_cancel
@@ -52,8 +51,8 @@ async def test_a_prompt_streams_an_answer_and_is_saved_in_history(tmp_path):
         kinds = [b.kind for b in app.model.conv.blocks]
         assert kinds == ["user", "reasoning", "text"]
         assert made[0].prompts == ["hello"]
-        views = list(app.query(BlockView))
-        assert len(views) == 3 and "thought" in str(views[1].render())
+        views = list(app.query('.block'))
+        assert len(views) == 3 and "thought" in views[1].text_shown()
     assert load_history(tmp_path / "history") == ("hello",)
     assert json.loads((tmp_path / "history").read_text().splitlines()[0]) == "hello"
     assert made[0].closed
@@ -356,7 +355,7 @@ async def test_many_blocks_keep_a_bounded_widget_count(tmp_path):
         for i in range(LIVE_BLOCKS + 50):
             app.sink(m.Notice(text=f"n{i}", at=AT))
         await until(pilot, lambda: len(app.model.conv.blocks) == LIVE_BLOCKS + 50)
-        await until(pilot, lambda: len(app.query(BlockView)) == LIVE_BLOCKS and app.query(".earlier")
+        await until(pilot, lambda: len(app.query('.block')) == LIVE_BLOCKS and app.query(".earlier")
                     and "50 earlier blocks" in str(app.query_one(".earlier").render()))
 
 

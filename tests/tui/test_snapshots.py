@@ -29,7 +29,7 @@ def greet(name):
 
 
 def app() -> MrSmithApp:
-    return MrSmithApp(factory(), config=CONFIG, history_path=None, clock=lambda: AT + 12)
+    return MrSmithApp(factory(), config=CONFIG, history_path=None, clock=lambda: AT + 12, welcome=False)
 
 
 def play(*msgs_):

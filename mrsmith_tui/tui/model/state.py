@@ -30,6 +30,7 @@ __all__ = [
     "Screen",
     "Sidebar",
     "StatusLedger",
+    "Welcome",
 ]
 
 BlockKind = Literal["user", "reasoning", "text", "tool", "usage", "warning", "error", "notice"]
@@ -213,6 +214,21 @@ class Screen:
 
 
 @dataclass(frozen=True)
+class Welcome:
+    """What the empty conversation greets a person with (the shell gathers it: config, folder, version,
+    this folder's last session)."""
+
+    version: str = ""
+    endpoint: str = ""
+    folder: str = ""
+    last_id: str = ""  # this folder's newest session with a turn ("": none)
+    last_when: str = ""
+    last_prompt: str = ""
+    last_turns: int = 0
+    can_resume: bool = False  # this screen can switch sessions
+
+
+@dataclass(frozen=True)
 class Model:
     conv: ChatLog = field(default_factory=ChatLog)
     ledger: StatusLedger = field(default_factory=StatusLedger)
@@ -225,5 +241,6 @@ class Model:
     agents_known: tuple[str, ...] = ()  # configured agent names
     models_known: tuple[str, ...] = ()  # model names /model completes (configured, then the server's list)
     themes_known: tuple[str, ...] = ()
+    welcome: Welcome | None = None  # None: not gathered yet (or a read-only view)
     # Each agent's own blocks (its screen), keyed by agent id. Replaced, never mutated.
     agent_convs: dict[str, ChatLog] = field(default_factory=dict)

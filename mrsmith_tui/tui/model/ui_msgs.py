@@ -36,6 +36,7 @@ __all__ = [
     "QuitKey",
     "RequestShown",
     "Resized",
+    "ResumeLast",
     "Scrolled",
     "SessionSwitched",
     "StopAgentKey",
@@ -45,6 +46,7 @@ __all__ = [
     "ToggleReview",
     "ToggleSidebar",
     "TypedIntoPrompt",
+    "Welcomed",
     "WorkerDone",
 ]
 
@@ -211,3 +213,20 @@ class SessionSwitched(Msg):
     model: str
     effort: str | None = None
     context_limit: int = 0
+
+
+class Welcomed(Msg):
+    """What the welcome shows, gathered by the shell (tui/shell/welcome.py)."""
+
+    version: str = ""
+    endpoint: str = ""
+    folder: str = ""
+    last_id: str = ""
+    last_when: str = ""
+    last_prompt: str = ""
+    last_turns: int = 0
+    can_resume: bool = False
+
+
+class ResumeLast(Msg):
+    """Ctrl-R on the welcome: go on with this folder's last session."""

@@ -43,6 +43,8 @@ def carry_out(app: MrSmithApp, effect: fx.Effect) -> None:
         _stop_agent(app, effect.agent_id)
     elif isinstance(effect, fx.Focus):
         _focus(app, effect.target)
+    elif isinstance(effect, fx.SwitchSession):
+        app.link.switch(effect.session_id)
     elif isinstance(effect, fx.Notify):
         app.notify(clean(PROCESS.redact(effect.text)), timeout=6, markup=False)
 

@@ -60,6 +60,7 @@ class SessionLink:
     def __init__(self, app: MrSmithApp, make_session: SessionFactory | None, resume: ResumeFactory | None) -> None:
         self._app = app
         self._make_session = make_session
+        self.read_only = make_session is None  # `mrsmith view`: a recording, no session
         self.resume = resume  # resume(session_id, sink, approver): another recorded session, replayed
         self.session: Session | None = None
         self._tried = False

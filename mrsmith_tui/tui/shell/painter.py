@@ -57,6 +57,7 @@ class Painter:
         except Exception:
             return
         conv.sync(model.conv, model.now)
+        conv.show_welcome(model.welcome if not model.conv.blocks else None, model.ledger)
         sidebar = app.query_one(SidebarView)
         visible = sidebar_visible(model)
         if sidebar.display != visible:

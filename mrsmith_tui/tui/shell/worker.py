@@ -42,7 +42,8 @@ class RunWorker:
         if token.cancelled:  # Esc while it waited for the session: it never starts
             return
         if app.session is None:
-            app.sink(m.Error(text="no session: nothing can run (see the error above)", at=app.clock()))
+            why = "this is a read-only view" if app.link.read_only else "the session could not start (its error is above)"
+            app.sink(m.Error(text=f"nothing can run: {why}", at=app.clock()))
             app.sink(ui.WorkerDone(at=app.clock()))
             return
         session, sink, clock = app.session, app.sink, app.clock

@@ -81,6 +81,13 @@ class Focus(Effect):
 
 
 @dataclass(frozen=True)
+class SwitchSession(Effect):
+    """Put this recorded session on screen in place of the current one (the welcome's Ctrl-R)."""
+
+    session_id: str
+
+
+@dataclass(frozen=True)
 class Notify(Effect):
     """A passing notification (a toast), for news that arrives while the person is elsewhere."""
 

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.model import Model
+from mrsmith_tui.tui.update import effects as fx
 from mrsmith_tui.tui.update.blocks import note_block
 from mrsmith_tui.tui.update.effects import Effects, Handler
 from mrsmith_tui.tui.update.requests import drop_requests
@@ -52,7 +53,7 @@ def _session_switched(model: Model, msg: ui.SessionSwitched) -> tuple[Model, Eff
                           models=model.models_known,
                           width=model.screen.width, height=model.screen.height)
     model = replace(fresh, conv=ui.ChatLog(next_key=model.conv.next_key), input=model.input, now=model.now,
-                    sidebar=replace(fresh.sidebar, wanted=model.sidebar.wanted))
+                    sidebar=replace(fresh.sidebar, wanted=model.sidebar.wanted), welcome=model.welcome)
     return model, ()  # resume_session's own notice ("resumed session …") ends the replay
 
 
@@ -72,8 +73,22 @@ def _models_known(model: Model, msg: ui.ModelsKnown) -> tuple[Model, Effects]:
     return replace(model, models_known=tuple(sorted(set(model.models_known) | set(msg.models)))), ()
 
 
+def _welcomed(model: Model, msg: ui.Welcomed) -> tuple[Model, Effects]:
+    fields = msg.model_dump(exclude={"type", "at"})
+    return replace(model, welcome=ui.Welcome(**fields)), ()
+
+
+def _resume_last(model: Model, msg: ui.ResumeLast) -> tuple[Model, Effects]:
+    w = model.welcome
+    if model.conv.blocks or w is None or not w.last_id or not w.can_resume:
+        return model, ()  # only from the welcome, where the key is shown
+    return model, (fx.SwitchSession(w.last_id),)
+
+
 HANDLERS: dict[type, Handler] = {
     ui.ModelsKnown: _models_known,
+    ui.Welcomed: _welcomed,
+    ui.ResumeLast: _resume_last,
     ui.Note: _note,
     ui.Cleared: _cleared,
     ui.AgentSwitched: _agent_switched,

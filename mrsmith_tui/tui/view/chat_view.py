@@ -14,13 +14,15 @@ from rich.console import Console
 from rich.text import Text
 from textual import events
 from textual.binding import BindingType
-from textual.containers import VerticalScroll
+from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
 
-from mrsmith_tui.tui.model import Block, ChatLog
+from mrsmith_tui.tui.model import Block, ChatLog, StatusLedger, Welcome
+from mrsmith_tui.tui.view.answer import AnswerRenderer
 from mrsmith_tui.tui.view.blocks import render_block
+from mrsmith_tui.tui.view.welcome import welcome_content
 
 LIVE_BLOCKS = 50
 
@@ -105,9 +107,100 @@ class BlockView(Static):
         """Draw again at the next show (the theme changed: Markdown was flattened in the old colours)."""
         self.block = None
 
+    def text_shown(self) -> str:
+        return str(self.render())
+
     def on_click(self, event: events.Click) -> None:
         event.stop()
         self.post_message(BlockClicked(self.key))
+
+
+class AnswerView(Vertical):
+    """An answer block: its closed Markdown chunks, one Static each, drawn once (view/answer.py), then
+    the open tail, the only part a streamed delta redraws; folded, one Static of its first lines."""
+
+    DEFAULT_CSS = """
+    AnswerView { height: auto; }
+    AnswerView > .chunk { height: auto; margin: 0 0 1 0; }
+    AnswerView > .tail { height: auto; }
+    """
+
+    def __init__(self, block: Block) -> None:
+        super().__init__(classes=f"block -{block.kind}")
+        self.key = block.key
+        self.block: Block | None = None
+        self.width = 0
+        self._chunks: list[Static] = []
+        self._shown: list[Content] = []
+        self._tail = Static("", classes="tail")
+        self._answer = AnswerRenderer(lambda renderable, w: flatten(renderable, self.app.console, w))
+
+        self._early: tuple[Block, float, int] | None = None  # shown before it was mounted
+
+    def compose(self):
+        yield self._tail
+
+    def on_mount(self) -> None:
+        if self._early is not None:
+            early, self._early = self._early, None
+            self.show(*early)
+
+    def show(self, block: Block, now: float, width: int) -> None:
+        if not self._tail.is_attached:  # its chunks are mounted before the tail: once it is there
+            self._early = (block, now, width)
+            return
+        if block is self.block and width == self.width:
+            return
+        self.block, self.width = block, width
+        self.set_class(not block.done, "-open")
+        if block.done and block.folded:
+            self._set_chunks([])
+            self._tail.update(render_block(block, now, width))
+            return
+        closed, tail, more = self._answer.render(block.text, streaming=not block.done, width=width)
+        if more:  # the next chunk on the next frame
+            self.call_after_refresh(self._again)
+        self._set_chunks(closed)
+        self._tail.display = tail is not None
+        if tail is not None:
+            self._tail.update(reserve_rows(tail, self._tail.styles, width) if not block.done else tail)
+
+    def _again(self) -> None:
+        block, self.block = self.block, None
+        if block is not None and self.is_attached:
+            self.show(block, 0.0, self.width)
+
+    def _set_chunks(self, closed: list[Content]) -> None:
+        for i, content in enumerate(closed):
+            if i < len(self._chunks):
+                if self._shown[i] is not content:
+                    self._chunks[i].update(content)
+                    self._shown[i] = content
+                continue
+            chunk = Static(content, classes="chunk")
+            self._chunks.append(chunk)
+            self._shown.append(content)
+            self.mount(chunk, before=self._tail)
+        for chunk in self._chunks[len(closed):]:
+            chunk.remove()
+        del self._chunks[len(closed):], self._shown[len(closed):]
+        if not closed:
+            self._tail.display = True
+
+    def restyle(self) -> None:
+        self.block = None
+        self._answer.forget()
+
+    def text_shown(self) -> str:
+        return "\n".join(str(w.render()) for w in (*self._chunks, self._tail) if w.display)
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        self.post_message(BlockClicked(self.key))
+
+
+def block_view(block: Block) -> BlockView | AnswerView:
+    return AnswerView(block) if block.kind == "text" else BlockView(block)
 
 
 class ConversationView(VerticalScroll):
@@ -123,14 +216,28 @@ class ConversationView(VerticalScroll):
         super().__init__(**kwargs)
         self.can_focus = True
         self._conv: ChatLog | None = None
-        self._views: dict[str, BlockView] = {}
+        self._views: dict[str, BlockView | AnswerView] = {}
         self._order: list[str] = []
         self._earlier = Static("", classes="earlier")
+        self._welcome = Static("", id="welcome")
+        self._welcome.display = False
+        self._welcome_shown: tuple | None = None
         self._focused: str | None = None
         self._now = 0.0
 
     def compose(self):
         yield self._earlier
+        yield self._welcome
+
+    def show_welcome(self, welcome: Welcome | None, ledger: StatusLedger) -> None:
+        """The welcome, on an empty conversation only (None hides it)."""
+        key = (welcome, ledger.agent, ledger.model, self.block_width()) if welcome is not None else None
+        if key == self._welcome_shown:
+            return
+        self._welcome_shown = key
+        self._welcome.display = welcome is not None
+        if welcome is not None:
+            self._welcome.update(welcome_content(welcome, ledger, self.block_width()))
 
     def action_key(self, action: str) -> None:
         self.post_message(ConversationKey(action))
@@ -168,7 +275,7 @@ class ConversationView(VerticalScroll):
             gone = [k for k in self._order if k not in keep]
             for key in gone:
                 self._views.pop(key).remove()
-            new = [BlockView(b) for b in window if b.key not in self._views]
+            new = [block_view(b) for b in window if b.key not in self._views]
             for view in new:
                 self._views[view.key] = view
             if new:

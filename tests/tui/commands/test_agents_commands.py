@@ -71,7 +71,7 @@ def test_agents_lists_the_configured_agents_and_the_background_ones():
     record = SimpleNamespace(agent_id="agent-1", label="bg", state="running", elapsed=lambda: 3.0, tool_calls=2)
     s.services = Services(fleet=SimpleNamespace(list=lambda: [record]))
     run_command(REGISTRY, ctx, "/agents", "")
-    assert ctx.last_note[0].endswith("agent-1  bg  running · 3s · 2 tools")
+    assert ctx.last_note[0].endswith("agent-1  bg  running · 3s · 2 tool calls")
 
 
 def test_agents_completes_ids_and_stop():

@@ -1,0 +1,75 @@
+"""Gathers what the welcome shows (version, endpoint, folder, this folder's last session) in a thread,
+since listing sessions reads files, and folds it in as one `Welcomed` Msg."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mrsmith_tui.config.load import resolve_agent
+from mrsmith_tui.config.schema import Config
+from mrsmith_tui.security.redact import PROCESS
+from mrsmith_tui.security.terminal_text import clean
+from mrsmith_tui.tui import model as ui
+
+if TYPE_CHECKING:
+    from mrsmith_tui.tui.app import MrSmithApp
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("mrsmith_tui")
+    except PackageNotFoundError:
+        return ""
+
+
+def _endpoint(config: Config) -> str:
+    if not config.agents:
+        return ""
+    agent = resolve_agent(config, None)
+    provider = next((p for p in config.providers if p.name == agent.provider), None)
+    return provider.base_url if provider is not None else ""
+
+
+def _last_session(root: Path | None, cwd: Path) -> dict[str, Any]:
+    if root is None:
+        return {}
+    from mrsmith_tui.session.store import list_sessions, local_minute
+
+    try:
+        sessions = [s for s in list_sessions(root, cwd=cwd) if s.turns]
+    except OSError:
+        return {}
+    if not sessions:
+        return {}
+    last = max(sessions, key=lambda s: s.created)
+    return {"last_id": last.id, "last_when": local_minute(last.created), "last_prompt": last.first_prompt,
+            "last_turns": last.turns}
+
+
+def gather(config: Config, sessions_root: Path | None, cwd: Path, *, can_resume: bool) -> dict[str, Any]:
+    fields: dict[str, Any] = {"version": _version(), "endpoint": _endpoint(config), "folder": str(cwd),
+                              "can_resume": can_resume, **_last_session(sessions_root, cwd)}
+    # a path, a URL or a first prompt from a transcript: shown as text, secrets redacted
+    return {k: clean(PROCESS.redact(v)) if isinstance(v, str) else v for k, v in fields.items()}
+
+
+def start_welcome(app: MrSmithApp, config: Config, sessions_root: Path | None) -> None:
+    """Gather off the UI thread; the welcome appears when it is ready (the conversation is empty till then)."""
+    cwd = Path.cwd()
+    can_resume = app.link.resume is not None
+
+    def work() -> None:
+        try:
+            fields = gather(config, sessions_root, cwd, can_resume=can_resume)
+        except Exception:  # a convenience: never break the start for it
+            fields = {"folder": clean(str(cwd))}
+        try:
+            app.call_from_thread(app.dispatch, ui.Welcomed(at=app.clock(), **fields))
+        except RuntimeError:  # the app ended first
+            pass
+
+    threading.Thread(target=work, name="mrsmith-welcome", daemon=True).start()
