@@ -184,11 +184,13 @@ class McpHub:
                 server.tools = ()
                 fields.setdefault("tools", ())
                 fields.setdefault("note", "")
+            before = server.status
             server.status = replace(server.status, state=state, error=error, **fields)
             status = server.status
             self._settled.notify_all()
             gen = server.generation
-        self._emit(_changed(status))
+        if status != before:
+            self._emit(_changed(status))
         return gen
 
     # ------------------------------------------------------------------ the loop

@@ -43,8 +43,9 @@ def trust_query(spec: ServerSpec) -> ApprovalQuery:
         lines.append("  expanding " + ", ".join(f"${{{v}}}" for v in spec.variables) + " from your environment")
     lines.append('"always" trusts it in this folder until its entry changes; "yes" for this session only.')
     return ApprovalQuery(
-        tool="mcp", arguments="\n".join(lines), spec=f"mcp-trust:{spec.name}", rule="runs",
-        reason=f"start the project's MCP server {spec.name} ({PROJECT_FILE})",
+        tool=f"project MCP server {spec.name}", arguments="\n".join(lines), rule="network" if spec.transport == "http" else "runs",
+        spec=f"MCP server {spec.name} trusted in this folder (until its entry changes)",
+        reason=f"{'connect to' if spec.transport == 'http' else 'start'} the MCP server {spec.name} of {PROJECT_FILE}",
     )
 
 

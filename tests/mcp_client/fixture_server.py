@@ -23,6 +23,10 @@ import anyio
 from mcp.server.mcpserver import MCPServer
 from mcp_types import ImageContent, TextContent, ToolAnnotations
 
+if os.environ.get("FIXTURE_MARK"):  # proof that the server was started
+    with open(os.environ["FIXTURE_MARK"], "a") as mark:
+        mark.write("started\n")
+
 # Escape sequences on stderr at start: the client must never let them reach the terminal raw.
 sys.stderr.write("fixture starting \x1b[31mRED\x1b[0m \x1b]0;pwned-title\x07 done\n")
 sys.stderr.flush()

@@ -1,0 +1,61 @@
+"""MCP end to end: the real CLI, the scripted loopback model and a real SDK server over stdio. The first
+request's tools carry the server's tools with their schemas; the model calls them; the results (or the
+refusals naming the spec) are in the next request. An untrusted project server never starts headless."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from loopback import text_turn, tool_calls_turn
+from tests.mcp_client.servers import FIXTURE
+
+
+def _project(cli, mark):
+    entry = {"command": sys.executable, "args": [str(FIXTURE), "stdio"], "env": {"FIXTURE_MARK": str(mark)}}
+    (cli.cwd / ".mcp.json").write_text(json.dumps({"mcpServers": {"demo": entry}}))
+
+
+def _turns():
+    return [tool_calls_turn([("mcp__demo__echo", {"text": "hi"}), ("mcp__demo__write_note", {"text": "x"})]), text_turn("done")]
+
+
+def _results(request) -> dict[str, str]:
+    return {m["tool_call_id"]: m["content"] for m in request["messages"] if m["role"] == "tool"}
+
+
+def test_the_model_sees_and_calls_mcp_tools_and_a_writing_tool_is_refused_with_its_spec(cli, loopback, tmp_path):
+    _project(cli, tmp_path / "mark")
+    srv = loopback(_turns())
+    done = cli.using(srv.base_url).run("-p", "use the tools", "--mcp-trust", "--allow", "mcp__demo__echo", "--json")
+    assert done.code == 0, done.err
+    offered = {t["function"]["name"]: t["function"] for t in srv.requests[0]["tools"]}
+    assert offered["mcp__demo__echo"]["parameters"]["required"] == ["text"]
+    assert "Echo the text back." in offered["mcp__demo__echo"]["description"]
+    results = list(_results(srv.requests[1]).values())
+    assert results[0] == "echo: hi"
+    assert "rerun with --allow 'mcp__demo__write_note' or --yes" in results[1]
+    events = [json.loads(line) for line in done.out.splitlines()]
+    changes = [e for e in events if e["type"] == "McpServerChanged"]
+    assert [c["state"] for c in changes] == ["starting", "ready"] and changes[-1]["tools"] >= 10
+    transcript = [r["type"] for t in done.transcripts() for r in t]
+    assert "McpServerChanged" not in transcript  # a state, not a record of the conversation
+
+
+def test_allow_with_the_server_prefix_runs_every_tool_of_that_server(cli, loopback, tmp_path):
+    _project(cli, tmp_path / "mark")
+    srv = loopback(_turns())
+    done = cli.using(srv.base_url).run("-p", "use the tools", "--mcp-trust", "--allow", "mcp__demo")
+    assert done.code == 0, done.err
+    assert list(_results(srv.requests[1]).values()) == ["echo: hi", "wrote 1 characters"]
+
+
+def test_an_untrusted_project_server_never_starts_headless_and_one_line_says_so(cli, loopback, tmp_path):
+    _project(cli, tmp_path / "mark")
+    srv = loopback([text_turn("no tools")])
+    done = cli.using(srv.base_url).run("-p", "hello", "--allow", "mcp__demo")
+    assert done.code == 0, done.err
+    assert not (tmp_path / "mark").exists()
+    assert not [t for t in srv.requests[0]["tools"] if t["function"]["name"].startswith("mcp__")]
+    [line] = [e for e in done.err_lines if "left off" in e]
+    assert "demo (.mcp.json)" in line and "--mcp-trust" in line
