@@ -37,3 +37,18 @@ def _isolated_home(tmp_path_factory, monkeypatch):
                 "MRSMITH_CONTEXT_BUILDER", "MRSMITH_CONTEXT_WINDOW_RATIO", "NO_COLOR"):
         monkeypatch.delenv(var, raising=False)
     yield home
+
+
+@pytest.fixture(autouse=True)
+def _process_redactor_restored():
+    """What a test's tool calls taught the process redactor (the values of its tree's secret files,
+    security.tree_secrets) is forgotten after it: a later test's text must not be held or redacted
+    because an earlier test's `.env` held a value beginning the same way."""
+    from mrsmith_tui.security import tree_secrets
+    from mrsmith_tui.security.redact import PROCESS
+
+    saved = (PROCESS._secrets, PROCESS._forms, PROCESS._pattern)
+    yield
+    with PROCESS._lock:
+        PROCESS._secrets, PROCESS._forms, PROCESS._pattern = saved
+    tree_secrets.forget_learned_roots()
