@@ -99,7 +99,7 @@ def test_the_cancelling_note_goes_when_the_run_is_over():
 @pytest.mark.parametrize(("typed", "runs"), [("/clear", "/reset"), ("/new", "/reset"), ("/resume", "/sessions"),
                                              ("/cost", "/usage")])
 def test_the_names_people_bring_from_other_agents_are_aliases(typed, runs):
-    model, effects = update(initial_model(), ui.Submit(text=typed, at=1))
+    _, effects = update(initial_model(), ui.Submit(text=typed, at=1))
     assert fx.Command(runs, "") in effects
 
 
