@@ -379,3 +379,58 @@ async def test_below_100_columns_the_sidebar_never_covers_the_conversation():
         await pilot.pause(0.05)
         assert conv.display and conv.region.height > sidebar.region.height
         assert not conv.region.overlaps(sidebar.region)
+
+
+# ------------------------------------------------------------------ 7. sessions a person can name
+
+
+def _recorded(root, session_id, cwd, prompt):
+    from mrsmith_tui.history import UserEntry, assistant
+    from mrsmith_tui.session import records
+    from mrsmith_tui.session.transcript import TranscriptWriter
+
+    w = TranscriptWriter(root / session_id / "transcript.jsonl", header=records.header(
+        session_id=session_id, created=AT, cwd=str(cwd), agent="default", model="m", provider="p", version="0"))
+    w.append(m.UserPrompt(run_id="run1", text=prompt))
+    w.append(m.PromptRecorded(run_id="run1", entry=UserEntry(text=prompt)))
+    w.append(m.AnswerRecorded(run_id="run1", entry=assistant("ok"), model="m"))
+    w.append(m.RunEnded(run_id="run1"))
+    w.close()
+
+
+def test_a_session_is_found_by_the_tail_list_shows(tmp_path):
+    from mrsmith_tui.session.store import find_session, format_sessions, list_sessions, typed_id
+
+    ids = [f"01a2{n:04x}-0000-7000-8000-00000000{n:04x}" for n in range(8)]  # one hour: the same start
+    for i in ids:
+        _recorded(tmp_path, i, tmp_path, "p")
+    table = format_sessions(list_sessions(tmp_path)).splitlines()
+    shown = [row.split()[0] for row in table[1:]]
+    assert len(set(shown)) == 8 and all(len(s) == 8 for s in shown)
+    for i in ids:
+        assert find_session(tmp_path, typed_id(i)).id == i
+    assert find_session(tmp_path, ids[3].replace("-", "")[:20]).id == ids[3]  # its start still works
+
+
+def test_resume_without_an_id_needs_the_screen(capsys):
+    from mrsmith_tui.cli import main
+
+    code = main(["--resume", "-p", "hi"])
+    assert code == 2 and "--resume without an ID picks a session on screen" in capsys.readouterr().err
+
+
+async def test_resume_without_an_id_opens_the_picker_and_the_welcome_offers_the_last_session(tmp_path, monkeypatch):
+    from pathlib import Path
+
+    from mrsmith_tui.tui.screens.sessions_picker import SessionPicker
+
+    _recorded(tmp_path, "01a20000-0000-7000-8000-0000000000aa", Path.cwd(), "fix the flaky test")
+    app = MrSmithApp(factory(), config=CONFIG, history_path=None, sessions_root=tmp_path,
+                     resume=lambda sid, sink, approver: factory()(sink, approver), pick_session=True)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, SessionPicker))
+        await pilot.press("escape")
+        await until(pilot, lambda: app.model.welcome is not None and app.model.welcome.last_id)
+        assert app.model.welcome.last_prompt == "fix the flaky test" and app.model.welcome.can_resume
+        welcome = app.query_one("#welcome")
+        await until(pilot, lambda: "Ctrl-R" in str(welcome.render()))
