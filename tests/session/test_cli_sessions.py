@@ -56,7 +56,9 @@ def test_list_continue_resume_export_and_view(project, capsys, monkeypatch, tmp_
     assert (code, out.strip()) == (0, "second answer")  # the tail finds it
 
     code, out, err = run(capsys, "-c", "-p", "and again")
-    assert f"resumed session {session_id}" in err
+    assert (code, out.strip()) == (0, "third answer") and f"resumed session {session_id}" in err
+    assert [m["content"] for m in srv.requests[2]["messages"][1:]] == [
+        "hello there", "first answer", "by its tail", "second answer", "and again"]
 
     code, out, _ = run(capsys, "--resume", session_id[:15], "-p", "third")
     assert (code, out.strip()) == (0, "fourth answer")
