@@ -10,13 +10,17 @@ $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
+# pip's editable install prints setuptools' deprecation banner ("!!" and stars): it is about how the
+# package is built, not a problem of yours. It goes to .venv/install.log, shown only if the install fails.
 $(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e .
-	touch $@
+	@echo "installing mrsmith into $(VENV) (log: $(VENV)/install.log)"
+	@$(BIN)/python -m pip install -q -e . >$(VENV)/install.log 2>&1 || { cat $(VENV)/install.log; exit 1; }
+	@touch $@
 
 $(TEST_STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e '.[test]'
-	touch $@ $(STAMP)
+	@echo "installing mrsmith and its test tools into $(VENV) (log: $(VENV)/install.log)"
+	@$(BIN)/python -m pip install -q -e '.[test]' >$(VENV)/install.log 2>&1 || { cat $(VENV)/install.log; exit 1; }
+	@touch $@ $(STAMP)
 
 run: $(STAMP)
 	$(BIN)/mrsmith $(ARGS)
@@ -41,7 +45,7 @@ test-real: $(TEST_STAMP)
 	if [ -z "$$url" ]; then \
 	  if [ ! -x "$(REAL_LLM)" ]; then \
 	    echo "test-real: $(REAL_LLM) is missing: restore it from the repository, or set MRSMITH_REAL_BASE_URL=http://HOST:PORT/v1"; exit 1; fi; \
-	  started=$$($(REAL_LLM) start $(REAL_PORT)) || exit 1; \
+	  started=$$(MRSMITH_REAL_LLM_TEMPLATE=tools $(REAL_LLM) start $(REAL_PORT)) || exit 1; \
 	  pid=$${started%% *}; url=http://127.0.0.1:$${started##* }/v1; fi; \
 	trap 'if [ -n "$$pid" ]; then kill $$pid; fi' EXIT; \
 	MRSMITH_REAL_BASE_URL=$$url $(BIN)/python -m pytest -m real -p no:cacheprovider tests/real

@@ -108,8 +108,13 @@ start() {
   [[ -n $port ]] || port=$(free_port)
   port_taken "$port" && die "port $port is held by another process; pick a free port"
   log=$CACHE/server-$port.log
+  # --jinja alone serves the model with its own chat template (the one in the GGUF), so a demo answer
+  # reads as an answer. MRSMITH_REAL_LLM_TEMPLATE=tools swaps in Qwen3's template, which has tool
+  # calls (Gemma's has none): `make test-real` asks for it.
+  local template_args=()
+  [[ ${MRSMITH_REAL_LLM_TEMPLATE:-own} == tools ]] && template_args=(--chat-template-file "$TEMPLATE")
   LLAMA_ARG_REPACK=${LLAMA_ARG_REPACK:-0} "$SERVER" -m "$MODEL" --host 127.0.0.1 --port "$port" \
-    -c "$CTX" -t "${MRSMITH_REAL_LLM_THREADS:-1}" -n 128 --jinja --chat-template-file "$TEMPLATE" \
+    -c "$CTX" -t "${MRSMITH_REAL_LLM_THREADS:-1}" -n 128 --jinja "${template_args[@]}" \
     >"$log" 2>&1 &
   pid=$!
   # Poll /health until the model is loaded (curl's own timeout bounds each probe).

@@ -87,7 +87,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     ses = p.add_argument_group("sessions")
     ses.add_argument("-c", "--continue", dest="continue_", action="store_true", help="continue the newest session in this folder")
-    ses.add_argument("--resume", metavar="ID", help="resume a session by id (a prefix is enough)")
+    ses.add_argument("--resume", metavar="ID", nargs="?", const="",
+                     help="resume a session by id (its start, or the tail --list shows); no ID: pick one on screen")
     ses.add_argument("--other-folder", action="store_true",
                      help="with -c/--resume: go on with a session started in another folder (it works in that folder)")
     ses.add_argument("--list", action="store_true", help="list the sessions of this folder")
@@ -111,9 +112,9 @@ def _wire_flags(cfg: argparse._ArgumentGroup) -> None:
 def check_session_flags(args: argparse.Namespace) -> None:
     if args.all and not args.list:
         raise UsageError("--all goes with --list")
-    if args.continue_ and args.resume:
+    if args.continue_ and args.resume is not None:
         raise UsageError("give -c/--continue or --resume ID, not both")
-    if args.list and (args.continue_ or args.resume or args.prompt is not None):
+    if args.list and (args.continue_ or args.resume is not None or args.prompt is not None):
         raise UsageError("--list only lists: leave out -c, --resume and -p")
     if any(not spec.strip() for spec in args.allow):
         raise UsageError("--allow needs a spec: a tool (write_file) or a shell command ('shell:git commit')")

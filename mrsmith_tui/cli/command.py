@@ -88,6 +88,8 @@ def _main(args: argparse.Namespace) -> int:
     if args.list:
         return _list_sessions(args, _load(args))
     headless = args.prompt is not None or not _stdin_is_terminal()
+    if headless and args.resume == "":
+        raise UsageError("--resume without an ID picks a session on screen; a headless run needs the ID (mrsmith --list)")
     if not headless and (args.json or args.files):
         raise UsageError(f"{'--json' if args.json else '-f'} needs a headless run: give -p PROMPT or pipe a prompt on stdin")
     config = _load(args)
@@ -309,6 +311,8 @@ def _run_tui(args: argparse.Namespace, config: Config) -> int:
         config = _first_run(args, config)
     resolve_agent(config, args.agent)
     config = _take_keys(config)
+    pick = args.resume == ""  # `--resume` alone: a fresh session, and the picker on screen
+    args.resume = args.resume or None
     if (args.continue_ or args.resume) and not args.other_folder:
         args.other_folder = _ask_other_folder(config, args)
 
@@ -319,7 +323,7 @@ def _run_tui(args: argparse.Namespace, config: Config) -> int:
         return _build_session(args, config, sink=sink, approver=approver, replay=True, session_id=session_id)
 
     return run_tui(make_session, config=config, theme=args.theme or config.theme, resume=resume,
-                   sessions_root=sessions_dir(config))
+                   sessions_root=sessions_dir(config), pick_session=pick)
 
 
 def _ask_other_folder(config: Config, args: argparse.Namespace) -> bool:

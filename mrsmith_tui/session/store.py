@@ -32,6 +32,7 @@ __all__ = [
     "newest_session",
     "read_info",
     "transcript_of",
+    "typed_id",
 ]
 
 
@@ -154,20 +155,38 @@ def newest_session(root: Path, cwd: Path) -> SessionInfo:
     return sessions[0]
 
 
+def _bare(session_id: str) -> str:
+    return session_id.lower().replace("-", "")
+
+
+def typed_id(session_id: str, width: int = 8) -> str:
+    """The part of an id a person types: a UUIDv7 starts with its time (sessions of one hour share
+    their first 8 digits), so its random tail tells sessions apart; a short id is itself."""
+    bare = _bare(session_id)
+    return bare[-width:] if len(bare) >= 16 else session_id
+
+
+def _matches(session_id: str, typed: str) -> bool:
+    """An id's start (dashes or not), or its random tail (4 characters or more, as --list shows it)."""
+    bare, want = _bare(session_id), _bare(typed)
+    return session_id.lower().startswith(typed) or bare.startswith(want) or (len(want) >= 4 and bare.endswith(want))
+
+
 def find_session(root: Path, prefix: str) -> SessionInfo:
-    """The one session whose id starts with `prefix`. Raises SessionNotFound (none, or ambiguous)."""
+    """The one session whose id starts with `prefix` or ends with it (the tail --list shows). Raises
+    SessionNotFound (none, or ambiguous)."""
     prefix = prefix.strip().lower()
     if not prefix:
         raise SessionNotFound("no session id given")
     matches = []
     for path in _transcripts(root):
-        if path.parent.name.lower().startswith(prefix):
+        if _matches(path.parent.name, prefix):
             info = read_info(path)
             if info is None:
                 raise SessionNotFound(f"session {path.parent.name}: the transcript has no readable header ({path})")
             matches.append(info)
     if not matches:
-        raise SessionNotFound(f"no session id starts with {prefix!r} in {root} (see mrsmith --list --all)")
+        raise SessionNotFound(f"no session id starts with {prefix!r} (or ends with it) in {root} (see mrsmith --list --all)")
     if len(matches) > 1:
         matches.sort(key=lambda s: (s.created, s.id), reverse=True)
         shown = ", ".join(f"{s.id} ({local_minute(s.created)}, {_clip(s.first_prompt, 30)!r})" for s in matches[:10])
@@ -226,10 +245,10 @@ def _home_short(path: str) -> str:
     return "~" + path[len(home):] if path == home or path.startswith(home + "/") else path
 
 
-def _unique_width(ids: list[str], least: int = 13) -> int:
-    """The shortest prefix length (at least `least`) that tells every id apart."""
+def _unique_width(ids: list[str], least: int = 8) -> int:
+    """The shortest typed id (at least `least` characters of the tail) that tells every id apart."""
     width = least
-    while width < max((len(i) for i in ids), default=0) and len({i[:width] for i in ids}) < len(set(ids)):
+    while width < 32 and len({typed_id(i, width) for i in ids}) < len(set(ids)):
         width += 1
     return width
 
@@ -241,7 +260,7 @@ def format_sessions(sessions: list[SessionInfo], *, show_dir: bool = False, prom
     rows = [["ID", "STARTED", "AGENT/MODEL", "TURNS"] + (["DIRECTORY"] if show_dir else []) + ["FIRST PROMPT"]]
     width = _unique_width([s.id for s in sessions])
     for s in sessions:
-        row = [s.id[:width], local_minute(s.created), f"{s.agent}/{s.model}", str(s.turns)]
+        row = [typed_id(s.id, width), local_minute(s.created), f"{s.agent}/{s.model}", str(s.turns)]
         if show_dir:
             row.append(_home_short(s.cwd))
         row.append(_clip(s.first_prompt, prompt_width) or "-")

@@ -32,7 +32,7 @@ from mrsmith_tui.core.session_api import Session
 from mrsmith_tui.security.redact import PROCESS, map_strings
 from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.tui import model as ui
-from mrsmith_tui.tui.commands import REGISTRY
+from mrsmith_tui.tui.commands import REGISTRY, run_command
 from mrsmith_tui.tui.model import agent_fields
 from mrsmith_tui.tui.shell.bridge import CoalescingSink, TuiApprover
 from mrsmith_tui.tui.shell.command_context import ShellCommandContext
@@ -101,7 +101,8 @@ class MrSmithApp(App[int]):
     def __init__(self, make_session: SessionFactory | None, *, config: Config | None = None, theme: str | None = None,
                  history_path: Path | None = None, replay: Iterable[m.Msg] = (), clock: Callable[[], float] = time.time,
                  resume: ResumeFactory | None = None, sessions_root: Path | None = None,
-                 theme_path: Path | None = None, welcome: bool = True, **kwargs: Any) -> None:
+                 theme_path: Path | None = None, welcome: bool = True, pick_session: bool = False,
+                 **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.animation_level = "none"
         config = config or Config()
@@ -116,6 +117,7 @@ class MrSmithApp(App[int]):
         self.command_context = ShellCommandContext(self, config, sessions_root)
         self._config, self._sessions_root = config, sessions_root
         self._welcome = welcome  # gather the welcome (tests with a frozen screen leave it out)
+        self._pick_session = pick_session  # `--resume` without an id: the /sessions picker once started
         self.model = self._initial_model(config)
         self._markdown = MarkdownTheme(self)
         self.theme_path = theme_path  # where /theme keeps the chosen theme (None: not kept)
@@ -175,6 +177,14 @@ class MrSmithApp(App[int]):
 
     def start_session(self) -> None:
         self.link.start()
+        if self._pick_session:  # `--resume` without an id: the picker, once the session is composed
+            self._pick_session = False
+            if not self.link.when_ready(self._open_session_picker):
+                self._open_session_picker()
+
+    def _open_session_picker(self) -> None:
+        if self.session is not None:
+            run_command(REGISTRY, self.command_context, "/sessions", "")
 
     def on_session_composed(self, event: SessionComposed) -> None:
         self.link.composed(event)
@@ -364,14 +374,15 @@ class MrSmithApp(App[int]):
 
 def run_tui(make_session: SessionFactory, *, config: Config, theme: str | None = None,
             history_path: Path | None = None, resume: ResumeFactory | None = None,
-            sessions_root: Path | None = None) -> int:
+            sessions_root: Path | None = None, pick_session: bool = False) -> int:
     """Run the full-screen UI. `make_session(sink, approver)` builds the session;
     `resume(session_id, sink, approver)` builds one on a recorded session (for /sessions)."""
     _paint_sooner()
     _share_the_lock_sooner()
     app = MrSmithApp(make_session, config=config, theme=theme,
                      history_path=history_path if history_path is not None else default_history_path(),
-                     resume=resume, sessions_root=sessions_root, theme_path=default_theme_path())
+                     resume=resume, sessions_root=sessions_root, theme_path=default_theme_path(),
+                     pick_session=pick_session)
     result = app.run()
     return result if isinstance(result, int) else app.exit_code
 

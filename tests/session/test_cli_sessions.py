@@ -10,6 +10,7 @@ import pytest
 from loopback import text_turn
 from mrsmith_tui import msgs
 from mrsmith_tui.cli import main
+from mrsmith_tui.session.store import typed_id
 from mrsmith_tui.session.transcript import read_transcript
 
 
@@ -27,7 +28,8 @@ def cli_project(tmp_path, monkeypatch, srv):
 
 @pytest.fixture
 def project(tmp_path, monkeypatch, loopback):
-    srv = loopback([text_turn("first answer", reasoning="hmm"), text_turn("second answer"), text_turn("third answer")])
+    srv = loopback([text_turn("first answer", reasoning="hmm"), text_turn("second answer"), text_turn("third answer"),
+                    text_turn("fourth answer")])
     return (srv, *cli_project(tmp_path, monkeypatch, srv))
 
 
@@ -46,24 +48,29 @@ def test_list_continue_resume_export_and_view(project, capsys, monkeypatch, tmp_
     session_id = transcript.parent.name
 
     code, out, _ = run(capsys, "--list")
-    assert code == 0 and session_id[:13] in out and "hello there" in out and "default/test-model" in out
+    assert code == 0 and typed_id(session_id) in out and "hello there" in out and "default/test-model" in out
+    shown = out.splitlines()[1].split()[0]
+    assert shown == session_id.replace("-", "")[-8:]  # #23: the random tail, which a person can type
+
+    code, out, _ = run(capsys, "--resume", shown, "-p", "by its tail")
+    assert (code, out.strip()) == (0, "second answer")  # the tail finds it
 
     code, out, err = run(capsys, "-c", "-p", "and again")
-    assert (code, out.strip()) == (0, "second answer")
-    assert f"resumed session {session_id}" in err
-    assert [m["content"] for m in srv.requests[1]["messages"][1:]] == ["hello there", "first answer", "and again"]
+    assert (code, out.strip()) == (0, "third answer") and f"resumed session {session_id}" in err
+    assert [m["content"] for m in srv.requests[2]["messages"][1:]] == [
+        "hello there", "first answer", "by its tail", "second answer", "and again"]
 
     code, out, _ = run(capsys, "--resume", session_id[:15], "-p", "third")
-    assert (code, out.strip()) == (0, "third answer")
+    assert (code, out.strip()) == (0, "fourth answer")
     records, warnings = read_transcript(transcript)
     assert warnings == [] and [r.text for r in records if isinstance(r, msgs.UserPrompt)] == [
-        "hello there", "and again", "third"]
+        "hello there", "by its tail", "and again", "third"]
     assert len(list(sessions.glob("*/transcript.jsonl"))) == 1
 
     monkeypatch.chdir(tmp_path)
     assert run(capsys, "--list")[1].startswith("no sessions")
     code, out, _ = run(capsys, "--list", "--all")
-    assert "DIRECTORY" in out and str(here.name) in out and "3" in out.splitlines()[1].split()
+    assert "DIRECTORY" in out and str(here.name) in out and "4" in out.splitlines()[1].split()
 
     code, out, _ = run(capsys, "export", session_id[:13], str(tmp_path / "s.md"))
     assert code == 0 and out.strip() == str(tmp_path / "s.md")
@@ -72,7 +79,7 @@ def test_list_continue_resume_export_and_view(project, capsys, monkeypatch, tmp_
     # view: on a terminal the UI's read-only view gets the records; with no UI, or stdout not a
     # terminal, the Markdown is printed
     code, out, _ = run(capsys, "view", session_id[:13])
-    assert code == 0 and "## 2. You\n\n> and again" in out
+    assert code == 0 and "## 3. You\n\n> and again" in out
     monkeypatch.setattr("mrsmith_tui.cli.command._stdout_is_terminal", lambda: True)
     seen = {}
     fake = types.ModuleType("mrsmith_tui.tui.app")
@@ -83,7 +90,7 @@ def test_list_continue_resume_export_and_view(project, capsys, monkeypatch, tmp_
     assert seen["records"][0].session_id == session_id
     monkeypatch.setitem(sys.modules, "mrsmith_tui.tui.app", types.ModuleType("mrsmith_tui.tui.app"))
     code, out, _ = run(capsys, "view", session_id[:13])
-    assert code == 0 and "## 2. You\n\n> and again" in out
+    assert code == 0 and "## 3. You\n\n> and again" in out
 
 
 def test_session_command_errors_are_one_line(project, capsys):

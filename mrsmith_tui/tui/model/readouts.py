@@ -65,7 +65,8 @@ def sidebar_visible(model: Model) -> bool:
 
 
 def sidebar_takes_screen(model: Model) -> bool:
-    """Below SIDE_BY_SIDE columns a shown sidebar takes the whole width (beside, the text would be a sliver)."""
+    """Below SIDE_BY_SIDE columns a shown sidebar is a strip under the conversation (beside it, the text
+    would be a sliver; over it, it would hide the conversation). It shows there only when asked for."""
     return model.screen.width < SIDE_BY_SIDE and sidebar_visible(model)
 
 

@@ -29,7 +29,8 @@ class SessionPicker(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         # The --list table, one row an option, so the picker and the CLI read the same.
-        header, *rows = format_sessions(self.sessions, prompt_width=48).splitlines()
+        width = self.app.size.width or 120  # the prompt column takes what the others leave: no row wraps
+        header, *rows = format_sessions(self.sessions, prompt_width=max(12, min(48, width - 66))).splitlines()
         options = []
         for info, row in zip(self.sessions, rows, strict=False):  # one row a session
             mark = "● " if info.id == self.current else "  "

@@ -62,10 +62,10 @@ class Painter:
         visible = sidebar_visible(model)
         if sidebar.display != visible:
             sidebar.display = visible
-        whole = sidebar_takes_screen(model)
-        sidebar.set_class(whole, "-whole")
-        if conv.display == whole:
-            conv.display = not whole
+        # Narrow: a shown sidebar is a strip under the conversation, never over it (at any resize).
+        strip = sidebar_takes_screen(model)
+        sidebar.set_class(strip, "-strip")
+        app.query_one("#main").set_class(strip, "-narrow")
         if visible:
             sidebar.show(model.sidebar, model.now)
         self._render_note(model)

@@ -209,9 +209,15 @@ def render_tool(b: Block, now: float, width: int) -> Content:
     elif b.text.strip():
         limit = FOLDED_LINES if b.folded else SHOWN_LINES
         shown, more = _head_lines(b.text, limit)
-        body.extend(_gutter(shown, width, MUTED, MUTED if b.ok else ""))
-        if more:
+        style = MUTED if b.ok else ""
+        if not more:
+            body.extend(_gutter(shown, width, MUTED, style))
+        else:  # the middle folds, never the end: an exit code, a summary or the error is in the last lines
+            keep_end = max(1, limit // 2)
+            tail, _ = _tail_lines(b.text, keep_end)
+            body.extend(_gutter(shown[:limit - keep_end], width, MUTED, style))
             body.append(_more(more, "lines" if b.folded else "lines · Ctrl-O to review"))
+            body.extend(_gutter(tail, width, MUTED, style))
     return join_lines([head, *body])
 
 

@@ -159,7 +159,7 @@ class AnswerView(Vertical):
             return
         closed, tail, more = self._answer.render(block.text, streaming=not block.done, width=width)
         if more:  # the next chunk on the next frame
-            self.call_after_refresh(self._again)
+            self.call_later(self._again)
         self._set_chunks(closed)
         self._tail.display = tail is not None
         if tail is not None:

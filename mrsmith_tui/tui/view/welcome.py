@@ -28,9 +28,12 @@ def welcome_content(w: Welcome, led: StatusLedger, width: int) -> Content:
         lines.append(_row("endpoint", w.endpoint, width))
     if w.folder:
         lines.append(_row("folder", w.folder, width, "bold"))
-        lines.append(_row("", "reads and writes only here; anything that writes or runs asks you first", width, MUTED))
+        lines.append(_row("", "it works only here, and asks first", width, MUTED))
     lines.append(Content(""))
-    lines.append(Content.styled("  Type a request and press Enter. Approvals: y yes · n no · a twice: always.", ""))
+    lines.append(Content.styled("  Type a request and press Enter.", "bold"))
+    lines.append(Content.assemble(("  Approvals: ", MUTED), ("y", "bold $accent"), (" yes · ", MUTED),
+                                  ("n", "bold $accent"), (" no · ", MUTED), ("a a", "bold $accent"),
+                                  (" always · ", MUTED), ("Esc", "bold $accent"), (" no", MUTED)))
     keys: list[tuple[str, str]] = [("  ", "")]
     used = 2
     for i, (key, what) in enumerate(KEYS):
