@@ -227,10 +227,10 @@ class McpHub:
         tail = server.log.tail(1)
         detail = f"{reason}: {tail[-1]}" if tail and reason != tail[-1] else reason
         with self._lock:
-            if server.generation == gen and not self._closed:
-                self._change(server.spec.name, state="failed", error=detail)
-        if not self._closed:
-            self._emit(msgs.Warning(text=f"mcp server {server.spec.name} failed: {detail} (/mcp list)", code="mcp"))
+            if server.generation != gen or self._closed or server.status.state == "failed":
+                return  # a newer command stands, or this generation's failure was said already
+            self._change(server.spec.name, state="failed", error=detail)
+        self._emit(msgs.Warning(text=f"mcp server {server.spec.name} failed: {detail} (/mcp list)", code="mcp"))
 
     def _ready(self, server: _Server, gen: int, listing: Listing) -> None:
         from mrsmith_tui.mcp.tool import McpTool
