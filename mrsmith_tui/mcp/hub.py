@@ -197,7 +197,9 @@ class McpHub:
 
     def _ensure_loop(self) -> asyncio.AbstractEventLoop:
         if self._loop is None:
+            _quiet_sdk_logs()
             loop = asyncio.new_event_loop()
+            loop.set_exception_handler(lambda _loop, _context: None)  # never a raw line on the terminal
             self._loop = loop
             self._thread = threading.Thread(target=loop.run_forever, name="mrsmith-mcp", daemon=True)
             self._thread.start()
@@ -299,6 +301,18 @@ class McpHub:
         thread.join(CLOSE_SECONDS)
         for server in self._servers.values():
             server.log.close()
+
+
+def _quiet_sdk_logs() -> None:
+    """The SDK logs what a server sends wrong (its text is untrusted) and its own warnings; Python's
+    last-resort handler would print them raw on stderr, under the TUI. What matters reaches the person
+    as a server's state and error instead."""
+    import logging
+
+    for name in ("mcp", "client", "httpx2", "httpcore2"):
+        logger = logging.getLogger(name)
+        logger.addHandler(logging.NullHandler())
+        logger.propagate = False
 
 
 def _changed(status: ServerStatus) -> msgs.McpServerChanged:
