@@ -159,6 +159,8 @@ class McpHub:
     def _launch(self, name: str) -> None:
         with self._lock:
             server = self._servers[name]
+            if self._closed:
+                return
             if server.spec.error:
                 self._change(name, state="failed", error=server.spec.error, bump=True)
                 return
