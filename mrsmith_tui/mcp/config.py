@@ -182,7 +182,7 @@ def _parse(base: ServerSpec, entry: dict[str, Any], root: Path) -> ServerSpec:
         if url is not None:
             expanded_url = expand(url).strip()
             if not expanded_url.startswith(("http://", "https://")):
-                raise ValueError(f"url {expanded_url[:80]!r} is not an http(s) URL")
+                raise ValueError('"url" must start with http:// or https://')
             spec = replace(spec, transport="http", url=expanded_url,
                            headers=tuple((k, expand(v)) for k, v in headers.items()))
             _redact_named(spec.headers)
