@@ -3,7 +3,7 @@
 `load_mcp` reads the two config files (cheap: no SDK, no thread) and returns None when neither
 names a server, so a session without MCP config pays nothing. `start_mcp` runs after the session
 is announced: the servers start in the background (the hub's thread); headless waits for them to
-settle (at most their startup timeout), the TUI does not.
+settle (at most their startup timeout), the TUI does not wait at all (even the start is a thread's).
 """
 
 from __future__ import annotations
@@ -38,6 +38,11 @@ def start_mcp(servers: McpServers | None, sink: Sink, warnings: list[str], *, wa
     for text in warnings:
         sink(msgs.Warning(text=f"mcp config: {text}", code="mcp"))
     if servers is None:
+        return
+    if not wait:  # the TUI: reading the trust store and starting the hub's thread happen off the caller's thread
+        import threading
+
+        threading.Thread(target=servers.start, name="mrsmith-mcp-start", daemon=True).start()
         return
     servers.start()
     if wait:

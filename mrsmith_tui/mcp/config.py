@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import shlex
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -60,14 +61,12 @@ class ServerSpec:
     variables: tuple[str, ...] = ()  # the variables its config expands
     digest: str = ""  # of what would run, as written (security.trust_store)
     error: str = ""
+    written: str = ""  # the command line or URL as the file writes it: ${VAR} unexpanded
 
     def shown(self) -> str:
-        """The command line or URL, as the trust prompt and /mcp show it (no header or env values)."""
-        if self.transport == "http":
-            return self.url
-        import shlex
-
-        return " ".join(shlex.quote(part) for part in (self.command, *self.args))
+        """The command line or URL as the file writes it, for the trust prompt and /mcp: a variable is
+        shown as ${NAME}, never its value (and no header or env value at all)."""
+        return self.written
 
 
 def load_specs(root: Path, user_path: Path | None = None) -> tuple[list[ServerSpec], list[str]]:
@@ -126,7 +125,8 @@ def _failed(base: ServerSpec, error: str, entry: Any) -> ServerSpec:
     from dataclasses import replace
 
     digest = trust_digest(raw=json.dumps(entry, sort_keys=True, default=str))
-    return replace(base, error=f"config: {error}", digest=digest)
+    written = entry.get("url") or entry.get("command") if isinstance(entry, dict) else None
+    return replace(base, error=f"config: {error}", digest=digest, written=written if isinstance(written, str) else "")
 
 
 def _strings(value: Any, what: str) -> list[str]:
@@ -173,7 +173,7 @@ def _parse(base: ServerSpec, entry: dict[str, Any], root: Path) -> ServerSpec:
         raise ValueError('"cwd" must be a string')
     digest = trust_digest(command=command, args=args, env=sorted(env), cwd=cwd, url=url, headers=sorted(h.lower() for h in headers))
     spec = replace(
-        base, digest=digest, disabled=entry.get("disabled") is True,
+        base, digest=digest, written=url if url is not None else " ".join(shlex.quote(str(p)) for p in (command, *args)), disabled=entry.get("disabled") is True,
         startup_timeout=_seconds(entry.get("startupTimeoutSec"), "startupTimeoutSec", STARTUP_TIMEOUT),
         call_timeout=_seconds(entry.get("toolTimeoutSec"), "toolTimeoutSec", CALL_TIMEOUT),
     )
@@ -182,7 +182,7 @@ def _parse(base: ServerSpec, entry: dict[str, Any], root: Path) -> ServerSpec:
         if url is not None:
             expanded_url = expand(url).strip()
             if not expanded_url.startswith(("http://", "https://")):
-                raise ValueError(f"url {expanded_url[:80]!r} is not an http(s) URL")
+                raise ValueError('"url" must start with http:// or https://')
             spec = replace(spec, transport="http", url=expanded_url,
                            headers=tuple((k, expand(v)) for k, v in headers.items()))
             _redact_named(spec.headers)

@@ -85,6 +85,7 @@ async def serve(spec: ServerSpec, link: Link, log: StderrLog, ready: Callable[[L
                 gone.cancel()
             if init not in done:
                 init.cancel()
+                init.add_done_callback(_consume)  # it may end with the closed connection's error: read it
                 raise ConnectionError("the server exited before it answered initialize")
             init.result()
             listing = await _list_tools(session)
@@ -101,6 +102,11 @@ async def serve(spec: ServerSpec, link: Link, log: StderrLog, ready: Callable[[L
             async with asyncio.timeout(5):  # a running call may finish first (it holds the lock)
                 async with link.lock:
                     pass
+
+
+def _consume(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled():
+        task.exception()
 
 
 def _http(spec: ServerSpec) -> Any:

@@ -159,6 +159,8 @@ class McpHub:
     def _launch(self, name: str) -> None:
         with self._lock:
             server = self._servers[name]
+            if self._closed:
+                return
             if server.spec.error:
                 self._change(name, state="failed", error=server.spec.error, bump=True)
                 return
@@ -197,7 +199,9 @@ class McpHub:
 
     def _ensure_loop(self) -> asyncio.AbstractEventLoop:
         if self._loop is None:
+            _quiet_sdk_logs()
             loop = asyncio.new_event_loop()
+            loop.set_exception_handler(lambda _loop, _context: None)  # never a raw line on the terminal
             self._loop = loop
             self._thread = threading.Thread(target=loop.run_forever, name="mrsmith-mcp", daemon=True)
             self._thread.start()
@@ -227,10 +231,10 @@ class McpHub:
         tail = server.log.tail(1)
         detail = f"{reason}: {tail[-1]}" if tail and reason != tail[-1] else reason
         with self._lock:
-            if server.generation == gen and not self._closed:
-                self._change(server.spec.name, state="failed", error=detail)
-        if not self._closed:
-            self._emit(msgs.Warning(text=f"mcp server {server.spec.name} failed: {detail} (/mcp list)", code="mcp"))
+            if server.generation != gen or self._closed or server.status.state == "failed":
+                return  # a newer command stands, or this generation's failure was said already
+            self._change(server.spec.name, state="failed", error=detail)
+        self._emit(msgs.Warning(text=f"mcp server {server.spec.name} failed: {detail} (/mcp list)", code="mcp"))
 
     def _ready(self, server: _Server, gen: int, listing: Listing) -> None:
         from mrsmith_tui.mcp.tool import McpTool
@@ -299,6 +303,18 @@ class McpHub:
         thread.join(CLOSE_SECONDS)
         for server in self._servers.values():
             server.log.close()
+
+
+def _quiet_sdk_logs() -> None:
+    """The SDK logs what a server sends wrong (its text is untrusted) and its own warnings; Python's
+    last-resort handler would print them raw on stderr, under the TUI. What matters reaches the person
+    as a server's state and error instead."""
+    import logging
+
+    for name in ("mcp", "client", "httpx2", "httpcore2"):
+        logger = logging.getLogger(name)
+        logger.addHandler(logging.NullHandler())
+        logger.propagate = False
 
 
 def _changed(status: ServerStatus) -> msgs.McpServerChanged:

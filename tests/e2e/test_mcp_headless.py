@@ -59,3 +59,18 @@ def test_an_untrusted_project_server_never_starts_headless_and_one_line_says_so(
     assert not [t for t in srv.requests[0]["tools"] if t["function"]["name"].startswith("mcp__")]
     [line] = [e for e in done.err_lines if "left off" in e]
     assert "demo (.mcp.json)" in line and "--mcp-trust" in line
+
+
+def test_mcp_list_prints_states_and_tools_and_fails_when_a_server_failed(cli, tmp_path):
+    servers = {"demo": {"command": sys.executable, "args": [str(FIXTURE), "stdio"]},
+               "broken": {"command": str(tmp_path / "no-such-server")}}
+    (cli.cwd / ".mcp.json").write_text(json.dumps({"mcpServers": servers}))
+    untrusted = cli.run("mcp", "list")
+    assert untrusted.code == 0 and "demo  untrusted" in untrusted.out and "left off" in untrusted.err
+    done = cli.run("mcp", "list", "--mcp-trust")
+    assert done.code == 1, done.err
+    assert "demo  ready  project · stdio · 11 tools" in done.out
+    assert "  mcp__demo__echo (read-only)  [MCP server demo] Echo the text back." in done.out
+    assert "broken  failed" in done.out and f"cannot start: no such program {tmp_path / 'no-such-server'}" in done.out
+    bad = cli.run("mcp")
+    assert bad.code == 2 and bad.err.strip() == "mrsmith: error: mrsmith mcp: say `mrsmith mcp list`"

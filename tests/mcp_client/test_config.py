@@ -77,7 +77,7 @@ def test_wrong_shapes_are_one_line_each(tmp_path):
         "none": 'config: give either "command" (stdio) or "url" (streamable HTTP)',
         "sse": "config: the SSE transport is not supported; use the server's streamable HTTP endpoint",
         "args": 'config: "args" must be a list of strings',
-        "ftp": "config: url 'ftp://a' is not an http(s) URL",
+        "ftp": 'config: "url" must start with http:// or https://',
         "num": 'config: "toolTimeoutSec" must be a number of seconds from 0 to 3600',
         "entry": "config: its entry is not an object",
     }

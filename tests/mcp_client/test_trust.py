@@ -36,7 +36,8 @@ def test_always_is_remembered_and_an_edited_server_asks_again(tmp_path):
     with hub_for(root, {"demo": BROKEN}, mode="ask", approver=approver) as hub:
         assert _settled_state(hub) == "failed"  # it was started: trusted
     [query] = approver.asked
-    assert query.tool == "project MCP server demo" and "/nonexistent/mcp-server --token" in query.arguments
+    assert query.tool == "project MCP server demo"
+    assert "/nonexistent/mcp-server --token '${MCP_TRUST_TEST_TOKEN:-none}'" in query.arguments  # as written
     assert "${MCP_TRUST_TEST_TOKEN}" in query.arguments  # every variable it expands, by name
     store = TrustStore()
     assert stat.S_IMODE(os.stat(store.path).st_mode) == 0o600

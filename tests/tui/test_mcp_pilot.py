@@ -8,7 +8,7 @@ import asyncio
 import json
 import sys
 
-from loopback import text_turn
+from loopback import text_turn, tool_turn
 from mrsmith_tui.agents.compose import compose_session
 from mrsmith_tui.config.schema import AgentConfig, Config, ProviderConfig
 from mrsmith_tui.tui.app import MrSmithApp
@@ -31,7 +31,9 @@ def _notes(app) -> str:
 
 
 async def test_trust_prompt_then_mcp_commands_change_the_next_request(loopback, tmp_path):
-    srv = loopback([text_turn("ok")])
+    turns = [text_turn("ok"), text_turn("ok"), text_turn("ok"), tool_turn("mcp__demo__slow", {"seconds": 60}, call_id="slow"),
+             text_turn("ok")]
+    srv = loopback(turns)
     work = tmp_path / "project"
     work.mkdir()
     entry = {"command": sys.executable, "args": [str(FIXTURE), "stdio"]}
@@ -78,6 +80,17 @@ async def test_trust_prompt_then_mcp_commands_change_the_next_request(loopback, 
         await pilot.press(*"third", "enter")
         await until(pilot, lambda: len(srv.requests) == 3 and not app.model.run.running)
         assert "mcp__demo__echo" in _mcp_tools(srv.requests[2])
+
+        # Esc during a call that would take a minute: the pending request is cancelled, the run ends now
+        await pilot.press(*"be slow", "enter")
+        await until(pilot, lambda: any(b.kind == "tool" and b.name == "mcp__demo__slow" for b in app.model.conv.blocks)
+                    and app.model.run.running)
+        await pilot.press("escape")
+        await until(pilot, lambda: not app.model.run.running, timeout=30)
+        await pilot.press(*"after", "enter")
+        await until(pilot, lambda: len(srv.requests) == 5 and not app.model.run.running)
+        results = [m["content"] for m in srv.requests[4]["messages"] if m["role"] == "tool"]
+        assert results and "cancelled by the person" in results[-1]
 
         await pilot.press(*"/mcp disable nosuch", "enter")
         await until(pilot, lambda: "/mcp: no MCP server 'nosuch' (the servers: demo)" in _notes(app))
