@@ -9,7 +9,6 @@ The session and its channel are the link's (shell/link.py); /commands live in co
 from __future__ import annotations
 
 import os
-import sys
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
@@ -53,7 +52,6 @@ from mrsmith_tui.tui.view.sidebar import PanelKeyPressed, PanelRowClicked, Sideb
 from mrsmith_tui.tui.view.status import StatusBar
 
 SCREEN_FPS = 120  # the most often a changed screen is painted; Textual's default is 60
-UI_SWITCH_INTERVAL = 0.001  # seconds a thread holds the interpreter lock before another may take it
 
 # ui.* Msgs the app makes whose text is shown as is (key and scroll events are left alone)
 _SHOWN_AS_TEXT = (ui.Note, ui.AgentSwitched, m.Error)
@@ -69,14 +67,6 @@ def _paint_sooner() -> None:
     import textual.screen
 
     textual.screen.UPDATE_PERIOD = 1 / SCREEN_FPS  # type: ignore[misc]  # read each time a screen starts its update timer
-
-
-def _share_the_lock_sooner() -> None:
-    """The UI thread waits for the interpreter lock behind every busy thread: 100 agents starting
-    at once each held it for the default 5 ms turn, and the event loop stalled 0.3-1.5 s. With
-    1 ms turns the wait behind a crowd is a fifth as long (bench: the 100-agent lag)."""
-    if sys.getswitchinterval() > UI_SWITCH_INTERVAL:
-        sys.setswitchinterval(UI_SWITCH_INTERVAL)
 
 
 class MrSmithApp(App[int]):
@@ -378,7 +368,6 @@ def run_tui(make_session: SessionFactory, *, config: Config, theme: str | None =
     """Run the full-screen UI. `make_session(sink, approver)` builds the session;
     `resume(session_id, sink, approver)` builds one on a recorded session (for /sessions)."""
     _paint_sooner()
-    _share_the_lock_sooner()
     app = MrSmithApp(make_session, config=config, theme=theme,
                      history_path=history_path if history_path is not None else default_history_path(),
                      resume=resume, sessions_root=sessions_root, theme_path=default_theme_path(),
