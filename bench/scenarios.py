@@ -201,7 +201,8 @@ async def run_all(app: App, watch: FrameWatch, timing: TimingSink, s: Settings, 
                                      timeout=s.stream_timeout))
         return big[-1].keys_ms
 
-    keys5k = await keyruns.collect(s.key_runs, s.keys_per_run, one_big)
+    # A short stream at 5,000 blocks takes a few keys only: a run may need a few dozen of them.
+    keys5k = await keyruns.collect(s.key_runs, s.keys_per_run, one_big, max_rounds_per_run=40)
 
     def cost(results: list[StreamResult]) -> float | None:
         ok = [x.cpu / x.tokens for x in results if not x.error]
