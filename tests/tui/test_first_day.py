@@ -111,7 +111,7 @@ def test_quit_is_exit_and_help_lists_every_alias():
         assert f"also {alias}" in text or f", {alias}" in text
 
 
-@pytest.mark.parametrize(("typed", "hint"), [("/init", None), ("/mcp", None), ("/hlep", "/help"), ("/exti", "/exit"),
+@pytest.mark.parametrize(("typed", "hint"), [("/init", None), ("/mpc", "/mcp"), ("/hlep", "/help"), ("/exti", "/exit"),
                                              ("/sesions", "/sessions"), ("/permisions", "/permissions"),
                                              ("/them", "/theme")])
 def test_an_unknown_command_suggests_only_a_close_match(typed, hint):
@@ -201,11 +201,12 @@ async def test_a_multiple_choice_question_ticks_with_a_glyph():
 def test_a_cancelled_first_run_setup_exits_0(monkeypatch, tmp_path, capsys):
     import mrsmith_tui.tui.screens.setup as setup
     from mrsmith_tui import cli
+    from mrsmith_tui.cli import command
 
     monkeypatch.setattr(setup, "run_setup", lambda path: False)
     args = cli.build_parser().parse_args(["--config", str(tmp_path / "config.toml")])
     with pytest.raises(SystemExit) as ended:
-        cli._first_run(args, CONFIG)
+        command._first_run(args, CONFIG)
     assert ended.value.code == 0 and "setup cancelled" in capsys.readouterr().err
     assert not (tmp_path / "config.toml").exists()
 
