@@ -114,7 +114,7 @@ def _rg_scope(opts: list[Opt], paths: list[str], ctx: Context) -> list[Problem]:
     env = child_environment(root=ctx.root, helper=True)
     rg = shutil.which("rg", path=env.get("PATH"))
     if rg is None:
-        return []  # no ripgrep: the command fails, reading nothing
+        return _rg_scope_without_rg(opts, paths, ctx)
     argv = [rg, "--files", "--null", "--no-config", "--no-messages"]
     for o in opts:
         if o.name not in RG_SCOPE_OPTS:
@@ -137,6 +137,26 @@ def _rg_scope(opts: list[Opt], paths: list[str], ctx: Context) -> list[Problem]:
         if hit is not None:
             return _ask("rg", " ".join(paths) or ".", hit, "leave it out with -g '!NAME' or name the folders to search")
     return []
+
+
+def _rg_scope_without_rg(opts: list[Opt], paths: list[str], ctx: Context) -> list[Problem]:
+    """rg's scope when mrsmith cannot run rg itself: every file but hidden ones (unless -uu or
+    --hidden) and `.git`, ignore files not applied: more than rg reads, never less."""
+    hidden = any(o.name == "--hidden" for o in opts) or sum(o.name in ("-u", "--unrestricted") for o in opts) >= 2
+    names: list[str] = []
+    for cwd in ctx.cwds:
+        for path in paths or ["."]:
+            top = os.path.normpath(os.path.join(cwd, path))
+            if os.path.isfile(top):
+                names.append(os.path.relpath(top, ctx.root))
+                continue
+            for folder, dirs, files in os.walk(top, followlinks=False):
+                dirs[:] = [d for d in dirs if d != ".git" and (hidden or not d.startswith("."))]
+                names += [os.path.relpath(os.path.join(folder, f), ctx.root) for f in files if hidden or not f.startswith(".")]
+                if len(names) > MAX_SCOPE:
+                    return _ask("rg", " ".join(paths) or ".", "", "")
+    hit = secret_in(names, ctx)
+    return [] if hit is None else _ask("rg", " ".join(paths) or ".", hit, "leave it out with -g '!NAME' or name the folders to search")
 
 
 def check_git_grep_scope(opts: list[Opt], operands: list[Word], ctx: Context) -> list[Problem]:
