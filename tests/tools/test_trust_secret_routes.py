@@ -273,7 +273,7 @@ FAKE_RG = r'''#!/usr/bin/env python3
 # rg --files as far as the judge uses it: hidden files only with --hidden or -uu, no ignore files
 import os, sys
 args = sys.argv[1:]
-assert "--files" in args and "--no-config" in args, args
+assert "--files" in args, args  # with the person's own ripgrep config, as the real rg
 hidden = "--hidden" in args or args.count("-u") >= 2
 paths = args[args.index("--") + 1:] or ["."]
 out = []
