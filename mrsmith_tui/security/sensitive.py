@@ -92,10 +92,24 @@ def is_repository_config(path: str) -> bool:
     `config` or `config.worktree` beside a `HEAD` file and an `objects/` folder (or a `commondir`
     file), as in a bare repository vendored as `deps/lib.git/`, which no name pattern can know."""
     folder, name = os.path.split(path)
+    if name == ".gitmodules":
+        return _holds_url_credentials(path)
     if name not in ("config", "config.worktree"):
         return False
     try:
         return os.path.isfile(os.path.join(folder, "HEAD")) and (
             os.path.isdir(os.path.join(folder, "objects")) or os.path.isfile(os.path.join(folder, "commondir")))
+    except (OSError, ValueError):
+        return False
+
+
+_URL_USERINFO = re.compile(rb"[A-Za-z][A-Za-z0-9+.-]*://[^/\s@]+@")
+
+
+def _holds_url_credentials(path: str) -> bool:
+    """A `.gitmodules` whose URL carries a user and token (https://x-access-token:TOKEN@host/)."""
+    try:
+        with open(path, "rb") as f:
+            return _URL_USERINFO.search(f.read(65536)) is not None
     except (OSError, ValueError):
         return False

@@ -36,6 +36,9 @@ CLOUD_AND_CLUSTERS = (
     "credentials", "credentials.toml", "credentials.xml", "client_secret*.json", "service-account*.json",
     "*service?account*.json", "*serviceaccount*.json", "**/.config/gh/hosts.yml", "**/.config/hub",
     "**/.config/glab-cli/config.yml", ".git-credentials*", ".netrc", "_netrc", ".tugboat",
+    "rclone.conf", ".sentryclirc", "sentry.properties", ".clasprc.json", "*.publishsettings", ".ftpconfig",
+    "*firebase-adminsdk*.json",
+    ".gitconfig",  # url."https://x-access-token:TOKEN@github.com/".insteadOf, credential helpers
 )
 
 PACKAGE_MANAGERS = (
@@ -43,6 +46,9 @@ PACKAGE_MANAGERS = (
     "**/.m2/settings.xml", "settings-security.xml", "**/.gradle/gradle.properties", "nuget.config",
     "**/.bundle/config", "**/.gem/credentials", "**/.cargo/credentials", ".terraformrc", "terraform.rc",
     ".condarc", "bunfig.toml", "auth.toml", ".credentials",  # bun, poetry, sbt/ivy
+    "gradle.properties",  # a project's own holds signing.password, ossrhPassword as often as ~/.gradle's
+    "keystore.properties", "signing.properties", "secrets.properties",  # Android release signing, API keys
+    "settings.xml",  # Maven's <server><password> wherever a build keeps its settings (mvn -s)
 )
 
 IAC_AND_SERVERLESS = (
@@ -65,6 +71,7 @@ APP_CONFIGS_WITH_PASSWORDS = (
     "robomongo.json", "dbeaver-data-sources.xml", "ventrilo_srv.ini", ".trc", ".muttrc", ".esmtprc", ".fetchmailrc",
     ".msmtprc", "**/.purple/accounts.xml", "**/.irssi/config", "**/.recon-ng/keys.db",
     "jenkins.plugins.publish_over_ssh.BapSshPublisherPlugin.xml", "logins.json", "key4.db",
+    "appsettings.*.json",  # .NET per-environment settings: connection strings with their passwords
 )
 
 SHELL_FILES = (  # exported tokens and typed passwords end up here

@@ -51,6 +51,8 @@ COMMAND_VARIABLES = frozenset({
 SHELL_BEHAVIOUR = frozenset({"BASHOPTS", "SHELLOPTS", "GLOBIGNORE", "GLOBSORT", "BASH_XTRACEFD", "PS4", "BASH_COMPAT",
                              "EXECIGNORE", "POSIXLY_CORRECT"})
 _WORD_SPLIT = re.compile(r"[\s'\"=:,;|]+")
+_GLIBC_SEPARATORS = {"LD_LIBRARY_PATH": r"[:;]", "LD_AUDIT": r"[:;]", "LD_PRELOAD": r"[\s:]",
+                     "DYLD_LIBRARY_PATH": r"[:;]", "DYLD_INSERT_LIBRARIES": r"[\s:]"}
 
 
 def _inside(path: str, real_root: str) -> bool:
@@ -67,13 +69,13 @@ def _entry_kept(entry: str, real_root: str, *, drop_inside: bool) -> bool:
 
 def _points_at_tree(value: str, real_root: str, *, whole_is_path: bool) -> bool:
     value = value.strip()
-    if whole_is_path and value and not os.path.isabs(value) and not value.startswith("~"):
-        return True  # RIPGREP_CONFIG_PATH=.ripgreprc is read from wherever the program runs
+    if whole_is_path and value and not os.path.isabs(value):
+        return True  # RIPGREP_CONFIG_PATH=.ripgreprc (or ~/.ripgreprc: no program expands ~) is read from wherever it runs
     for word in _WORD_SPLIT.split(value):
         word = word.strip()
         if word in (".", ".."):
             return True
-        if "/" in word and not word.startswith(("~", "$")) and "://" not in word:
+        if "/" in word and not word.startswith(("~", "$")) and "://" not in word:  # a shell runs most: ~ is home
             option = re.match(r"^-{1,2}[A-Za-z][A-Za-z_-]*(/.*)$", word)  # -I/usr/lib: the path after the letters
             path = option.group(1) if option else word
             if not os.path.isabs(path) or _inside(path, real_root):
@@ -94,10 +96,14 @@ def neutralise(env: Mapping[str, str], root: str | os.PathLike[str], *, helper: 
             separator = " " if name in ("LD_PRELOAD", "DYLD_INSERT_LIBRARIES") and ":" not in value else ":"
             if name in ("LUA_PATH", "LUA_CPATH"):
                 separator = ";"
-            entries = value.split(separator)
+            # glibc splits LD_LIBRARY_PATH on `;` too, LD_PRELOAD on spaces, tabs and colons alike
+            entries = re.split(_GLIBC_SEPARATORS[name], value) if name in _GLIBC_SEPARATORS else value.split(separator)
             drop_inside = name in LOADER_LISTS or helper
             kept = [e for e in entries if _entry_kept(e.split("?")[0] if separator == ";" else e, real_root,
-                                                     drop_inside=drop_inside)]
+                                                     drop_inside=drop_inside)
+                    or (name == "CDPATH" and e.strip() in ("", "."))]  # bash's own `.`: where cd is
+            if name in _GLIBC_SEPARATORS:
+                entries = value.split(separator)  # compared as given: a split one is changed
             if kept != entries:
                 changed.append(name)
             if kept:

@@ -39,9 +39,14 @@ SKIPPED_FOLDERS = frozenset({"node_modules", ".venv", "venv", "site-packages", "
                              ".mypy_cache", ".ruff_cache", ".pytest_cache", "objects"})
 MIN_VALUE = 8  # as the environment's values: shorter ones would be redacted out of ordinary text
 MIN_RANDOM = 12
+# A value under a key that plainly names a secret is one whatever its shape (correct-horse-battery,
+# Zx9#q): from this length on, and not a placeholder.
+MIN_NAMED = 4
+_STRONG_KEY = re.compile(r"pass|pwd|pw\b|pw_|secret|token|key|auth|cred", re.I)
+_NOT_A_VALUE = frozenset({"true", "false", "none", "null", "nil", "empty", "undefined", "changeme_later"})
 
 _KEY_VALUE = re.compile(r"""^\s*(?:export\s+)?["']?([^"'=:\s][^"'=]*?)["']?\s*(?:=|:(?!//))\s*(.*?)\s*[,;]?\s*$""")
-_XML_VALUE = re.compile(r"<([\w:.-]+)[^>]*>([^<]{6,})</\1>")
+_XML_VALUE = re.compile(r"<([\w:.-]+)[^>]*>([^<]{4,})</\1>")
 _SECRET_KEY_WORD = re.compile(r"pass|secret|token|auth|cred|private|key|pwd|signature|cookie|session|dsn", re.I)
 _PEM = re.compile(r"-----BEGIN [A-Z0-9 ]+-----(.*?)-----END [A-Z0-9 ]+-----", re.S)
 _PLAIN = re.compile(r"^[a-z]+(?:[-_.][a-z]+)*$")  # production, my-project, en_us: words, not keys
@@ -70,8 +75,12 @@ def secret_values(text: str) -> list[str]:
     """The values in one sensitive file's text that the redactor should know (see the module)."""
     found: list[str] = []
 
-    def add(value: str, *, named: bool) -> None:
+    def add(value: str, *, named: bool, strong: bool = False) -> None:
         value = _unquote(value)
+        if strong and len(value) >= MIN_NAMED and "://" not in value and value.lower() not in _NOT_A_VALUE \
+                and not value.startswith(("$", "/", "./", "../", "~", "<", "{", "[", "%")):
+            found.append(value)
+            return
         if len(value) < MIN_VALUE:
             return
         if (password := url_password(value)) is not None:
@@ -93,7 +102,8 @@ def secret_values(text: str) -> list[str]:
             found += [line.strip() for line in re.split(r"\n|\\n", block.group(1)) if len(line.strip()) >= MIN_VALUE]
     text = _PEM.sub("", text)
     for match in _XML_VALUE.finditer(text):
-        add(match.group(2), named=bool(_SECRET_KEY_WORD.search(match.group(1))))
+        add(match.group(2), named=bool(_SECRET_KEY_WORD.search(match.group(1))),
+            strong=bool(_STRONG_KEY.search(match.group(1))))
     for line in text.splitlines():
         if not line.strip() or line.lstrip().startswith(("#", ";", "-----")):
             continue
@@ -104,10 +114,10 @@ def secret_values(text: str) -> list[str]:
         if m and m.group(2):
             key = m.group(1).strip().rsplit("/", 1)[-1]
             add(m.group(2), named=looks_secret(key.upper().replace("-", "_").replace(".", "_"))
-                or bool(_SECRET_KEY_WORD.search(key)))
+                or bool(_SECRET_KEY_WORD.search(key)), strong=bool(_STRONG_KEY.search(key)))
         else:
             add(line, named=False)
-    return list(dict.fromkeys(v for v in found if len(v) >= MIN_VALUE))
+    return list(dict.fromkeys(v for v in found if len(v) >= MIN_NAMED))
 
 
 _lock = threading.Lock()
@@ -129,7 +139,7 @@ def learn_tree_secrets(root: str | os.PathLike[str], sensitive: SensitivePaths |
     for text in _sensitive_texts(real_root, sensitive):
         files += 1
         values += secret_values(text)
-    redactor.add(*values[:MAX_VALUES], min_length=MIN_VALUE)
+    redactor.add(*values[:MAX_VALUES], min_length=MIN_NAMED)
     return files
 
 

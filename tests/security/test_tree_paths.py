@@ -67,7 +67,7 @@ def test_a_loader_list_keeps_no_empty_relative_or_in_tree_entry(name: str, root:
             assert [e for e in combo if e in good] == kept
 
 
-@pytest.mark.parametrize("name", sorted(SEARCH_LISTS))
+@pytest.mark.parametrize("name", sorted(SEARCH_LISTS - {"CDPATH"}))
 def test_a_search_list_keeps_absolute_entries_and_drops_empty_and_relative_ones(name: str, root: Path) -> None:
     value = f":/usr/bin:.:bin:{root / 'lib'}::/bin:"
     out, changed = neutralise({name: value}, root)
@@ -78,10 +78,11 @@ def test_a_search_list_keeps_absolute_entries_and_drops_empty_and_relative_ones(
 
 @pytest.mark.parametrize("name", sorted(FILE_VARIABLES))
 def test_a_config_file_variable_pointing_into_the_tree_is_dropped(name: str, root: Path) -> None:
-    for value in (".ripgreprc", "./x", "x/y", "lib", str(root / "cfg"), str(root.parent / "alias" / "cfg"), "."):
+    for value in (".ripgreprc", "./x", "x/y", "lib", str(root / "cfg"), str(root.parent / "alias" / "cfg"), ".",
+                  "~/.config/x"):  # no program expands a literal ~: it is a folder named ~ here
         out, changed = neutralise({name: value}, root)
         assert name not in out and changed == [name], value
-    for value in ("/etc/x", str(root.parent / "outside" / "cfg"), "~/.config/x"):
+    for value in ("/etc/x", str(root.parent / "outside" / "cfg")):
         assert neutralise({name: value}, root)[0] == {name: value}, value
 
 
@@ -160,3 +161,30 @@ def test_bash_options_and_exported_functions_do_not_reach_the_child(root: Path, 
     monkeypatch.setenv("BASH_FUNC_cat%%", "() { /bin/cat .env; }")
     result = ShellTool().run({"command": "echo *; cat a.txt"}, ctx_factory(root))
     assert ".env" not in result.content and "A=1" not in result.content and "plain" in result.content
+
+
+def test_cdpath_keeps_bash_s_own_dot_and_drops_other_relative_entries(root: Path) -> None:
+    for value, kept in ((".:/x", ".:/x"), (":/x", ":/x"), (".:/x:lib:./sub:../up", ".:/x"), ("lib", None)):
+        out, _ = neutralise({"CDPATH": value}, root)
+        assert out.get("CDPATH") == kept, value
+
+
+@pytest.mark.parametrize("name", ["LD_LIBRARY_PATH", "LD_AUDIT", "DYLD_LIBRARY_PATH"])
+@pytest.mark.parametrize("tail", [";", ";.", ";lib", ";{root}/lib", ";;/usr/lib", "; ./x", ":.;/usr"])
+def test_loader_lists_are_split_on_semicolons_as_glibc_does(name: str, tail: str, root: Path) -> None:
+    out, changed = neutralise({name: "/opt/lib" + tail.format(root=root)}, root)
+    entries = out.get(name, "").replace(";", ":").split(":")
+    assert name in changed and all(os.path.isabs(e) and not e.startswith(str(root)) for e in entries), out
+
+
+def test_preload_is_split_on_tabs_and_spaces_too(root: Path) -> None:
+    out, _ = neutralise({"LD_PRELOAD": "/a.so\tx.so"}, root)
+    assert out.get("LD_PRELOAD") == "/a.so"
+
+
+@pytest.mark.parametrize("name", ["RIPGREP_CONFIG_PATH", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM", "XDG_CONFIG_HOME",
+                                  "BASH_ENV", "GIT_CONFIG", "INPUTRC", "NPM_CONFIG_USERCONFIG", "DOCKER_CONFIG"])
+@pytest.mark.parametrize("value", ["~/.cfg", "~", "~/", "~user/x", "~/.config/git/config"])
+def test_a_literal_tilde_is_relative_since_no_program_expands_it(name: str, value: str, root: Path) -> None:
+    out, changed = neutralise({name: value}, root)
+    assert name not in out and name in changed

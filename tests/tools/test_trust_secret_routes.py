@@ -273,7 +273,7 @@ FAKE_RG = r'''#!/usr/bin/env python3
 # rg --files as far as the judge uses it: hidden files only with --hidden or -uu, no ignore files
 import os, sys
 args = sys.argv[1:]
-assert "--files" in args and "--no-config" in args, args
+assert "--files" in args, args  # with the person's own ripgrep config, as the real rg
 hidden = "--hidden" in args or args.count("-u") >= 2
 paths = args[args.index("--") + 1:] or ["."]
 out = []
@@ -306,3 +306,19 @@ def test_rg_s_scope_is_what_rg_lists(tmp_path: Path, monkeypatch) -> None:
     (root / "creds.tfvars").write_text("x = 1\n")  # not hidden: rg reads it
     assert not classify("rg TODO", root=root).read_only
     assert classify("rg TODO src", root=root).read_only
+
+
+def test_without_rg_its_scope_is_judged_wider_than_rg_would_read(tmp_path: Path, monkeypatch) -> None:
+    from mrsmith_tui.tools.shell import scope
+
+    monkeypatch.setattr(scope.shutil, "which", lambda *a, **k: None)
+    root = tmp_path / "r"
+    (root / "src").mkdir(parents=True)
+    (root / "src" / "a.py").write_text("TODO\n")
+    (root / ".env").write_text("A=1\n")
+    assert classify("rg TODO", root=root).read_only  # .env is hidden: rg skips it unless told
+    for command in ("rg --hidden TODO", "rg -uu TODO", "rg TODO .env"):
+        assert not classify(command, root=root).read_only, command
+    (root / "src" / "id_rsa").write_text("k\n")
+    assert not classify("rg TODO", root=root).read_only
+    assert not classify("rg TODO src", root=root).read_only

@@ -108,6 +108,7 @@ GIT: dict[str, Program] = {
     "stash list": _git(_LOG_SHORT, _LOG, check="git_log"),
     "stash show": _git(_DIFF_SHORT + "u", f"{_DIFF} include-untracked only-untracked", operands="none", max_operands=1),
     "worktree list": _git("vz", "porcelain verbose expire=", operands="none", max_operands=0),
+    "submodule status": _git("q", "quiet cached recursive"),  # each submodule's commit, its paths as operands
     "reflog": _git(_LOG_SHORT, _LOG, numeric=True, max_operands=0, check="git_log"),
     "reflog show": _git(_LOG_SHORT, _LOG, numeric=True, max_operands=1, check="git_log"),
     # --list only with --local: the global config can hold tokens (url.<token>@host, credentials)
@@ -118,8 +119,8 @@ GIT: dict[str, Program] = {
                    check="git_config"),
 }
 GIT_WITH_SUB = {"stash": frozenset({"list", "show"}), "remote": frozenset({"get-url"}), "worktree": frozenset({"list"}),
-                "reflog": frozenset({"show"})}
-GIT_NEEDS_SUB = frozenset({"stash", "worktree"})  # `git stash` alone pushes
+                "reflog": frozenset({"show"}), "submodule": frozenset({"status"})}
+GIT_NEEDS_SUB = frozenset({"stash", "worktree", "submodule"})  # `git stash` alone pushes
 # --format placeholders that verify signatures (run gpg.program from the repository's config)
 GIT_FORMAT_RUNS = re.compile(r"%G|signature|show-signature", re.IGNORECASE)
 

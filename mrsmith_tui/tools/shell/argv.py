@@ -19,9 +19,9 @@ from mrsmith_tui.tools.shell.allow_search import NAMES_ONLY
 from mrsmith_tui.tools.shell.allowlist import PROGRAMS
 from mrsmith_tui.tools.shell.check_files import secret_matching
 from mrsmith_tui.tools.shell.checks import CHECKS, RAW_CHECKS
-from mrsmith_tui.tools.shell.context import Context, Problem, path_problem
+from mrsmith_tui.tools.shell.context import Context, Problem, hard_link_problem, path_problem
 from mrsmith_tui.tools.shell.git_content import DIFF_LIKE, LOG_LIKE, check_git_content
-from mrsmith_tui.tools.shell.options import given, one_word, parse_options
+from mrsmith_tui.tools.shell.options import Opt, given, one_word, parse_options
 from mrsmith_tui.tools.shell.program import Program
 from mrsmith_tui.tools.shell.scope import check_git_grep_scope
 from mrsmith_tui.tools.shell.words import Word
@@ -242,12 +242,27 @@ def _git(args: list[Word], ctx: Context) -> list[Problem]:
         problems += check_git_grep_scope(opts, operands, ctx)
     if not problems and (key in DIFF_LIKE or key in LOG_LIKE or key == "cat-file"):
         problems += check_git_content(key, opts, operands, sub_args, ctx)
+    if not problems and key == "status":
+        problems += _status_diffs(opts, operands, ctx)
     if key in GIT_PRINTS_CONFIG and ctx.git_config is not None:
         for cwd in ctx.cwds:
             if keys := ctx.git_secrets(cwd):
                 problems.append(Problem("secret", f"git {key} would print this repository's {keys[0]}, which holds a token"))
                 break
     return _exact(problems)
+
+
+def _status_diffs(opts: list[Opt], operands: list[Word], ctx: Context) -> list[Problem]:
+    """`git status -v` prints the staged diff (`git diff --cached`), `-vv` the unstaged one too."""
+    level = sum(1 for o in opts if o.name in ("-v", "--verbose"))
+    if level == 0:
+        return []
+    paths = [Word("--", "--"), *operands]
+    for words in ([["--cached", "-p"]] + ([["-p"]] if level > 1 else [])):
+        diff_args = [*(Word(x, x) for x in words), *paths]
+        if problems := check_git_content("diff", [], [], diff_args, ctx):
+            return problems
+    return []
 
 
 def _git_operand(w: Word, ctx: Context) -> Problem | None:
@@ -278,6 +293,9 @@ def _git_operand(w: Word, ctx: Context) -> Problem | None:
         plain = re.sub(r"^(\./)+", "", path) or "."
         if path and ctx.sensitive.matches(plain.lower() if fold else plain):
             return Problem("secret", f"`{w.text}`: this looks like a secret")
+        for cwd in ctx.cwds if path else ():  # `git blame notes.txt`, a hard link to a file outside: as cat
+            if (p := hard_link_problem(os.path.join(cwd, path), ctx, f"`{w.text}`")) is not None:
+                return p
         if path and (("literal" not in magic and re.search(r"[*?\[]", path)) or fold):
             hit = secret_matching(plain, ctx, fold=fold, prefix=True)  # git pathspecs are globs (`*` crosses `/`)
             if hit is not None:

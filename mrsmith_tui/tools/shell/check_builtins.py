@@ -20,11 +20,29 @@ def check_cd(name: str, opts: list[Opt], operands: list[Word], ctx: Context) -> 
         return [Problem("outside", f"cd `{w.text}`: a directory only known when it runs")]
     if w.value == "-":
         return [Problem("outside", "cd - goes back to a directory outside this command")]
-    if os.environ.get("CDPATH") and not w.value.startswith(("/", ".")):
+    if not w.value.startswith(("/", ".")) and _cdpath_leads_elsewhere(w.value, ctx):
         return [Problem("outside", f"cd {w.value} may follow CDPATH outside the working directory")]
     if path_problem(w, ctx) is None:
         ctx.cd_targets.append(w.value)
     return []  # the operand itself was checked as a path
+
+
+def _cdpath_leads_elsewhere(target: str, ctx: Context) -> bool:
+    """bash's cd tries each CDPATH entry in turn (the command's own CDPATH: relative entries other
+    than `.` are taken out of it) and goes to the first that holds the folder."""
+    from mrsmith_tui.security.environment import child_environment
+
+    cdpath = child_environment(root=ctx.root).get("CDPATH")
+    if not cdpath:
+        return False
+    for cwd in ctx.cwds:
+        for entry in cdpath.split(":"):
+            base = cwd if entry in ("", ".") else entry
+            if os.path.isdir(os.path.join(base, target)):
+                if base != cwd:
+                    return True
+                break
+    return False
 
 
 def check_printf(name: str, args: list[Word], ctx: Context) -> list[Problem]:

@@ -98,7 +98,7 @@ def _classify(
     # a `cd` inside the root moves where later relative paths point: judge again from there too
     for _ in range(3):
         targets = {os.path.normpath(t if os.path.isabs(t) else os.path.join(c, t)) for t in ctx.cd_targets for c in ctx.cwds}
-        new = sorted(t for t in targets if t not in ctx.cwds)
+        new = sorted(t for t in targets if t not in ctx.cwds and os.path.isdir(t))  # a cd elsewhere fails
         if not new:
             break
         ctx.cwds += new

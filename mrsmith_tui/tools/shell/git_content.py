@@ -13,9 +13,9 @@ that is a blob asks too: which file it is cannot be told.
 from __future__ import annotations
 
 import os
-import re
 
 from mrsmith_tui.tools.shell.context import Context, Problem
+from mrsmith_tui.tools.shell.git_objects import object_problem
 from mrsmith_tui.tools.shell.options import Opt
 from mrsmith_tui.tools.shell.repo_config import helper_git_read as helper_git
 from mrsmith_tui.tools.shell.scope import secret_in
@@ -31,7 +31,6 @@ SUMMARY_OPTS = frozenset({"--stat", "--numstat", "--shortstat", "--name-only", "
                           "--dirstat", "--compact-summary", "--raw", "--quiet", "-s", "--no-patch", "--check"})
 _NAME_FORMATS = frozenset({"--name-status", "--check", "-s", "--no-patch", "--name-only", "--relative", "--no-relative"})
 _NAME_CHANGERS = ("--line-prefix", "--relative", "--src-prefix", "--dst-prefix")
-_OBJECT_ID = re.compile(r"^[0-9a-fA-F]{4,64}$")
 
 
 def check_git_content(key: str, opts: list[Opt], operands: list[Word], sub_args: list[Word], ctx: Context) -> list[Problem]:
@@ -40,7 +39,7 @@ def check_git_content(key: str, opts: list[Opt], operands: list[Word], sub_args:
     names = {o.name for o in opts}
     if key in ("cat-file", "show", "diff"):
         for w in operands:
-            if (p := _blob_by_id(w.value or "", ctx)) is not None:
+            if (p := object_problem(key, w, ctx)) is not None:
                 return [p]
     if key == "cat-file":
         return []
@@ -60,14 +59,13 @@ def check_git_content(key: str, opts: list[Opt], operands: list[Word], sub_args:
     extra = ["--name-status", "-z", "--no-ext-diff", "--no-textconv", "--no-color"]
     if key not in ("diff", "stash show"):
         extra.append("--format=")
-    own = _own_words(words[:cut])
-    argv = ["-c", "core.quotepath=off", *key.split(), *own, *extra, *words[cut:]]
     for cwd in ctx.cwds:
-        done = helper_git(cwd, ctx.root, *argv)
-        if done is None:
+        argv = _listing_argv(key, words, cut, operands, extra, cwd, ctx)
+        done = helper_git(cwd, ctx.root, *argv) if argv is not None else None
+        if done is None or done.returncode not in (0, 1):
+            if _not_a_repository(cwd, ctx):
+                continue  # git reads nothing here (outside every repository)
             return [Problem("other", f"the files git {key} would show could not be listed first")]
-        if done.returncode not in (0, 1):
-            continue  # the same command fails (not a repository, no commits yet, a bad revision): it prints no file
         listed = [n.strip("\n") for n in done.stdout.split("\0") if n.strip()]
         top = helper_git(cwd, ctx.root, "rev-parse", "--show-toplevel")  # git prints names from the top
         base = top.stdout.strip() if top is not None and top.returncode == 0 and top.stdout.strip() else cwd
@@ -78,15 +76,29 @@ def check_git_content(key: str, opts: list[Opt], operands: list[Word], sub_args:
     return []
 
 
-def _blob_by_id(value: str, ctx: Context) -> Problem | None:
-    rev = value.split(":", 1)[0] if ":" not in value else None
-    if rev is None or not _OBJECT_ID.match(rev):
-        return None
-    for cwd in ctx.cwds:
-        done = helper_git(cwd, ctx.root, "cat-file", "-t", rev)
-        if done is not None and done.stdout.strip() == "blob":
-            return Problem("secret", f"`{value}` is a file's content by its object id, which may be a secret's")
-    return None
+def _listing_argv(key: str, words: list[str], cut: int, operands: list[Word], extra: list[str],
+                  cwd: str, ctx: Context) -> list[str] | None:
+    """The command with the listing options after its own options and before its paths: git
+    refuses an option after a path (`git log -p . --name-status`), and without `--` the paths are
+    the operands git cannot read as revisions (`git diff A B .`), found as git finds them."""
+    head, tail = words[:cut], words[cut + 1 :] if cut < len(words) else []
+    values = [w.value or "" for w in operands if (w.value or "") in head]
+    paths: list[str] = []
+    if values and "--no-index" not in head:
+        done = helper_git(cwd, ctx.root, "rev-parse", "--no-revs", "--no-flags", *values)
+        if done is None or done.returncode != 0:
+            return None
+        paths = [n for n in done.stdout.split("\n") if n]
+        if paths and head[len(head) - len(paths):] != paths:
+            return None  # not the tail git would take as paths: unsure
+    own = _own_words(head[: len(head) - len(paths)])
+    rest = [*paths, *tail]
+    return ["-c", "core.quotepath=off", *key.split(), *own, *extra, *(["--", *rest] if rest else [])]
+
+
+def _not_a_repository(cwd: str, ctx: Context) -> bool:
+    done = helper_git(cwd, ctx.root, "rev-parse", "--git-dir")
+    return done is not None and done.returncode != 0
 
 
 def _own_words(words: list[str]) -> list[str]:

@@ -53,11 +53,17 @@ def git_config_keys(cwd: str, root: str, depth: int = 0) -> list[str]:
         done = helper_git(cwd, root, *argv)
         return None if done is None else done.stdout
 
-    listing = run("config", "--list", "--show-scope", "--includes")
+    listing = run("config", "--list", "--show-scope", "--show-origin", "--includes")
     if listing is None:
         return []  # no git: nothing of git's can run
-    entries = [line.partition("\t") for line in listing.splitlines()]
-    lines = [entry for scope, _, entry in entries if scope in ("local", "worktree")]
+    lines: list[str] = []
+    for line in listing.splitlines():
+        scope, _, rest = line.partition("\t")
+        origin, _, entry = rest.partition("\t")
+        # your global or system config is yours, unless the file git read it from is in the tree
+        # (HOME or XDG_CONFIG_HOME in it, an include pointing there)
+        if scope in ("local", "worktree") or _origin_inside(origin, cwd, root):
+            lines.append(entry)
     found: list[str] = []
     hooks = (run("rev-parse", "--git-path", "hooks") or "").strip()
     hook_dirs = [Path(cwd, hooks)] if hooks else []
@@ -96,6 +102,15 @@ def git_config_keys(cwd: str, root: str, depth: int = 0) -> list[str]:
             if os.access(d / name, os.X_OK) and f"the {name} hook" not in found:
                 found.append(f"the {name} hook")
     return found
+
+
+def _origin_inside(origin: str, cwd: str, root: str) -> bool:
+    kind, _, path = origin.partition(":")
+    if kind != "file" or not path:
+        return kind not in ("command line", "blob", "standard input", "file")  # an unknown source: judged
+    if path.startswith('"') and path.endswith('"'):
+        path = path[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape", "replace")
+    return _inside(os.path.join(cwd, path), root)
 
 
 def _inside(path: str, root: str) -> bool:
