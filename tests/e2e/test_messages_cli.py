@@ -144,3 +144,15 @@ def test_a_forbidden_combination_in_the_config_file_exits_2_too(cli, tmp_path, m
     config.write_text(bogus)
     done = cli.run("--config", str(config), "-p", "hi")
     assert done.code == 2 and "effort 'bogus' is not one the deepseek protocol takes" in done.err
+
+
+def test_openais_key_is_never_sent_to_another_protocols_endpoint(cli, messages):
+    srv = messages([text_answer("one"), text_answer("two")])
+    openai_env = {"OPENAI_API_KEY": "sk-openai-not-for-anthropic", "OPENAI_BASE_URL": srv.base_url}
+    first = cli.run("--protocol", "anthropic", "--model", "claude-test", "-p", "hi", env=openai_env)
+    second = cli.run("--protocol", "anthropic", "--base-url", srv.base_url, "--model", "claude-test", "-p", "hi",
+                     env={**openai_env, "MRSMITH_ANTHROPIC_API_KEY": "sk-ant-own"})
+    assert first.code == 0 and second.code == 0, first.err + second.err
+    assert "x-api-key" not in srv.headers[0] and "authorization" not in {k.lower() for k in srv.headers[0]}
+    assert srv.headers[1]["x-api-key"] == "sk-ant-own"
+    assert "sk-openai-not-for-anthropic" not in json.dumps(srv.headers)

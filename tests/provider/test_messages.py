@@ -227,3 +227,26 @@ def test_a_done_sentinel_and_a_missing_message_stop_after_a_stop_reason_are_tole
     events = collect(provider(server([turn])))
     assert not any(isinstance(e, StreamNotice) for e in events)
     assert events[-1].content == "fine" and events[-1].finish_reason == "end_turn"
+
+
+def _bare(event: str) -> str:
+    """The same event without its `event:` line (the type only in the data), CRLF line ends."""
+    data = next(line for line in event.splitlines() if line.startswith("data:"))
+    return f"{data}\r\n\r\n"
+
+
+def test_events_without_event_lines_with_crlf_comments_and_retry_cut_at_every_byte(server):
+    events = [message_start(), ": keep-alive\r\nretry: 3000\r\n\r\n", ping(),
+              *text_blocks(0, "héllo 😀 wörld"), ping(), *message_end()]
+    turn = Turn(events=[_bare(e) if e.startswith("event:") else e for e in events], done=False, split=1)
+    done = collect(provider(server([turn])))[-1]
+    assert done.content == "héllo 😀 wörld" and done.finish_reason == "end_turn"
+    assert done.usage.prompt_tokens == 10 and not done.usage.estimated
+
+
+def test_a_delta_for_a_block_never_started_or_already_stopped_is_not_the_answers(server):
+    turn = answer([delta(5, {"type": "text_delta", "text": "ghost "})], text_blocks(0, "real"),
+                  [delta(0, {"type": "text_delta", "text": " late"}),
+                   delta(0, {"type": "input_json_delta", "partial_json": "{}"})])
+    done = collect(provider(server([turn])))[-1]
+    assert done.content == "real" and done.blocks == (TextBlock(text="real"),)
