@@ -156,3 +156,22 @@ def test_openais_key_is_never_sent_to_another_protocols_endpoint(cli, messages):
     assert "x-api-key" not in srv.headers[0] and "authorization" not in {k.lower() for k in srv.headers[0]}
     assert srv.headers[1]["x-api-key"] == "sk-ant-own"
     assert "sk-openai-not-for-anthropic" not in json.dumps(srv.headers)
+
+
+@pytest.mark.parametrize(("stop", "said"), [
+    ("refusal", "refused to answer"),
+    ("model_context_window_exceeded", "context window is full"),
+    ("pause_turn", "paused a long turn"),
+    ("max_tokens", "cut at the output limit"),
+])
+def test_a_stop_reason_that_ends_the_answer_short_is_said_and_the_answer_kept(cli, messages, stop, said):
+    srv = messages([text_answer("as far as I got", stop=stop)])
+    done = cli.run(*on(srv, "-p", "hi"))
+    assert done.code == 0, done.err
+    assert done.out == "as far as I got\n" and said in done.err
+
+
+def test_an_unknown_stop_reason_still_gives_the_answer(cli, messages):
+    srv = messages([text_answer("fine", stop="brand_new_reason")])
+    done = cli.run(*on(srv, "-p", "hi"))
+    assert (done.code, done.out) == (0, "fine\n") and "Traceback" not in done.err

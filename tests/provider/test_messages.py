@@ -250,3 +250,34 @@ def test_a_delta_for_a_block_never_started_or_already_stopped_is_not_the_answers
                    delta(0, {"type": "input_json_delta", "partial_json": "{}"})])
     done = collect(provider(server([turn])))[-1]
     assert done.content == "real" and done.blocks == (TextBlock(text="real"),)
+
+
+def _anthropic_error(kind: str, message: str) -> dict:
+    return {"type": "error", "error": {"type": kind, "message": message}, "request_id": "req_011"}
+
+
+@pytest.mark.parametrize(("status", "kind", "message", "tries"), [
+    (400, "invalid_request_error", "messages.1: unexpected tool_use_id", 1),
+    (401, "authentication_error", "invalid x-api-key", 1),
+    (403, "permission_error", "your key may not use this model", 1),
+    (404, "not_found_error", "model: claude-nope", 1),
+    (413, "request_too_large", "Request exceeds the maximum allowed number of bytes.", 1),
+    (429, "rate_limit_error", "per-minute rate limit exceeded", 3),
+    (500, "api_error", "Internal server error", 3),
+    (529, "overloaded_error", "Overloaded", 3),
+])
+def test_each_http_error_says_the_servers_message_and_only_transient_ones_are_tried_again(server, status, kind,
+                                                                                           message, tries):
+    srv = server([Turn(status=status, body=_anthropic_error(kind, message), headers={"retry-after": "0"})] * 3)
+    with pytest.raises(ProviderError) as info:
+        collect(provider(srv))
+    assert info.value.status == status and info.value.message.endswith(f"answered {status}: {message}")
+    assert len(srv.requests) == tries and not info.value.context_exceeded
+
+
+def test_a_prompt_too_long_400_is_a_context_error_naming_the_limit(server):
+    srv = server([Turn(status=400, body=_anthropic_error(
+        "invalid_request_error", "prompt is too long: 250000 tokens > 200000 maximum"))])
+    with pytest.raises(ProviderError) as info:
+        collect(provider(srv))
+    assert info.value.context_exceeded and info.value.context_limit == 200_000 and len(srv.requests) == 1
