@@ -67,7 +67,7 @@ def is_vendor_protocol(protocol: str) -> bool:
 
 # Models that take `thinking: {type: "adaptive"}` with an effort instead of a token budget
 # (Anthropic: Claude Opus/Sonnet 4.6 and later; MiniMax-M3).
-_ADAPTIVE = re.compile(r"claude-(?:opus|sonnet)-4-[6-9]|claude-[a-z]+-[5-9]|claude-(?:mythos|fable)|minimax-m3", re.I)
+_ADAPTIVE = re.compile(r"claude-(?:opus|sonnet)-4[-.][6-9]|claude-[a-z]+-[5-9]|claude-(?:mythos|fable)|minimax-m3", re.I)
 
 
 def wants_adaptive(model: str) -> bool:
