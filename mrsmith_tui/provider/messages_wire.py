@@ -140,7 +140,8 @@ def _paired(out: list[dict[str, Any]]) -> list[dict[str, Any]]:
             continue
         before = out[i - 1]["content"] if i and out[i - 1]["role"] == "assistant" else []
         calls = [b["id"] for b in before if b["type"] == "tool_use"]
-        results, rest = [], []
+        results: list[dict[str, Any]] = []
+        rest: list[dict[str, Any]] = []
         for b in message["content"]:
             if b["type"] != "tool_result":
                 rest.append(b)
