@@ -281,3 +281,22 @@ def test_a_prompt_too_long_400_is_a_context_error_naming_the_limit(server):
     with pytest.raises(ProviderError) as info:
         collect(provider(srv))
     assert info.value.context_exceeded and info.value.context_limit == 200_000 and len(srv.requests) == 1
+
+
+@pytest.mark.parametrize(("base", "url"), [
+    ("https://api.anthropic.com", "https://api.anthropic.com/v1/messages"),
+    ("https://api.anthropic.com/", "https://api.anthropic.com/v1/messages"),
+    ("https://api.anthropic.com/v1/", "https://api.anthropic.com/v1/messages"),
+    ("https://api.anthropic.com/v1/messages", "https://api.anthropic.com/v1/messages"),
+    ("https://gw.example/v1/messages/", "https://gw.example/v1/messages"),
+    ("https://api.minimax.io/anthropic", "https://api.minimax.io/anthropic/v1/messages"),
+    ("https://api.z.ai/api/anthropic/", "https://api.z.ai/api/anthropic/v1/messages"),
+])
+def test_the_messages_url_from_any_way_of_writing_the_base(base, url):
+    assert MessagesProvider(name="a", base_url=base, api_key="k").url == url
+
+
+def test_a_base_written_as_the_whole_endpoint_reaches_it_over_the_socket(server):
+    srv = server([text_answer("ok")])
+    assert collect(provider(srv, base_url=f"{srv.base_url}/v1/messages/"))[-1].content == "ok"
+    assert srv.paths == ["/v1/messages"]
