@@ -109,10 +109,11 @@ class MessagesAssembler:
         return self.feed(chunk, event)
 
     def feed(self, chunk: dict[str, Any], event: str = "message") -> list[StreamEvent]:
-        kind = _str(chunk.get("type")) or event
+        kind = _str(chunk.get("type")) or (event if event != "message" else "")  # "message": SSE's default name
         if kind == "error" or (event == "error" and "error" in chunk):
             self._raise(chunk)
-        if kind == "message":  # a server that ignored `stream: true`: the whole answer at once
+        if kind == "message" or (not kind and "content" in chunk and "role" in chunk):
+            # a server that ignored `stream: true`: the whole answer at once (an event of no known type is not one)
             return self._whole(chunk)
         if kind == "message_start":
             message = _dict(chunk.get("message"))

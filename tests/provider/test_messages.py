@@ -300,3 +300,10 @@ def test_a_base_written_as_the_whole_endpoint_reaches_it_over_the_socket(server)
     srv = server([text_answer("ok")])
     assert collect(provider(srv, base_url=f"{srv.base_url}/v1/messages/"))[-1].content == "ok"
     assert srv.paths == ["/v1/messages"]
+
+
+def test_an_event_of_no_type_is_not_a_whole_answer_so_a_cut_after_it_is_still_a_cut(server):
+    turn = Turn(events=[message_start(), *text_blocks(0, "partial"), 'data: {"vendor": "keep-alive"}\n\n'], done=False)
+    with pytest.raises(ProviderError) as info:
+        collect(provider(server([turn])))
+    assert "cut mid-way" in info.value.message and info.value.partial_content == "partial"
