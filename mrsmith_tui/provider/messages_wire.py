@@ -110,7 +110,7 @@ def messages_of(entries: Iterable[HistoryEntry], thinking: str = "preserve", *, 
     out: list[dict[str, Any]] = []
     for i, entry in enumerate(kept):
         if isinstance(entry, UserEntry):
-            _add(out, "user", [{"type": "text", "text": entry.text or "(empty)"}])
+            _add(out, "user", [{"type": "text", "text": entry.text if entry.text.strip() else "(empty)"}])
         elif isinstance(entry, ToolResultEntry):
             if with_tools:
                 block: dict[str, Any] = {"type": "tool_result", "tool_use_id": _tool_id(entry.call_id),
@@ -177,7 +177,7 @@ def _answer(entry: AssistantEntry, *, keep_thinking: bool, with_tools: bool) -> 
             if keep_thinking and not entry.partial:
                 blocks.append({"type": "redacted_thinking", "data": b.data})
         elif isinstance(b, TextBlock):
-            if b.text:
+            if b.text.strip():  # the wire refuses a text block of whitespace alone
                 blocks.append({"type": "text", "text": b.text})
         elif isinstance(b, ToolCallBlock):
             if with_tools:

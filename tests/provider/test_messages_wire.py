@@ -215,3 +215,14 @@ def test_a_result_whose_call_is_gone_becomes_text_and_a_call_without_its_result_
     assert [(r["tool_use_id"], r.get("is_error", False)) for r in results] == [("t2", False), ("t1", True)]
     assert messages[2]["content"][:2] == results and messages[2]["content"][2]["text"] == "after a crash"
     assert messages[4]["content"][0]["tool_use_id"] == "t3" and messages[4]["content"][0]["is_error"]
+
+
+def test_no_text_block_of_whitespace_alone_is_sent():
+    entries = (UserEntry(text="  \n"), AssistantEntry(blocks=(TextBlock(text="\n\n"),
+                                                               ToolCallBlock(id="t1", name="glob", arguments="{}"))),
+               ToolResultEntry(call_id="t1", name="glob", content="x"), AssistantEntry(blocks=(TextBlock(text=" "),)),
+               UserEntry(text="next"))
+    messages = body(entries=entries)["messages"]
+    texts = [b["text"] for m in messages for b in m["content"] if b["type"] == "text"]
+    assert texts == ["(empty)", "next"] and all(t.strip() for t in texts)
+    assert [m["role"] for m in messages] == ["user", "assistant", "user"]
