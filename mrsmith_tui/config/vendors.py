@@ -74,6 +74,14 @@ def wants_adaptive(model: str) -> bool:
     return _ADAPTIVE.search(model) is not None
 
 
+# Models that refuse a token budget (`thinking: {type: "enabled"}` is a 400): Claude Opus 4.7 and later, Mythos.
+_ADAPTIVE_ONLY = re.compile(r"claude-opus-4[-.][7-9]|claude-opus-[5-9]|claude-mythos", re.I)
+
+
+def adaptive_only(model: str) -> bool:
+    return _ADAPTIVE_ONLY.search(model) is not None
+
+
 # Kimi's Chat endpoint, like DeepSeek's thinking mode, refuses a tool-call turn without its reasoning.
 _KIMI = re.compile(r"kimi|moonshot", re.I)
 

@@ -175,3 +175,13 @@ def test_an_unknown_stop_reason_still_gives_the_answer(cli, messages):
     srv = messages([text_answer("fine", stop="brand_new_reason")])
     done = cli.run(*on(srv, "-p", "hi"))
     assert (done.code, done.out) == (0, "fine\n") and "Traceback" not in done.err
+
+
+def test_a_token_budget_for_a_model_that_takes_only_adaptive_thinking_exits_2(cli, tmp_path, messages):
+    srv = messages([text_answer("never")])
+    config = tmp_path / "config.toml"
+    config.write_text(f'[[providers]]\nname = "c"\nprotocol = "anthropic"\nbaseUrl = "{srv.base_url}"\napiKey = "k"\n\n'
+                      '[[agents]]\nname = "a"\nprovider = "c"\nmodel = "claude-opus-4-7"\nthinkingStyle = "budget"\n')
+    done = cli.run("--config", str(config), "--effort", "high", "-p", "hi")
+    assert done.code == 2 and len(done.err_lines) == 1, done.err
+    assert "claude-opus-4-7 takes only adaptive thinking" in done.err and srv.requests == []
