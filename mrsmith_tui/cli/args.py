@@ -8,7 +8,6 @@ from pathlib import Path
 
 from mrsmith_tui import __version__
 from mrsmith_tui.config.schema import allow_spec_problem
-from mrsmith_tui.config.vendors import OPENAI_EFFORTS
 from mrsmith_tui.errors import EXIT_USAGE, MrSmithError
 
 __all__ = ["SESSION_COMMANDS", "UsageError", "build_parser", "check_session_flags", "session_parser"]
@@ -102,7 +101,7 @@ def _wire_flags(cfg: argparse._ArgumentGroup) -> None:
                      "minimax, zai, deepseek")
     cfg.add_argument("--thinking", choices=["preserve", "strip"], help="send earlier reasoning back (preserve) or only "
                      "the current tool loop's (strip)")
-    cfg.add_argument("--effort", choices=OPENAI_EFFORTS,  # which of them the protocol takes: config.knobs, one line
+    cfg.add_argument("--effort", metavar="LEVEL",  # which levels the protocol takes: config.knobs, one line naming them
                      help="reasoning effort: low, medium, high, max (openai also none, minimal, xhigh; unset: the model's default)")
     cfg.add_argument("--cache", choices=["auto", "active"], help="active: cache_control breakpoints (anthropic, minimax)")
     cfg.add_argument("--max-tokens", metavar="N", type=_positive_int, help="the answer's token cap")

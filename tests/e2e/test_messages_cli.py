@@ -73,6 +73,8 @@ def test_an_error_event_exits_1_with_the_servers_message(cli, messages):
     (("--protocol", "anthropic", "--effort", "max", "--thinking", "strip"), "effort max with thinking strip"),
     (("--protocol", "minimax", "--effort", "medium", "--thinking", "strip"), "effort medium with thinking strip"),
     (("--protocol", "anthropic", "--effort", "high", "--max-tokens", "8000"), "max tokens 8000"),
+    (("--protocol", "anthropic", "--effort", "bogus"), "effort 'bogus' is not one the anthropic protocol takes"),
+    (("--protocol", "zai", "--effort", "xhigh"), "effort 'xhigh' is not one the zai protocol takes"),
 ])
 def test_each_forbidden_combination_exits_2_with_one_line_and_sends_nothing(cli, messages, argv, rule):
     srv = messages([text_answer("never")])
