@@ -104,7 +104,8 @@ def _wire_flags(cfg: argparse._ArgumentGroup) -> None:
                      "minimax, zai, deepseek")
     cfg.add_argument("--thinking", choices=["preserve", "strip"], help="send earlier reasoning back (preserve) or only "
                      "the current tool loop's (strip)")
-    cfg.add_argument("--effort", choices=["low", "medium", "high", "max"], help="reasoning effort (unset: the model's default)")
+    cfg.add_argument("--effort", metavar="LEVEL",  # which levels the protocol takes: config.knobs, one line naming them
+                     help="reasoning effort: low, medium, high, max (openai also none, minimal, xhigh; unset: the model's default)")
     cfg.add_argument("--cache", choices=["auto", "active"], help="active: cache_control breakpoints (anthropic, minimax)")
     cfg.add_argument("--max-tokens", metavar="N", type=_positive_int, help="the answer's token cap")
 

@@ -10,6 +10,7 @@ combination is a UsageError, one line naming the rule, exit 2, before anything i
 from __future__ import annotations
 
 import argparse
+import os
 from typing import Any
 
 from mrsmith_tui.cli.args import UsageError
@@ -24,7 +25,8 @@ __all__ = ["apply_wire_flags", "check_knobs"]
 def apply_wire_flags(config: Config, args: argparse.Namespace) -> Config:
     protocol: str | None = getattr(args, "protocol", None)
     if protocol is not None:
-        config = _with_protocol(config, protocol, agent_name=args.agent, base_url_given=bool(args.base_url))
+        config = _with_protocol(config, protocol, agent_name=args.agent, base_url_given=bool(args.base_url),
+                                key_given=bool(getattr(args, "api_key", None)))
     config = _vendor_agent(config)
     knobs: dict[str, Any] = {}
     if getattr(args, "thinking", None):
@@ -53,7 +55,8 @@ def check_knobs(config: Config, agent_name: str | None) -> None:
         raise UsageError(problem)
 
 
-def _with_protocol(config: Config, protocol: str, *, agent_name: str | None, base_url_given: bool) -> Config:
+def _with_protocol(config: Config, protocol: str, *, agent_name: str | None, base_url_given: bool,
+                   key_given: bool = False) -> Config:
     v = vendor(protocol)
     if config.agents:
         name = resolve_agent(config, agent_name).provider
@@ -66,6 +69,9 @@ def _with_protocol(config: Config, protocol: str, *, agent_name: str | None, bas
     update: dict[str, Any] = {"protocol": protocol}
     if not base_url_given and old.base_url in (DEFAULT_BASE_URL, *(x.base_url for x in VENDORS.values())):
         update["base_url"] = v.base_url  # the vendor's documented endpoint, unless one was named
+    if (protocol != "openai" and not key_given and old.api_key
+            and old.api_key == os.environ.get("OPENAI_API_KEY")):
+        update["api_key"] = None  # OPENAI_API_KEY is OpenAI's key: never sent to another vendor's endpoint
     taken = {p.name for p in config.providers}
     if name == IMPLICIT_PROVIDER and protocol != IMPLICIT_PROVIDER and protocol not in taken:
         update["name"] = protocol  # the implicit provider is named after what it speaks (MRSMITH_<PROTOCOL>_API_KEY)

@@ -13,6 +13,7 @@ from mrsmith_tui.config.vendors import (
     OPENAI_EFFORTS,
     REPLY_FLOOR,
     VENDORS,
+    adaptive_only,
     is_vendor_protocol,
     vendor,
     wants_adaptive,
@@ -49,6 +50,9 @@ def knob_problem(agent: AgentConfig, protocol: str) -> str | None:
     if effort and agent.thinking == "strip" and is_vendor_protocol(protocol):
         return (f"effort {effort} with thinking strip: the {protocol} protocol cannot think at an effort "
                 "while stripping its thinking (drop one of them)")
+    if effort and agent.thinking_style == "budget" and v.wire == "messages" and adaptive_only(agent.model):
+        return (f"thinking style budget: {agent.model} takes only adaptive thinking (a token budget is refused; "
+                "drop thinkingStyle)")
     adaptive = agent.thinking_style == "adaptive" or (agent.thinking_style is None and wants_adaptive(agent.model))
     if effort and v.wire == "messages" and not adaptive and agent.max_tokens:
         least = BUDGETS.get(effort, 1024) + REPLY_FLOOR

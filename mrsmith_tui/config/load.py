@@ -284,7 +284,7 @@ def api_key_for(config: Config, provider_name: str, env: Mapping[str, str] = os.
     from_env = env.get(api_key_variable(provider_name))
     if from_env:
         return from_env
-    if provider_name == IMPLICIT_PROVIDER:
+    if provider_name == IMPLICIT_PROVIDER and (pc is None or pc.protocol == "openai"):  # OpenAI's key goes to no other protocol
         return env.get("OPENAI_API_KEY") or None
     return None
 

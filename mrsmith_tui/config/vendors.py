@@ -67,11 +67,19 @@ def is_vendor_protocol(protocol: str) -> bool:
 
 # Models that take `thinking: {type: "adaptive"}` with an effort instead of a token budget
 # (Anthropic: Claude Opus/Sonnet 4.6 and later; MiniMax-M3).
-_ADAPTIVE = re.compile(r"claude-(?:opus|sonnet)-4-[6-9]|claude-[a-z]+-[5-9]|claude-(?:mythos|fable)|minimax-m3", re.I)
+_ADAPTIVE = re.compile(r"claude-(?:opus|sonnet)-4[-.][6-9]|claude-[a-z]+-[5-9]|claude-(?:mythos|fable)|minimax-m3", re.I)
 
 
 def wants_adaptive(model: str) -> bool:
     return _ADAPTIVE.search(model) is not None
+
+
+# Models that refuse a token budget (`thinking: {type: "enabled"}` is a 400): Claude Opus 4.7 and later, Mythos.
+_ADAPTIVE_ONLY = re.compile(r"claude-opus-4[-.][7-9]|claude-opus-[5-9]|claude-mythos", re.I)
+
+
+def adaptive_only(model: str) -> bool:
+    return _ADAPTIVE_ONLY.search(model) is not None
 
 
 # Kimi's Chat endpoint, like DeepSeek's thinking mode, refuses a tool-call turn without its reasoning.

@@ -56,6 +56,13 @@ class RunResult:
     reason: str = ""  # "max_rounds": stopped by the tool-round cap
 
 
+# The Messages stop reasons that end an answer short of what was asked (Anthropic's "Handling stop reasons").
+_STOP_WARNINGS = {
+    "refusal": "the model refused to answer (stop reason: refusal)",
+    "model_context_window_exceeded": "answer cut: the context window is full (stop reason: model_context_window_exceeded)",
+    "pause_turn": "the server paused a long turn (stop reason: pause_turn); send a message to let it go on",
+}
+
 class _Streamed:
     """One answer on its way: its run and the blocks it streams as (when they began, their ids)."""
 
@@ -346,8 +353,8 @@ class Conversation:
         self._account(run_id, request, done.usage)
         if done.finish_reason in ("length", "max_tokens"):
             self._warn(f"answer cut at the output limit (max_tokens {done.usage.completion_tokens:,})", "length")
-        elif done.finish_reason == "refusal":
-            self._warn("the model refused to answer (stop reason: refusal)", "refusal")
+        elif done.finish_reason in _STOP_WARNINGS:
+            self._warn(_STOP_WARNINGS[done.finish_reason], done.finish_reason)
         return _Answer(content=content, reasoning=reasoning, tool_calls=calls)
 
     def _notice(self, event: StreamNotice) -> None:

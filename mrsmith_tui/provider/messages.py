@@ -28,8 +28,10 @@ ANTHROPIC_VERSION = "2023-06-01"
 
 
 def messages_root(base_url: str) -> str:
-    """`{base}/v1`, once: a base written with its `/v1` is not doubled."""
+    """`{base}/v1`, once: a base written with its `/v1` (or the whole `/v1/messages` endpoint) is not doubled."""
     base = base_url.rstrip("/")
+    if base.endswith("/v1/messages"):
+        base = base.removesuffix("/messages")
     return base if base.endswith("/v1") else f"{base}/v1"
 
 

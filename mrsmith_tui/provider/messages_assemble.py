@@ -47,6 +47,7 @@ class _Block:
     name: str = ""
     size: int = 0  # a tool's argument characters, kept or not
     slot: int = 0  # a tool's number among the answer's calls
+    stopped: bool = False  # its content_block_stop came: a later delta for it is not the answer's
 
 
 def _dict(value: Any) -> dict[str, Any]:
@@ -108,10 +109,11 @@ class MessagesAssembler:
         return self.feed(chunk, event)
 
     def feed(self, chunk: dict[str, Any], event: str = "message") -> list[StreamEvent]:
-        kind = _str(chunk.get("type")) or event
+        kind = _str(chunk.get("type")) or (event if event != "message" else "")  # "message": SSE's default name
         if kind == "error" or (event == "error" and "error" in chunk):
             self._raise(chunk)
-        if kind == "message":  # a server that ignored `stream: true`: the whole answer at once
+        if kind == "message" or (not kind and "content" in chunk and "role" in chunk):
+            # a server that ignored `stream: true`: the whole answer at once (an event of no known type is not one)
             return self._whole(chunk)
         if kind == "message_start":
             message = _dict(chunk.get("message"))
@@ -125,9 +127,13 @@ class MessagesAssembler:
             if isinstance(reason, str):
                 self._stop_reason = reason
             self._usage.update({k: v for k, v in _dict(chunk.get("usage")).items() if v is not None})
+        elif kind == "content_block_stop":
+            stopped = self._blocks.get(whole_number(chunk.get("index")))
+            if stopped is not None:
+                stopped.stopped = True
         elif kind == "message_stop":
             self.saw_stop = True
-        return []  # ping, content_block_stop, and events this mrsmith does not know
+        return []  # ping and events this mrsmith does not know
 
     def _raise(self, chunk: dict[str, Any]) -> None:
         payload = _dict(chunk.get("error")) or chunk
@@ -165,8 +171,8 @@ class MessagesAssembler:
 
     def _delta(self, index: int, delta: dict[str, Any]) -> list[StreamEvent]:
         b = self._blocks.get(index)
-        if b is None:
-            return []
+        if b is None or b.stopped:
+            return []  # a block never started (or an unknown type's), or one already stopped
         kind = _str(delta.get("type"))
         if kind == "text_delta" and b.kind == "text":
             return self._text(b, _str(delta.get("text")))

@@ -110,7 +110,7 @@ def messages_of(entries: Iterable[HistoryEntry], thinking: str = "preserve", *, 
     out: list[dict[str, Any]] = []
     for i, entry in enumerate(kept):
         if isinstance(entry, UserEntry):
-            _add(out, "user", [{"type": "text", "text": entry.text or "(empty)"}])
+            _add(out, "user", [{"type": "text", "text": entry.text if entry.text.strip() else "(empty)"}])
         elif isinstance(entry, ToolResultEntry):
             if with_tools:
                 block: dict[str, Any] = {"type": "tool_result", "tool_use_id": _tool_id(entry.call_id),
@@ -122,6 +122,37 @@ def messages_of(entries: Iterable[HistoryEntry], thinking: str = "preserve", *, 
             content = _answer(entry, keep_thinking=i >= loop and with_tools, with_tools=with_tools)
             if content:
                 _add(out, "assistant", content)
+    return _paired(out) if with_tools else out
+
+
+def _paired(out: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every `tool_use` answered in the next message and every `tool_result` answering the message before, as
+    the wire demands: a result whose call is gone (compacted, or a session cut between the two) becomes text, and
+    a call left without its result (a session killed before its tools ran) is told it did not run."""
+    for i, message in enumerate(out):
+        if message["role"] != "assistant":
+            continue
+        calls = [b["id"] for b in message["content"] if b["type"] == "tool_use"]
+        if calls and (i + 1 == len(out) or out[i + 1]["role"] != "user"):
+            out.insert(i + 1, {"role": "user", "content": []})
+    for i, message in enumerate(out):
+        if message["role"] != "user":
+            continue
+        before = out[i - 1]["content"] if i and out[i - 1]["role"] == "assistant" else []
+        calls = [b["id"] for b in before if b["type"] == "tool_use"]
+        results: list[dict[str, Any]] = []
+        rest: list[dict[str, Any]] = []
+        for b in message["content"]:
+            if b["type"] != "tool_result":
+                rest.append(b)
+            elif b["tool_use_id"] in calls and b["tool_use_id"] not in {r["tool_use_id"] for r in results}:
+                results.append(b)
+            else:
+                rest.append({"type": "text", "text": f"[result of an earlier call]\n{b['content']}"})
+        answered = {r["tool_use_id"] for r in results}
+        results += [{"type": "tool_result", "tool_use_id": c, "content": "(no result: this call did not run)", "is_error": True}
+                    for c in dict.fromkeys(calls) if c not in answered]
+        out[i] = {"role": "user", "content": results + rest}
     return out
 
 
@@ -146,7 +177,7 @@ def _answer(entry: AssistantEntry, *, keep_thinking: bool, with_tools: bool) -> 
             if keep_thinking and not entry.partial:
                 blocks.append({"type": "redacted_thinking", "data": b.data})
         elif isinstance(b, TextBlock):
-            if b.text:
+            if b.text.strip():  # the wire refuses a text block of whitespace alone
                 blocks.append({"type": "text", "text": b.text})
         elif isinstance(b, ToolCallBlock):
             if with_tools:

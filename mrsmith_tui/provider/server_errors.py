@@ -31,7 +31,8 @@ def error_text(error: Any) -> str:
 _CONTEXT_PHRASES = ("context_length_exceeded", "exceed_context_size", "maximum context length",
                     "exceeds the available context", "context length exceeded", "context window",
                     "too many tokens", "prompt is too long", "reduce the length")
-_LIMIT_PATTERNS = (r"maximum context length is (\d+)", r"n_ctx[\"'=: ]+(\d+)", r"context (?:size|length|window) (?:of |is )?(\d+)")
+_LIMIT_PATTERNS = (r"maximum context length is (\d+)", r"n_ctx[\"'=: ]+(\d+)", r"context (?:size|length|window) (?:of |is )?(\d+)",
+                  r"tokens > (\d+) maximum")  # Anthropic: "prompt is too long: 250000 tokens > 200000 maximum"
 
 
 def context_exceeded(error: Any) -> tuple[bool, int]:

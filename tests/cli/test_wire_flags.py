@@ -56,6 +56,9 @@ def test_a_config_provider_with_a_vendor_protocol_and_no_agent_gets_one():
     ("--protocol", "zai", "--cache", "active"),
     ("--protocol", "deepseek", "--effort", "high", "--thinking", "strip"),
     ("--protocol", "anthropic", "--model", "claude-sonnet-4-5", "--effort", "medium", "--max-tokens", "12000"),
+    ("--protocol", "anthropic", "--effort", "xhigh"),
+    ("--protocol", "minimax", "--effort", "none"),
+    ("--protocol", "deepseek", "--effort", "minimal"),
 ])
 def test_forbidden_combinations_are_usage_errors(argv):
     with pytest.raises(UsageError) as info:
@@ -67,3 +70,9 @@ def test_an_adaptive_model_takes_any_max_tokens_with_an_effort():
     config = flags(Config(), "--protocol", "anthropic", "--model", "claude-opus-4-6", "--effort", "high",
                    "--max-tokens", "2000", "--api-key", "k")
     assert config.agents[0].max_tokens == 2000
+
+
+@pytest.mark.parametrize("effort", ["none", "minimal", "xhigh"])
+def test_the_openai_protocol_takes_its_own_efforts_from_the_command_line(effort):
+    config = flags(Config(), "--protocol", "openai", "--model", "gpt-5", "--effort", effort, "--api-key", "k")
+    assert config.agents[0].reasoning_effort == effort

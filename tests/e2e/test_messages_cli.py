@@ -73,6 +73,8 @@ def test_an_error_event_exits_1_with_the_servers_message(cli, messages):
     (("--protocol", "anthropic", "--effort", "max", "--thinking", "strip"), "effort max with thinking strip"),
     (("--protocol", "minimax", "--effort", "medium", "--thinking", "strip"), "effort medium with thinking strip"),
     (("--protocol", "anthropic", "--effort", "high", "--max-tokens", "8000"), "max tokens 8000"),
+    (("--protocol", "anthropic", "--effort", "bogus"), "effort 'bogus' is not one the anthropic protocol takes"),
+    (("--protocol", "zai", "--effort", "xhigh"), "effort 'xhigh' is not one the zai protocol takes"),
 ])
 def test_each_forbidden_combination_exits_2_with_one_line_and_sends_nothing(cli, messages, argv, rule):
     srv = messages([text_answer("never")])
@@ -144,3 +146,44 @@ def test_a_forbidden_combination_in_the_config_file_exits_2_too(cli, tmp_path, m
     config.write_text(bogus)
     done = cli.run("--config", str(config), "-p", "hi")
     assert done.code == 2 and "effort 'bogus' is not one the deepseek protocol takes" in done.err
+
+
+def test_openais_key_is_never_sent_to_another_protocols_endpoint(cli, messages):
+    srv = messages([text_answer("one"), text_answer("two")])
+    openai_env = {"OPENAI_API_KEY": "sk-openai-not-for-anthropic", "OPENAI_BASE_URL": srv.base_url}
+    first = cli.run("--protocol", "anthropic", "--model", "claude-test", "-p", "hi", env=openai_env)
+    second = cli.run("--protocol", "anthropic", "--base-url", srv.base_url, "--model", "claude-test", "-p", "hi",
+                     env={**openai_env, "MRSMITH_ANTHROPIC_API_KEY": "sk-ant-own"})
+    assert first.code == 0 and second.code == 0, first.err + second.err
+    assert "x-api-key" not in srv.headers[0] and "authorization" not in {k.lower() for k in srv.headers[0]}
+    assert srv.headers[1]["x-api-key"] == "sk-ant-own"
+    assert "sk-openai-not-for-anthropic" not in json.dumps(srv.headers)
+
+
+@pytest.mark.parametrize(("stop", "said"), [
+    ("refusal", "refused to answer"),
+    ("model_context_window_exceeded", "context window is full"),
+    ("pause_turn", "paused a long turn"),
+    ("max_tokens", "cut at the output limit"),
+])
+def test_a_stop_reason_that_ends_the_answer_short_is_said_and_the_answer_kept(cli, messages, stop, said):
+    srv = messages([text_answer("as far as I got", stop=stop)])
+    done = cli.run(*on(srv, "-p", "hi"))
+    assert done.code == 0, done.err
+    assert done.out == "as far as I got\n" and said in done.err
+
+
+def test_an_unknown_stop_reason_still_gives_the_answer(cli, messages):
+    srv = messages([text_answer("fine", stop="brand_new_reason")])
+    done = cli.run(*on(srv, "-p", "hi"))
+    assert (done.code, done.out) == (0, "fine\n") and "Traceback" not in done.err
+
+
+def test_a_token_budget_for_a_model_that_takes_only_adaptive_thinking_exits_2(cli, tmp_path, messages):
+    srv = messages([text_answer("never")])
+    config = tmp_path / "config.toml"
+    config.write_text(f'[[providers]]\nname = "c"\nprotocol = "anthropic"\nbaseUrl = "{srv.base_url}"\napiKey = "k"\n\n'
+                      '[[agents]]\nname = "a"\nprovider = "c"\nmodel = "claude-opus-4-7"\nthinkingStyle = "budget"\n')
+    done = cli.run("--config", str(config), "--effort", "high", "-p", "hi")
+    assert done.code == 2 and len(done.err_lines) == 1, done.err
+    assert "claude-opus-4-7 takes only adaptive thinking" in done.err and srv.requests == []

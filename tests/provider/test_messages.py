@@ -227,3 +227,83 @@ def test_a_done_sentinel_and_a_missing_message_stop_after_a_stop_reason_are_tole
     events = collect(provider(server([turn])))
     assert not any(isinstance(e, StreamNotice) for e in events)
     assert events[-1].content == "fine" and events[-1].finish_reason == "end_turn"
+
+
+def _bare(event: str) -> str:
+    """The same event without its `event:` line (the type only in the data), CRLF line ends."""
+    data = next(line for line in event.splitlines() if line.startswith("data:"))
+    return f"{data}\r\n\r\n"
+
+
+def test_events_without_event_lines_with_crlf_comments_and_retry_cut_at_every_byte(server):
+    events = [message_start(), ": keep-alive\r\nretry: 3000\r\n\r\n", ping(),
+              *text_blocks(0, "héllo 😀 wörld"), ping(), *message_end()]
+    turn = Turn(events=[_bare(e) if e.startswith("event:") else e for e in events], done=False, split=1)
+    done = collect(provider(server([turn])))[-1]
+    assert done.content == "héllo 😀 wörld" and done.finish_reason == "end_turn"
+    assert done.usage.prompt_tokens == 10 and not done.usage.estimated
+
+
+def test_a_delta_for_a_block_never_started_or_already_stopped_is_not_the_answers(server):
+    turn = answer([delta(5, {"type": "text_delta", "text": "ghost "})], text_blocks(0, "real"),
+                  [delta(0, {"type": "text_delta", "text": " late"}),
+                   delta(0, {"type": "input_json_delta", "partial_json": "{}"})])
+    done = collect(provider(server([turn])))[-1]
+    assert done.content == "real" and done.blocks == (TextBlock(text="real"),)
+
+
+def _anthropic_error(kind: str, message: str) -> dict:
+    return {"type": "error", "error": {"type": kind, "message": message}, "request_id": "req_011"}
+
+
+@pytest.mark.parametrize(("status", "kind", "message", "tries"), [
+    (400, "invalid_request_error", "messages.1: unexpected tool_use_id", 1),
+    (401, "authentication_error", "invalid x-api-key", 1),
+    (403, "permission_error", "your key may not use this model", 1),
+    (404, "not_found_error", "model: claude-nope", 1),
+    (413, "request_too_large", "Request exceeds the maximum allowed number of bytes.", 1),
+    (429, "rate_limit_error", "per-minute rate limit exceeded", 3),
+    (500, "api_error", "Internal server error", 3),
+    (529, "overloaded_error", "Overloaded", 3),
+])
+def test_each_http_error_says_the_servers_message_and_only_transient_ones_are_tried_again(server, status, kind,
+                                                                                           message, tries):
+    srv = server([Turn(status=status, body=_anthropic_error(kind, message), headers={"retry-after": "0"})] * 3)
+    with pytest.raises(ProviderError) as info:
+        collect(provider(srv))
+    assert info.value.status == status and info.value.message.endswith(f"answered {status}: {message}")
+    assert len(srv.requests) == tries and not info.value.context_exceeded
+
+
+def test_a_prompt_too_long_400_is_a_context_error_naming_the_limit(server):
+    srv = server([Turn(status=400, body=_anthropic_error(
+        "invalid_request_error", "prompt is too long: 250000 tokens > 200000 maximum"))])
+    with pytest.raises(ProviderError) as info:
+        collect(provider(srv))
+    assert info.value.context_exceeded and info.value.context_limit == 200_000 and len(srv.requests) == 1
+
+
+@pytest.mark.parametrize(("base", "url"), [
+    ("https://api.anthropic.com", "https://api.anthropic.com/v1/messages"),
+    ("https://api.anthropic.com/", "https://api.anthropic.com/v1/messages"),
+    ("https://api.anthropic.com/v1/", "https://api.anthropic.com/v1/messages"),
+    ("https://api.anthropic.com/v1/messages", "https://api.anthropic.com/v1/messages"),
+    ("https://gw.example/v1/messages/", "https://gw.example/v1/messages"),
+    ("https://api.minimax.io/anthropic", "https://api.minimax.io/anthropic/v1/messages"),
+    ("https://api.z.ai/api/anthropic/", "https://api.z.ai/api/anthropic/v1/messages"),
+])
+def test_the_messages_url_from_any_way_of_writing_the_base(base, url):
+    assert MessagesProvider(name="a", base_url=base, api_key="k").url == url
+
+
+def test_a_base_written_as_the_whole_endpoint_reaches_it_over_the_socket(server):
+    srv = server([text_answer("ok")])
+    assert collect(provider(srv, base_url=f"{srv.base_url}/v1/messages/"))[-1].content == "ok"
+    assert srv.paths == ["/v1/messages"]
+
+
+def test_an_event_of_no_type_is_not_a_whole_answer_so_a_cut_after_it_is_still_a_cut(server):
+    turn = Turn(events=[message_start(), *text_blocks(0, "partial"), 'data: {"vendor": "keep-alive"}\n\n'], done=False)
+    with pytest.raises(ProviderError) as info:
+        collect(provider(server([turn])))
+    assert "cut mid-way" in info.value.message and info.value.partial_content == "partial"

@@ -129,7 +129,8 @@ def test_effort_max_leaves_the_reply_floor_of_a_given_max_tokens():
     assert body(reasoning_effort="max", max_tokens=20_000)["thinking"]["budget_tokens"] == 20_000 - 4096
 
 
-@pytest.mark.parametrize("model", ["claude-opus-4-6", "claude-sonnet-4-6", "claude-opus-4-7", "MiniMax-M3"])
+@pytest.mark.parametrize("model", ["claude-opus-4-6", "claude-sonnet-4-6", "claude-opus-4-7", "MiniMax-M3",
+                                   "anthropic/claude-opus-4.7", "claude-sonnet-4.6"])
 def test_models_that_want_it_get_adaptive_thinking_with_an_effort(model):
     b = body(model=model, reasoning_effort="high")
     assert b["thinking"] == {"type": "adaptive"} and b["output_config"] == {"effort": "high"}
@@ -195,3 +196,33 @@ def test_call_ids_from_a_chat_server_become_ids_the_wire_takes_on_both_sides():
                ToolResultEntry(call_id="functions.read_file:0", name="read_file", content="ok"))
     messages = body(entries=entries)["messages"]
     assert messages[1]["content"][0]["id"] == messages[2]["content"][0]["tool_use_id"] == "functions_read_file_0"
+
+
+def test_a_result_whose_call_is_gone_becomes_text_and_a_call_without_its_result_is_told_it_did_not_run():
+    entries = (UserEntry(text="q", compacted=True),
+               AssistantEntry(blocks=(ToolCallBlock(id="gone", name="glob", arguments="{}"),), compacted=True),
+               ToolResultEntry(call_id="gone", name="glob", content="x"), UserEntry(text="next"),
+               AssistantEntry(blocks=(ToolCallBlock(id="t1", name="glob", arguments="{}"),
+                                      ToolCallBlock(id="t2", name="glob", arguments="{}"))),
+               ToolResultEntry(call_id="t2", name="glob", content="two"),
+               UserEntry(text="after a crash"),
+               AssistantEntry(blocks=(ToolCallBlock(id="t3", name="glob", arguments="{}"),)))
+    messages = body(entries=entries)["messages"]
+    assert [m["role"] for m in messages] == ["user", "assistant", "user", "assistant", "user"]
+    assert messages[0]["content"] == [{"type": "text", "text": "[result of an earlier call]\nx"},
+                                      {"type": "text", "text": "next"}]
+    results = [b for b in messages[2]["content"] if b["type"] == "tool_result"]
+    assert [(r["tool_use_id"], r.get("is_error", False)) for r in results] == [("t2", False), ("t1", True)]
+    assert messages[2]["content"][:2] == results and messages[2]["content"][2]["text"] == "after a crash"
+    assert messages[4]["content"][0]["tool_use_id"] == "t3" and messages[4]["content"][0]["is_error"]
+
+
+def test_no_text_block_of_whitespace_alone_is_sent():
+    entries = (UserEntry(text="  \n"), AssistantEntry(blocks=(TextBlock(text="\n\n"),
+                                                               ToolCallBlock(id="t1", name="glob", arguments="{}"))),
+               ToolResultEntry(call_id="t1", name="glob", content="x"), AssistantEntry(blocks=(TextBlock(text=" "),)),
+               UserEntry(text="next"))
+    messages = body(entries=entries)["messages"]
+    texts = [b["text"] for m in messages for b in m["content"] if b["type"] == "text"]
+    assert texts == ["(empty)", "next"] and all(t.strip() for t in texts)
+    assert [m["role"] for m in messages] == ["user", "assistant", "user"]
