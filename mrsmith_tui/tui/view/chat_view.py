@@ -136,6 +136,7 @@ class AnswerView(Vertical):
         self._answer = AnswerRenderer(lambda renderable, w: flatten(renderable, self.app.console, w))
 
         self._early: tuple[Block, float, int] | None = None  # shown before it was mounted
+        self.settled = False
 
     def compose(self):
         yield self._tail
@@ -158,6 +159,7 @@ class AnswerView(Vertical):
             self._tail.update(render_block(block, now, width))
             return
         closed, tail, more = self._answer.render(block.text, streaming=not block.done, width=width)
+        self.settled = block.done and not more  # every chunk of a finished answer is drawn
         if more:  # the next chunk on the next frame
             self.call_later(self._again)
         self._set_chunks(closed)
@@ -299,6 +301,13 @@ class ConversationView(VerticalScroll):
                 self.scroll_to_widget(new_focus, animate=False)
         self._conv, self._now = conv, now
         if conv.follow and conv.focused is None:
+            self.scroll_end(animate=False, immediate=False)
+
+    def watch_virtual_size(self, size: Any) -> None:
+        """The conversation grew (a block mounted or re-laid out while nothing else moved: a command's
+        note after the palette): a followed conversation keeps its end in view."""
+        conv = self._conv
+        if conv is not None and conv.follow and conv.focused is None and self.scroll_y < self.max_scroll_y:
             self.scroll_end(animate=False, immediate=False)
 
     def restyle(self) -> None:
