@@ -21,7 +21,7 @@ from textual.widgets import Static
 
 from mrsmith_tui.tui.model import Block, ChatLog, StatusLedger, Welcome
 from mrsmith_tui.tui.view.answer import AnswerRenderer
-from mrsmith_tui.tui.view.blocks import render_block
+from mrsmith_tui.tui.view.blocks import render_block, render_text_live
 from mrsmith_tui.tui.view.welcome import welcome_content
 
 LIVE_BLOCKS = 50
@@ -159,13 +159,20 @@ class AnswerView(Vertical):
             self._tail.update(render_block(block, now, width))
             return
         closed, tail, more = self._answer.render(block.text, streaming=not block.done, width=width)
-        self.settled = block.done and not more  # every chunk of a finished answer is drawn
+        if not block.done:
+            # Streaming: its end, as plain lines (one Static, the cheapest frame); the closed chunks are
+            # rendered meanwhile, one a frame, so the Markdown is ready when the answer ends.
+            self.settled = False
+            self._set_chunks([])
+            self._tail.update(reserve_rows(render_text_live(block), self._tail.styles, width))
+            return
+        self.settled = not more  # every chunk of the finished answer is drawn
         if more:  # the next chunk on the next frame
             self.call_later(self._again)
         self._set_chunks(closed)
         self._tail.display = tail is not None
         if tail is not None:
-            self._tail.update(reserve_rows(tail, self._tail.styles, width) if not block.done else tail)
+            self._tail.update(tail)
 
     def _again(self) -> None:
         block, self.block = self.block, None
