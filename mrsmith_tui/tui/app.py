@@ -270,7 +270,12 @@ class MrSmithApp(App[int]):
             self.ui(ui.CloseAgent)
         prompt = self.query_one(PromptArea)
         prompt.focus()
-        prompt.insert(event.character)
+        if event.send:
+            prompt.post_message(PromptArea.Send(prompt.text))
+        elif event.character == "\b":
+            prompt.action_delete_left()
+        else:
+            prompt.insert(event.character)
 
     def on_resize(self, event: events.Resize) -> None:
         self.ui(ui.Resized, width=event.size.width, height=event.size.height)

@@ -361,7 +361,9 @@ async def test_a_long_streamed_answer_is_markdown_on_screen_when_it_ends():
         await pilot.press(*"go", "enter")
         await until(pilot, lambda: not app.model.run.running)
         view = app.query(".-text").last()
-        await until(pilot, lambda: "THE END" in view.text_shown() and "## Part" not in view.text_shown())
+        await until(pilot, lambda: view.settled)
+        shown = view.text_shown()
+        assert "THE END" in shown and "Part 0" in shown and "## Part" not in shown and "```" not in shown
 
 
 # ------------------------------------------------------------------ narrow terminals
@@ -435,3 +437,40 @@ async def test_resume_without_an_id_opens_the_picker_and_the_welcome_offers_the_
         assert app.model.welcome.last_prompt == "fix the flaky test" and app.model.welcome.can_resume
         welcome = app.query_one("#welcome")
         await until(pilot, lambda: "Ctrl-R" in str(welcome.render()))
+
+
+async def test_a_command_run_from_the_palette_shows_its_output_in_view():
+    from textual.command import CommandPalette
+
+    from tests.tui.test_app import palette_highlights
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        for i in range(20):
+            app.dispatch(ui.Note(text=f"line {i}\n" * 3, at=AT))
+        conv = app.query_one("#conversation")
+        await until(pilot, lambda: conv.max_scroll_y > 0 and conv.scroll_y == conv.max_scroll_y)
+        before = conv.max_scroll_y
+        await pilot.press("ctrl+p")
+        await until(pilot, lambda: isinstance(app.screen, CommandPalette))
+        await pilot.press(*"/help")
+        await until(pilot, lambda: palette_highlights(app, "/help"))
+        await pilot.press("enter")
+        await until(pilot, lambda: app.model.conv.blocks[-1].text.startswith("Commands"))
+        await until(pilot, lambda: conv.max_scroll_y > before and conv.scroll_y == conv.max_scroll_y)
+
+
+async def test_typing_on_the_focused_panel_then_enter_sends_the_prompt_and_opens_no_agent():
+    from mrsmith_tui.tui.view.sidebar import SidebarView
+
+    made: list = []
+    app = make_app(made=made)
+    async with app.run_test(size=(120, 30)) as pilot:
+        app.dispatch(m.AgentSpawned(agent_id="agent-1", label="x", task="t", at=AT))
+        await pilot.press(*"/agents", "enter")
+        await until(pilot, lambda: app.focused is app.query_one(SidebarView))
+        await pilot.press(*"hi", "enter")
+        await until(pilot, lambda: made and made[0].prompts == ["hi"])
+        assert app.model.screen.agent_open is None and app.model.input.draft == ""
+        await pilot.press(*"next", "enter")
+        await until(pilot, lambda: made[0].prompts == ["hi", "next"])  # two prompts, never merged

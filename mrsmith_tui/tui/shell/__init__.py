@@ -10,6 +10,10 @@
     request_keys.py     keys reaching a request's modal: answers, or the person's typing
     history_file.py     the prompt history on disk
     theming.py          the theme, and Rich's Markdown colours that follow it
+    theme_file.py       the theme /theme chose, kept for the next start
+    welcome.py          gathers what the welcome shows (off the UI thread)
+    host.py             AppHost: what the glue may use of the app (a protocol)
 
-The app (tui/app.py) owns one of each and the model; these modules act on it.
+The app (tui/app.py) owns one of each and the model, and hands itself to them as an AppHost: these
+modules act on it and never import it (an import-linter contract holds that).
 """

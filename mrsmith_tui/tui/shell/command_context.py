@@ -18,13 +18,13 @@ from mrsmith_tui.tui.shell.theme_file import save_theme
 if TYPE_CHECKING:
     from textual.screen import Screen
 
-    from mrsmith_tui.tui.app import MrSmithApp
+    from mrsmith_tui.tui.shell.host import AppHost
 
 Answer = TypeVar("Answer")
 
 
 class ShellCommandContext:
-    def __init__(self, app: MrSmithApp, config: Config, sessions_root: Path | None) -> None:
+    def __init__(self, app: AppHost, config: Config, sessions_root: Path | None) -> None:
         self._app = app
         self._config = config
         self._sessions_root = sessions_root

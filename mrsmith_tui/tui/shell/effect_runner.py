@@ -19,10 +19,10 @@ from mrsmith_tui.tui.view.prompt_box import PromptArea
 from mrsmith_tui.tui.view.sidebar import SidebarView
 
 if TYPE_CHECKING:
-    from mrsmith_tui.tui.app import MrSmithApp
+    from mrsmith_tui.tui.shell.host import AppHost
 
 
-def carry_out(app: MrSmithApp, effect: fx.Effect) -> None:
+def carry_out(app: AppHost, effect: fx.Effect) -> None:
     if isinstance(effect, fx.StartRun):
         app.worker.start_run(effect.prompt)
     elif isinstance(effect, fx.CancelRun):
@@ -49,19 +49,19 @@ def carry_out(app: MrSmithApp, effect: fx.Effect) -> None:
         app.notify(clean(PROCESS.redact(effect.text)), timeout=6, markup=False)
 
 
-def cancel_run(app: MrSmithApp) -> None:
+def cancel_run(app: AppHost) -> None:
     """The running turn or job stops; requests of the main run are refused (their modals leave)."""
     app.worker.cancel()
     refuse_requests(app, main_only=True)
 
 
-def refuse_requests(app: MrSmithApp, *, main_only: bool) -> None:
+def refuse_requests(app: AppHost, *, main_only: bool) -> None:
     """The waiting requests (the main run's, or every agent's too) are refused; their modals leave."""
     for rid in app.approver.cancel(main_only=main_only):
         app.ui(m.RequestResolved, request_id=rid, answer="cancelled")
 
 
-def _stop_agent(app: MrSmithApp, agent_id: str) -> None:
+def _stop_agent(app: AppHost, agent_id: str) -> None:
     fleet = app.session.services.fleet if app.session is not None else None
     if fleet is None:
         app.ui(ui.Note, text=f"cannot stop {agent_id}: no fleet in this session", kind="error")
@@ -73,7 +73,7 @@ def _stop_agent(app: MrSmithApp, agent_id: str) -> None:
         app.ui(ui.Note, text=message_of(e), kind="error")
 
 
-def _focus(app: MrSmithApp, target: str) -> None:
+def _focus(app: AppHost, target: str) -> None:
     if target == "panel":
         sidebar = app.query_one(SidebarView)
         sidebar.can_focus = True

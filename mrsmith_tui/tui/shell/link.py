@@ -32,7 +32,7 @@ from mrsmith_tui.tui.model import agent_fields
 from mrsmith_tui.tui.shell.bridge import CoalescingSink, TuiApprover
 
 if TYPE_CHECKING:
-    from mrsmith_tui.tui.app import MrSmithApp
+    from mrsmith_tui.tui.shell.host import AppHost
 
 SessionFactory = Callable[[Sink, Approver], Session]
 ResumeFactory = Callable[[str, Sink, Approver], Session]  # (session_id, sink, approver): a recorded session
@@ -57,7 +57,7 @@ class SessionComposed(Message):
 
 
 class SessionLink:
-    def __init__(self, app: MrSmithApp, make_session: SessionFactory | None, resume: ResumeFactory | None) -> None:
+    def __init__(self, app: AppHost, make_session: SessionFactory | None, resume: ResumeFactory | None) -> None:
         self._app = app
         self._make_session = make_session
         self.read_only = make_session is None  # `mrsmith view`: a recording, no session

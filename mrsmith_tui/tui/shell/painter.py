@@ -21,13 +21,13 @@ from mrsmith_tui.tui.view.sidebar import SidebarView
 from mrsmith_tui.tui.view.status import StatusBar
 
 if TYPE_CHECKING:
-    from mrsmith_tui.tui.app import MrSmithApp
+    from mrsmith_tui.tui.shell.host import AppHost
 
 SPINNER_INTERVAL = 0.1  # 10 fps, only while something runs
 
 
 class Painter:
-    def __init__(self, app: MrSmithApp) -> None:
+    def __init__(self, app: AppHost) -> None:
         self._app = app
         self.draft_in_widget = ""  # the draft the prompt widget was last given or reported
         self.spinner: Timer | None = None
@@ -95,7 +95,7 @@ class Painter:
             if text:  # a passing note clears itself even when nothing else ticks
                 self.wake_up_at(model.screen.note_at + NOTE_SECONDS)
         if getattr(note, "_mrsmith_text", None) != text:
-            note._mrsmith_text = text  # type: ignore[attr-defined]
+            note._mrsmith_text = text
             note.update(Content(clean(PROCESS.redact(text))), layout=False)  # never markup
 
     def _sync_spinner(self, model: ui.Model) -> None:

@@ -17,12 +17,12 @@ from mrsmith_tui.tui.update import answer_for, key_route
 from mrsmith_tui.tui.view.prompt_box import PromptArea
 
 if TYPE_CHECKING:
-    from mrsmith_tui.tui.app import MrSmithApp
+    from mrsmith_tui.tui.shell.host import AppHost
 
 PASSED_KEYS = ("ctrl+c", "ctrl+d", "f2", "pageup", "pagedown")  # the app's own bindings, over any modal
 
 
-def take_request_key(app: MrSmithApp, event: events.Event) -> bool:
+def take_request_key(app: AppHost, event: events.Event) -> bool:
     """True when the event was taken here (an answer, a dropped key, typing moved to the prompt)."""
     if not (isinstance(event, (events.Key, events.Paste)) and bool(app.screen_stack)
             and getattr(app.screen, "request_id", None) is not None):  # a RequestModal, also one closing
@@ -47,20 +47,20 @@ def take_request_key(app: MrSmithApp, event: events.Event) -> bool:
     return False
 
 
-def key_at(app: MrSmithApp, key_time: float | None) -> float:
+def key_at(app: AppHost, key_time: float | None) -> float:
     """When a key was pressed, on the app's clock: Textual stamps events on its own monotonic clock."""
     now = app.clock()
     return now if key_time is None else now - max(0.0, get_time() - key_time)
 
 
-def _modal_takes_paste(app: MrSmithApp) -> bool:
+def _modal_takes_paste(app: AppHost) -> bool:
     """Only a question's free-text box, on screen and past its grace, takes a paste."""
     p = app.model.pending
     return (p.head is not None and (p.head.kind == "question" or p.explaining) and p.keys_from is not None
             and isinstance(app.screen.focused, Input) and app.clock() >= p.keys_from)
 
 
-def type_into_prompt(app: MrSmithApp, character: str, at: float) -> None:
+def type_into_prompt(app: AppHost, character: str, at: float) -> None:
     """The person was typing, not answering: the key joins the prompt and the request waits again."""
     prompt = app.screen_stack[0].query_one(PromptArea)
     prompt.insert(character)

@@ -11,13 +11,13 @@ from mrsmith_tui.tui.view.blocks import review_text
 from mrsmith_tui.tui.view.prompt_box import PromptArea
 
 if TYPE_CHECKING:
-    from mrsmith_tui.tui.app import MrSmithApp
     from mrsmith_tui.tui.screens.agent_screen import AgentScreen
     from mrsmith_tui.tui.screens.modals import RequestModal
+    from mrsmith_tui.tui.shell.host import AppHost
 
 
 class ScreenRoutes:
-    def __init__(self, app: MrSmithApp) -> None:
+    def __init__(self, app: AppHost) -> None:
         self._app = app
         self.modal: RequestModal | None = None  # the request's modal on screen
         self.moved_to_request = False  # Tab / F2: the person asked for the request, over any other screen

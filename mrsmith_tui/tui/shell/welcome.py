@@ -14,7 +14,7 @@ from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.tui import model as ui
 
 if TYPE_CHECKING:
-    from mrsmith_tui.tui.app import MrSmithApp
+    from mrsmith_tui.tui.shell.host import AppHost
 
 
 def _version() -> str:
@@ -57,7 +57,7 @@ def gather(config: Config, sessions_root: Path | None, cwd: Path, *, can_resume:
     return {k: clean(PROCESS.redact(v)) if isinstance(v, str) else v for k, v in fields.items()}
 
 
-def start_welcome(app: MrSmithApp, config: Config, sessions_root: Path | None) -> None:
+def start_welcome(app: AppHost, config: Config, sessions_root: Path | None) -> None:
     """Gather off the UI thread; the welcome appears when it is ready (the conversation is empty till then)."""
     cwd = Path.cwd()
     can_resume = app.link.resume is not None

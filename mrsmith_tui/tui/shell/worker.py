@@ -15,11 +15,11 @@ from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.tui import model as ui
 
 if TYPE_CHECKING:
-    from mrsmith_tui.tui.app import MrSmithApp
+    from mrsmith_tui.tui.shell.host import AppHost
 
 
 class RunWorker:
-    def __init__(self, app: MrSmithApp) -> None:
+    def __init__(self, app: AppHost) -> None:
         self._app = app
         self._token: CancelToken | None = None
         self._waiting: CancelToken | None = None  # the token of a prompt waiting for the session
@@ -87,7 +87,7 @@ class RunWorker:
             self._app.sink(ui.WorkerDone(at=self._app.clock()))
 
 
-def settle_memory(app: MrSmithApp) -> None:
+def settle_memory(app: AppHost) -> None:
     """Collect once, then freeze what survives (start-up, finished blocks) out of the collector's
     view: a full collection over the ~200k objects of a long session paused the screen for about
     90 ms in the middle of a stream. Done only when no run is going, so the pause lands on idle."""

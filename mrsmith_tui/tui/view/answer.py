@@ -1,8 +1,8 @@
-"""An answer block drawn as Markdown at any length, live and finished (markdown_chunks.py cuts it).
+"""An answer block drawn as Markdown at any length (markdown_chunks.py cuts it).
 
-Each closed chunk is rendered once at a width and kept; a streamed delta only renders the chunk it
-closes, if any, and the open tail as plain text (its last lines: the end stays in view). A line too
-long for Rich to wrap cheaply is shown cut, as plain text.
+Each closed chunk is rendered once at a width and kept, one a call: while the answer streams the
+view shows its end as plain text and calls this each frame, so when the answer ends most of its
+Markdown is ready. A line too long for Rich to wrap cheaply is shown cut, as plain text.
 """
 
 from __future__ import annotations

@@ -21,7 +21,7 @@ from textual.widgets import Static
 
 from mrsmith_tui.tui.model import Block, ChatLog, StatusLedger, Welcome
 from mrsmith_tui.tui.view.answer import AnswerRenderer
-from mrsmith_tui.tui.view.blocks import render_block
+from mrsmith_tui.tui.view.blocks import render_block, render_text_live
 from mrsmith_tui.tui.view.welcome import welcome_content
 
 LIVE_BLOCKS = 50
@@ -136,6 +136,7 @@ class AnswerView(Vertical):
         self._answer = AnswerRenderer(lambda renderable, w: flatten(renderable, self.app.console, w))
 
         self._early: tuple[Block, float, int] | None = None  # shown before it was mounted
+        self.settled = False
 
     def compose(self):
         yield self._tail
@@ -158,12 +159,20 @@ class AnswerView(Vertical):
             self._tail.update(render_block(block, now, width))
             return
         closed, tail, more = self._answer.render(block.text, streaming=not block.done, width=width)
+        if not block.done:
+            # Streaming: its end, as plain lines (one Static, the cheapest frame); the closed chunks are
+            # rendered meanwhile, one a frame, so the Markdown is ready when the answer ends.
+            self.settled = False
+            self._set_chunks([])
+            self._tail.update(reserve_rows(render_text_live(block), self._tail.styles, width))
+            return
+        self.settled = not more  # every chunk of the finished answer is drawn
         if more:  # the next chunk on the next frame
             self.call_later(self._again)
         self._set_chunks(closed)
         self._tail.display = tail is not None
         if tail is not None:
-            self._tail.update(reserve_rows(tail, self._tail.styles, width) if not block.done else tail)
+            self._tail.update(tail)
 
     def _again(self) -> None:
         block, self.block = self.block, None
@@ -299,6 +308,13 @@ class ConversationView(VerticalScroll):
                 self.scroll_to_widget(new_focus, animate=False)
         self._conv, self._now = conv, now
         if conv.follow and conv.focused is None:
+            self.scroll_end(animate=False, immediate=False)
+
+    def watch_virtual_size(self, size: Any) -> None:
+        """The conversation grew (a block mounted or re-laid out while nothing else moved: a command's
+        note after the palette): a followed conversation keeps its end in view."""
+        conv = self._conv
+        if conv is not None and conv.follow and conv.focused is None and self.scroll_y < self.max_scroll_y:
             self.scroll_end(animate=False, immediate=False)
 
     def restyle(self) -> None:

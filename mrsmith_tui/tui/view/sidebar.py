@@ -138,9 +138,10 @@ class PanelRowClicked(Message):
 class TypedAway(Message):
     """A printable key pressed where nothing takes text: it belongs in the prompt."""
 
-    def __init__(self, character: str) -> None:
+    def __init__(self, character: str, *, send: bool = False) -> None:
         super().__init__()
         self.character = character
+        self.send = send  # Enter typed right after: the prompt is sent, not an agent opened
 
 
 class SidebarView(Static):
@@ -161,6 +162,7 @@ class SidebarView(Static):
         self._sb: Sidebar | None = None
         self._shown: tuple | None = None
         self._owners: dict[int, str] = {}
+        self._typed_away = False  # a printable key went to the prompt; the focus is on its way there
 
     def show(self, sb: Sidebar, now: float) -> None:
         # Elapsed times of running agents move with the clock: bucket to whole seconds.
@@ -180,9 +182,17 @@ class SidebarView(Static):
         if event.is_printable and event.character and event.key != "x":
             event.stop()
             event.prevent_default()
+            self._typed_away = True
             self.post_message(TypedAway(event.character))
+        elif self._typed_away and event.key in ("enter", "backspace"):
+            # Keys typed faster than the focus moved: they belong to the prompt too, in order (an Enter
+            # here would open an agent and leave the text to merge with the next prompt).
+            event.stop()
+            event.prevent_default()
+            self.post_message(TypedAway("", send=True) if event.key == "enter" else TypedAway("\b"))
 
     def on_focus(self, event: events.Focus) -> None:
+        self._typed_away = False
         self.post_message(PanelKeyPressed("focus"))
 
     def on_blur(self, event: events.Blur) -> None:

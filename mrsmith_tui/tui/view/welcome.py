@@ -21,7 +21,7 @@ def _row(label: str, value: str, width: int, style: str = "") -> Content:
 
 def welcome_content(w: Welcome, led: StatusLedger, width: int) -> Content:
     lines = [Content.assemble(("◆ mrsmith", "bold $accent"), (f" {w.version}" if w.version else "", MUTED),
-                              (" · a coding agent in your terminal", MUTED)), Content("")]
+                              (" · a coding agent in your terminal", MUTED))]
     if led.agent or led.model:
         lines.append(_row("agent", f"{led.agent} · {led.model}" if led.agent else led.model, width, "bold"))
     if w.endpoint:
@@ -50,9 +50,9 @@ def welcome_content(w: Welcome, led: StatusLedger, width: int) -> Content:
     if w.last_id:
         lines.append(Content(""))
         turns = f"{w.last_turns} turn{'s' if w.last_turns != 1 else ''}"
-        head = f"  last session here: {w.last_when} · {turns} · "
-        prompt = one_line(w.last_prompt, max(8, width - len(head) - 2)) if w.last_prompt else ""
-        lines.append(Content.assemble((head, MUTED), (f"“{prompt}”" if prompt else "", "italic")))
+        lines.append(Content.styled(f"  last session here: {w.last_when} · {turns}", MUTED))
+        if w.last_prompt:
+            lines.append(Content.styled(f"  “{one_line(w.last_prompt, max(8, width - 6))}”", "italic"))
         if w.can_resume:
             lines.append(Content.assemble(("  ", ""), ("Ctrl-R", "bold $accent"), (" resumes it · ", MUTED),
                                           ("/sessions", "bold $accent"), (" lists them all", MUTED)))
