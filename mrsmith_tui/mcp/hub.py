@@ -27,6 +27,8 @@ from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.mcp.config import ServerSpec
 from mrsmith_tui.mcp.names import server_keys, tool_names
 from mrsmith_tui.mcp.stderr_log import StderrLog, log_path
+from mrsmith_tui.security.environment import MIN_REDACTED_VALUE
+from mrsmith_tui.security.redact import PROCESS
 from mrsmith_tui.tools.base import Tool, ToolResult
 
 if TYPE_CHECKING:
@@ -164,6 +166,8 @@ class McpHub:
             if server.spec.error:
                 self._change(name, state="failed", error=server.spec.error, bump=True)
                 return
+            # Only now, trusted and starting, do its expanded secrets join the redactor (process-wide state).
+            PROCESS.add(*server.spec.secrets, min_length=MIN_REDACTED_VALUE)
             gen = self._change(name, state="starting", error="", bump=True)
             old = server.link
             loop = self._ensure_loop()
