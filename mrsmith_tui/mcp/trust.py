@@ -77,6 +77,8 @@ class TrustPolicy:
                 continue
             (ready if self.trusted(spec) else unsure).append(name)
         hub.start(ready)
+        if self.store.problem:
+            self.emit(msgs.Warning(text=self.store.problem, code="mcp"))
         if not unsure:
             return
         if self.mode != "ask" or self.approver is None:
