@@ -79,6 +79,13 @@ DEFAULT_SENSITIVE_PATTERNS: tuple[str, ...] = (
 OUTSIDE_ROOT = "outside the working directory"
 
 
+def _user_mcp_config() -> str:
+    """The person's own MCP config (#24) wherever XDG_CONFIG_HOME puts it: it names their tokens."""
+    from mrsmith_tui.paths import config_dir
+
+    return os.path.realpath(config_dir() / "mcp.json")
+
+
 @lru_cache(maxsize=32)
 def _spec(extra: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
     return pathspec.GitIgnoreSpec.from_lines(DEFAULT_SENSITIVE_PATTERNS + extra)
@@ -105,7 +112,7 @@ class SensitivePaths:
             rel = os.path.relpath(candidate, real_root)
             if rel == ".." or rel.startswith("../") or os.path.isabs(rel):
                 return f"it is {OUTSIDE_ROOT}"
-            if rel != "." and self.matches(rel):
+            if rel != "." and (self.matches(rel) or candidate == _user_mcp_config()):
                 return "this looks like a secret"
         return None
 
