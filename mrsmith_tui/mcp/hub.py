@@ -123,6 +123,21 @@ class McpHub:
         with self._lock:
             return [t for s in self._servers.values() if s.status.state == "ready" for t in s.tools]
 
+    def gone_tool(self, name: str) -> Tool | None:
+        """A tool named for a server that is not ready (it died, is stopped or still starting): a stand-in
+        that says so and how to bring it back, rather than "unknown tool"."""
+        from mrsmith_tui.mcp.tool import DisconnectedTool
+
+        with self._lock:
+            for server in self._servers.values():
+                if server.status.state != "ready" and name.startswith(f"{server.status.spec_prefix}__"):
+                    return DisconnectedTool(name, server.spec.name)
+        return None
+
+    def starting(self) -> list[str]:
+        with self._lock:
+            return [n for n, s in self._servers.items() if s.status.state == "starting"]
+
     def wait_settled(self, timeout: float) -> bool:
         """Until no server is starting or waiting for its trust prompt (or `timeout` seconds); True when none is."""
         def settled() -> bool:
