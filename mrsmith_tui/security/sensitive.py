@@ -86,6 +86,10 @@ def _user_mcp_config() -> str:
     return os.path.realpath(config_dir() / "mcp.json")
 
 
+def is_user_mcp_config(path: str | os.PathLike[str]) -> bool:
+    return os.path.realpath(path) == _user_mcp_config()
+
+
 @lru_cache(maxsize=32)
 def _spec(extra: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
     return pathspec.GitIgnoreSpec.from_lines(DEFAULT_SENSITIVE_PATTERNS + extra)

@@ -20,7 +20,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from mrsmith_tui.security.sensitive import SensitivePaths
+from mrsmith_tui.security.sensitive import SensitivePaths, is_user_mcp_config
 from mrsmith_tui.tools.base import ApprovalNeed, ToolContext
 from mrsmith_tui.tools.sandbox import SandboxError, display, resolve
 
@@ -55,7 +55,7 @@ def secret_need(tool: str, raw: Any, ctx: ToolContext, sensitive: SensitivePaths
     real_root = os.path.realpath(ctx.root)
     shown = display(ctx.root, path)
     named = _named(str(raw), real_root)
-    if not ((shown != "." and sensitive.matches(shown)) or sensitive.matches(named)):
+    if not ((shown != "." and sensitive.matches(shown)) or sensitive.matches(named) or is_user_mcp_config(path)):
         return None
     given = str(raw) if os.path.isabs(str(raw)) else named
     detail = shown if given == shown else f"{given} -> {shown}"
@@ -79,7 +79,7 @@ def changed_since_approval(args: dict[str, Any], path: Path) -> str | None:
 
 def is_secret(path: Path, ctx: ToolContext, sensitive: SensitivePaths) -> bool:
     shown = display(ctx.root, path)
-    return shown != "." and sensitive.matches(shown)
+    return shown != "." and (sensitive.matches(shown) or is_user_mcp_config(path))
 
 
 def secret_diff_summary(diff: str) -> str:

@@ -129,3 +129,17 @@ def test_the_user_mcp_config_is_sensitive_wherever_xdg_config_home_puts_it(tmp_p
     user = write_config(tmp_path / "cfg" / "mrsmith" / "mcp.json", {})
     assert SensitivePaths().reason(user, tmp_path) == "this looks like a secret"
     assert SensitivePaths().reason(tmp_path / "cfg" / "mrsmith" / "other.json", tmp_path) is None
+
+
+def test_read_file_asks_for_the_user_mcp_config_under_the_root(tmp_path, monkeypatch):  # adv 13
+    from mrsmith_tui.cancel import CancelToken
+    from mrsmith_tui.tools.base import ToolContext
+    from mrsmith_tui.tools.secret_paths import secret_need
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
+    write_config(tmp_path / "cfg" / "mrsmith" / "mcp.json", {})
+    (tmp_path / "notes.json").write_text("{}")
+    ctx = ToolContext(root=tmp_path, cancel=CancelToken(), approver=None)  # type: ignore[arg-type]
+    need = secret_need("read_file", "cfg/mrsmith/mcp.json", ctx, SensitivePaths())
+    assert need is not None and need.rule == "secret"
+    assert secret_need("read_file", "notes.json", ctx, SensitivePaths()) is None
