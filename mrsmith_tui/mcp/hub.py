@@ -310,8 +310,12 @@ class McpHub:
             loop, thread = self._loop, self._thread
             links = [s.link for s in self._servers.values() if s.link is not None]
             futures = [s.future for s in self._servers.values() if s.future is not None]
+            # one still starting has nothing to finish: cut it off now, never wait out its initialize
+            starting = [s.future for s in self._servers.values() if s.future is not None and s.status.state == "starting"]
         if loop is None or thread is None:
             return
+        for future in starting:
+            future.cancel()
         for link in links:
             loop.call_soon_threadsafe(link.stop.set)
         concurrent.futures.wait(futures, timeout=CLOSE_SECONDS)
