@@ -31,9 +31,9 @@ _lock = threading.Lock()
 
 
 def trust_digest(**parts: str | Iterable[str] | None) -> str:
-    """A digest of what would run: every part by name (a list keeps its order; a name list is sorted by
-    the caller when order means nothing). Values the person would not want written down (a token)
-    must not be parts: give the names of variables and headers, never their values."""
+    """A digest of what would run: every part by name (a list keeps its order; a list is sorted by the
+    caller when order means nothing). Only this one-way digest is stored; give values as the file
+    writes them (`${VAR}` unexpanded), never a value expanded from the environment."""
     canon: dict[str, Any] = {}
     for key, value in sorted(parts.items()):
         canon[key] = value if value is None or isinstance(value, str) else list(value)

@@ -5,6 +5,7 @@ off."""
 from __future__ import annotations
 
 import json
+import os
 from types import SimpleNamespace
 
 import mcp_types as types
@@ -54,8 +55,9 @@ def test_headless_never_waits_out_a_server_that_never_answers_initialize(tmp_pat
 
 def test_an_untrusted_server_with_a_config_error_is_left_off_with_its_transport(tmp_path, monkeypatch):  # adv 16
     monkeypatch.delenv("NOPE_UNSET", raising=False)
-    with hub_for(tmp_path / "p", {"bad": {"url": "${NOPE_UNSET}"}}, mode="stored") as servers:
-        [status] = servers.statuses()
+    with hub_for(tmp_path / "p", {"bad": {"url": "${NOPE_UNSET}"}, "off": {"command": "/nonexistent"}}, mode="stored") as servers:
+        status, off = servers.statuses()
         assert status.state == "untrusted" and status.transport == "http"
         [line] = servers.sink.warnings("mcp-untrusted")
-        assert "bad (.mcp.json) left off" in line
+        assert "bad, off (.mcp.json) left off" in line
+        assert off.log and not os.path.exists(off.log)  # adv 5: a server never started leaves nothing on disk
