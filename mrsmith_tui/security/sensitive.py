@@ -83,11 +83,18 @@ def _user_mcp_config() -> str:
     """The person's own MCP config (#24) wherever XDG_CONFIG_HOME puts it: it names their tokens."""
     from mrsmith_tui.paths import config_dir
 
-    return os.path.realpath(config_dir() / "mcp.json")
+    try:
+        return os.path.realpath(config_dir() / "mcp.json")
+    except OSError:
+        return str(config_dir() / "mcp.json")
 
 
 def is_user_mcp_config(path: str | os.PathLike[str]) -> bool:
-    return os.path.realpath(path) == _user_mcp_config()
+    """`path` (already resolved by the caller) is the person's mcp.json; never touches the disk for it."""
+    try:
+        return os.path.abspath(path) == _user_mcp_config()
+    except OSError:  # the config folder swapped away meanwhile
+        return False
 
 
 @lru_cache(maxsize=32)
