@@ -3,7 +3,10 @@
 `load_mcp` reads the two config files (cheap: no SDK, no thread) and returns None when neither
 names a server, so a session without MCP config pays nothing. `start_mcp` runs after the session
 is announced: the servers start in the background (the hub's thread); headless waits for them to
-settle (at most their startup timeout), the TUI does not wait at all (even the start is a thread's).
+settle for at most HEADLESS_START_GRACE seconds (never a server's whole startup timeout: one that
+never answers must not hold the run), then a server still starting is left out of the first request
+with a note and its tools join a later request once it is ready. The TUI does not wait at all (even
+the start is a thread's): tools of servers still starting are simply not offered yet.
 """
 
 from __future__ import annotations
@@ -19,7 +22,9 @@ if TYPE_CHECKING:
     from mrsmith_tui.mcp.service import McpServers
     from mrsmith_tui.mcp.trust import TrustMode
 
-__all__ = ["load_mcp", "start_mcp"]
+__all__ = ["HEADLESS_START_GRACE", "load_mcp", "start_mcp"]
+
+HEADLESS_START_GRACE = 5.0
 
 
 def load_mcp(cwd: Path, sink: Sink, approver: Approver, mode: TrustMode, warn: list[str]) -> McpServers | None:
@@ -45,6 +50,9 @@ def start_mcp(servers: McpServers | None, sink: Sink, warnings: list[str], *, wa
         threading.Thread(target=servers.start, name="mrsmith-mcp-start", daemon=True).start()
         return
     servers.start()
-    if wait:
-        longest = max((s.startup_timeout for s in (servers.hub.spec(n) for n in servers.names()) if s), default=0.0)
-        servers.wait_settled(longest + 2.0)
+    if servers.wait_settled(HEADLESS_START_GRACE):
+        return
+    late = servers.hub.starting()
+    if late:
+        sink(msgs.Warning(text=f"mcp server{'s' if len(late) > 1 else ''} {', '.join(late)} still starting: "
+                               "left out of this request (its tools join a later one when it is ready)", code="mcp"))

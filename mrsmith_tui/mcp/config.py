@@ -23,8 +23,7 @@ from typing import Any, Literal
 
 from mrsmith_tui.mcp.expand import Expander, ExpandError
 from mrsmith_tui.paths import config_dir
-from mrsmith_tui.security.environment import MIN_REDACTED_VALUE, looks_secret
-from mrsmith_tui.security.redact import PROCESS
+from mrsmith_tui.security.private_files import read_regular
 from mrsmith_tui.security.trust_store import trust_digest
 
 __all__ = ["PROJECT_FILE", "ServerSpec", "load_specs", "user_config_path"]
@@ -62,6 +61,9 @@ class ServerSpec:
     digest: str = ""  # of what would run, as written (security.trust_store)
     error: str = ""
     written: str = ""  # the command line or URL as the file writes it: ${VAR} unexpanded
+    # Values expanded from the environment that look secret: redacted once the server is started (never
+    # at load, so an untrusted file changes nothing); literal values the file writes are never secrets.
+    secrets: tuple[str, ...] = ()
 
     def shown(self) -> str:
         """The command line or URL as the file writes it, for the trust prompt and /mcp: a variable is
@@ -91,8 +93,7 @@ def load_specs(root: Path, user_path: Path | None = None) -> tuple[list[ServerSp
 
 def _read(path: Path) -> tuple[dict[str, Any], str]:
     try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_CONFIG_BYTES + 1)
+        data = read_regular(path, MAX_CONFIG_BYTES + 1)
     except FileNotFoundError:
         return {}, ""
     except OSError as e:
@@ -115,8 +116,10 @@ def _spec(name: str, entry: Any, source: Source, path: Path, root: Path) -> Serv
     base = ServerSpec(name=name, source=source, origin=str(path))
     if not isinstance(entry, dict):
         return _failed(base, "its entry is not an object", entry)
+    # A user server's relative command, args and cwd are the user's config folder's, never the repository's.
+    home = Path(root) if source == "project" else Path(os.path.abspath(path)).parent
     try:
-        return _parse(base, entry, root)
+        return _parse(base, entry, home)
     except (ExpandError, ValueError, TypeError) as e:
         return _failed(base, str(e), entry)
 
@@ -124,9 +127,11 @@ def _spec(name: str, entry: Any, source: Source, path: Path, root: Path) -> Serv
 def _failed(base: ServerSpec, error: str, entry: Any) -> ServerSpec:
     from dataclasses import replace
 
-    digest = trust_digest(raw=json.dumps(entry, sort_keys=True, default=str))
+    digest = trust_digest(name=base.name, raw=json.dumps(entry, sort_keys=True, default=str))
     written = entry.get("url") or entry.get("command") if isinstance(entry, dict) else None
-    return replace(base, error=f"config: {error}", digest=digest, written=written if isinstance(written, str) else "")
+    transport: Literal["stdio", "http"] = "http" if isinstance(entry, dict) and entry.get("url") is not None else "stdio"
+    return replace(base, error=f"config: {error}", digest=digest, transport=transport,
+                   written=written if isinstance(written, str) else "")
 
 
 def _strings(value: Any, what: str) -> list[str]:
@@ -171,39 +176,27 @@ def _parse(base: ServerSpec, entry: dict[str, Any], root: Path) -> ServerSpec:
     cwd = entry.get("cwd")
     if cwd is not None and not isinstance(cwd, str):
         raise ValueError('"cwd" must be a string')
-    digest = trust_digest(command=command, args=args, env=sorted(env), cwd=cwd, url=url, headers=sorted(h.lower() for h in headers))
+    # Everything as written, values too (unexpanded): an edited env or header value is an edit. The store
+    # keeps only the digest, never a value.
+    digest = trust_digest(name=base.name, command=command, args=args, cwd=cwd, url=url,
+                          env=[f"{k}={v}" for k, v in sorted(env.items())],
+                          headers=sorted(f"{h.lower()}: {v}" for h, v in headers.items()))
     spec = replace(
         base, digest=digest, written=url if url is not None else " ".join(shlex.quote(str(p)) for p in (command, *args)), disabled=entry.get("disabled") is True,
         startup_timeout=_seconds(entry.get("startupTimeoutSec"), "startupTimeoutSec", STARTUP_TIMEOUT),
         call_timeout=_seconds(entry.get("toolTimeoutSec"), "toolTimeoutSec", CALL_TIMEOUT),
     )
     expand = Expander()
-    try:
-        if url is not None:
-            expanded_url = expand(url).strip()
-            if not expanded_url.startswith(("http://", "https://")):
-                raise ValueError('"url" must start with http:// or https://')
-            spec = replace(spec, transport="http", url=expanded_url,
-                           headers=tuple((k, expand(v)) for k, v in headers.items()))
-            _redact_named(spec.headers)
-        else:
-            work = expand(cwd) if cwd else None
-            if work is not None:
-                work = os.path.normpath(os.path.join(root, os.path.expanduser(work)))
-            assert isinstance(command, str)
-            spec = replace(spec, transport="stdio", command=expand(command), args=tuple(expand(a) for a in args),
-                           env=tuple((k, expand(v)) for k, v in env.items()), cwd=work)
-            _redact_named(spec.env)
-    finally:
-        # Even a server that fails later on a missing variable keeps the secrets it did expand out of every output.
-        PROCESS.add(*expand.secrets, min_length=MIN_REDACTED_VALUE)
-    return replace(spec, variables=tuple(expand.names))
-
-
-def _redact_named(pairs: tuple[tuple[str, str], ...]) -> None:
-    """A literal token written into the config under a secret-looking name (Authorization, GITHUB_TOKEN)."""
-    values = []
-    for key, value in pairs:
-        if looks_secret(key) or key.lower() in ("authorization", "cookie", "proxy-authorization"):
-            values.append(value.split(" ", 1)[1] if value.lower().startswith(("bearer ", "basic ", "token ")) else value)
-    PROCESS.add(*values, min_length=MIN_REDACTED_VALUE)
+    if url is not None:
+        expanded_url = expand(url).strip()
+        if not expanded_url.startswith(("http://", "https://")):
+            raise ValueError('"url" must start with http:// or https://')
+        spec = replace(spec, transport="http", url=expanded_url,
+                       headers=tuple((k, expand(v)) for k, v in headers.items()))
+    else:
+        work = os.path.expanduser(expand(cwd)) if cwd else "."
+        work = os.path.normpath(os.path.join(root, work))
+        assert isinstance(command, str)
+        spec = replace(spec, transport="stdio", command=expand(command), args=tuple(expand(a) for a in args),
+                       env=tuple((k, expand(v)) for k, v in env.items()), cwd=work)
+    return replace(spec, variables=tuple(expand.names), secrets=tuple(expand.secrets))

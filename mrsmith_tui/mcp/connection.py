@@ -39,6 +39,7 @@ class Link:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     session: Any = None
     exit_detail: str = ""
+    http: bool = False
 
 
 def reason_of(error: BaseException) -> str:
@@ -73,6 +74,7 @@ async def serve(spec: ServerSpec, link: Link, log: StderrLog, ready: Callable[[L
             read, write = await stack.enter_async_context(bounded_stdio(
                 [spec.command, *spec.args], env=env, cwd=spec.cwd, log=log, on_exit=exited))
         else:
+            link.http = True
             read, write = await stack.enter_async_context(_http(spec))
         session = await stack.enter_async_context(ClientSession(read, write, client_info=Implementation(
             name="mrsmith", version=__version__)))
@@ -113,7 +115,10 @@ def _http(spec: ServerSpec) -> Any:
     import httpx2
     from mcp.client.streamable_http import streamable_http_client
 
-    client = httpx2.AsyncClient(headers=dict(spec.headers), timeout=httpx2.Timeout(30.0, read=spec.call_timeout + 30))
+    from mrsmith_tui.mcp.http_bounds import BoundedTransport
+
+    client = httpx2.AsyncClient(headers=dict(spec.headers), timeout=httpx2.Timeout(30.0, read=spec.call_timeout + 30),
+                                transport=BoundedTransport(MAX_MESSAGE_BYTES))
 
     class _Owned:
         async def __aenter__(self) -> Any:
@@ -163,7 +168,8 @@ async def call(link: Link, tool: str, arguments: dict[str, Any], timeout: float)
         except TimeoutError:
             return f"no answer within {timeout:g} s (toolTimeoutSec); the call was abandoned", True
         except MCPError as e:
-            if link.gone.is_set() or e.code == CONNECTION_CLOSED:
+            # Over HTTP an event stream that broke on its bound ends that call, not the server.
+            if link.gone.is_set() or (e.code == CONNECTION_CLOSED and not (link.http and e.message.startswith("SSE stream failed"))):
                 raise ConnectionError(e.message) from e
             return f"the server answered with an error ({e.code}): {clean_text(e.message, 2000)}", True
         if link.gone.is_set() and result is None:

@@ -27,6 +27,8 @@ from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.mcp.config import ServerSpec
 from mrsmith_tui.mcp.names import server_keys, tool_names
 from mrsmith_tui.mcp.stderr_log import StderrLog, log_path
+from mrsmith_tui.security.environment import MIN_REDACTED_VALUE
+from mrsmith_tui.security.redact import PROCESS
 from mrsmith_tui.tools.base import Tool, ToolResult
 
 if TYPE_CHECKING:
@@ -121,6 +123,21 @@ class McpHub:
         with self._lock:
             return [t for s in self._servers.values() if s.status.state == "ready" for t in s.tools]
 
+    def gone_tool(self, name: str) -> Tool | None:
+        """A tool named for a server that is not ready (it died, is stopped or still starting): a stand-in
+        that says so and how to bring it back, rather than "unknown tool"."""
+        from mrsmith_tui.mcp.tool import DisconnectedTool
+
+        with self._lock:
+            for server in self._servers.values():
+                if server.status.state != "ready" and name.startswith(f"{server.status.spec_prefix}__"):
+                    return DisconnectedTool(name, server.spec.name)
+        return None
+
+    def starting(self) -> list[str]:
+        with self._lock:
+            return [n for n, s in self._servers.items() if s.status.state == "starting"]
+
     def wait_settled(self, timeout: float) -> bool:
         """Until no server is starting or waiting for its trust prompt (or `timeout` seconds); True when none is."""
         def settled() -> bool:
@@ -164,6 +181,8 @@ class McpHub:
             if server.spec.error:
                 self._change(name, state="failed", error=server.spec.error, bump=True)
                 return
+            # Only now, trusted and starting, do its expanded secrets join the redactor (process-wide state).
+            PROCESS.add(*server.spec.secrets, min_length=MIN_REDACTED_VALUE)
             gen = self._change(name, state="starting", error="", bump=True)
             old = server.link
             loop = self._ensure_loop()
@@ -291,8 +310,12 @@ class McpHub:
             loop, thread = self._loop, self._thread
             links = [s.link for s in self._servers.values() if s.link is not None]
             futures = [s.future for s in self._servers.values() if s.future is not None]
+            # one still starting has nothing to finish: cut it off now, never wait out its initialize
+            starting = [s.future for s in self._servers.values() if s.future is not None and s.status.state == "starting"]
         if loop is None or thread is None:
             return
+        for future in starting:
+            future.cancel()
         for link in links:
             loop.call_soon_threadsafe(link.stop.set)
         concurrent.futures.wait(futures, timeout=CLOSE_SECONDS)

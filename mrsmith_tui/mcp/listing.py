@@ -12,6 +12,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from mrsmith_tui.security.redact import PROCESS
+
 __all__ = ["MAX_DESCRIPTION", "MAX_SCHEMA_BYTES", "MAX_TOOLS", "Listing", "ToolInfo", "clean_text", "read_listing"]
 
 MAX_TOOLS = 128  # per server
@@ -62,6 +64,18 @@ def _depth(value: Any, limit: int) -> int:
     return deepest
 
 
+def _redacted(value: Any) -> Any:
+    """The schema with every secret the redactor knows taken out of its keys and strings (a server can
+    write its expanded token anywhere; the model's request, the screen and mcp list see this copy)."""
+    if isinstance(value, str):
+        return PROCESS.redact(value)
+    if isinstance(value, dict):
+        return {PROCESS.redact(k) if isinstance(k, str) else k: _redacted(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_redacted(v) for v in value]
+    return value
+
+
 def _schema(raw: Any) -> tuple[dict[str, Any] | None, str]:
     if not isinstance(raw, dict):
         return {"type": "object", "properties": {}}, ""
@@ -73,7 +87,7 @@ def _schema(raw: Any) -> tuple[dict[str, Any] | None, str]:
         return None, "schema is not JSON"
     if size > MAX_SCHEMA_BYTES:
         return None, f"schema of {size // 1024} KiB (at most {MAX_SCHEMA_BYTES // 1024} KiB)"
-    schema = dict(raw)
+    schema = _redacted(raw)
     if schema.get("type") != "object":
         schema = {"type": "object", "properties": schema.get("properties") if isinstance(schema.get("properties"), dict) else {}}
     return schema, ""
@@ -91,12 +105,13 @@ def read_listing(tools: list[Any]) -> Listing:
             left.append("a tool without a usable name")
             continue
         seen.add(original)
-        name = clean_text(original, 128) or "tool"
+        name = clean_text(PROCESS.redact(original), 128) or "tool"
         schema, problem = _schema(getattr(tool, "input_schema", None))
         if schema is None:
             left.append(f"{name}: {problem}")
             continue
-        description = clean_text(getattr(tool, "description", None) or getattr(tool, "title", None) or "", MAX_DESCRIPTION)
+        description = clean_text(PROCESS.redact(str(getattr(tool, "description", None) or getattr(tool, "title", None) or "")),
+                                  MAX_DESCRIPTION)
         size = len(json.dumps(schema)) + len(description)
         if len(kept) >= MAX_TOOLS or total + size > MAX_LISTING_BYTES:
             left.append(f"{name}: over the limit of {MAX_TOOLS} tools or {MAX_LISTING_BYTES // 1024} KiB per server")

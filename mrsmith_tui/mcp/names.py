@@ -12,6 +12,8 @@ import hashlib
 import re
 from collections.abc import Iterable
 
+from mrsmith_tui.security.redact import PROCESS
+
 __all__ = ["MAX_NAME", "PREFIX", "server_key", "tool_names"]
 
 PREFIX = "mcp__"
@@ -33,13 +35,18 @@ def server_key(name: str) -> str:
 
 
 def server_keys(names: Iterable[str]) -> dict[str, str]:
-    """Every configured server's key; a clash gets the digest suffix (in the order given)."""
+    """Every configured server's key, each unique: a clash gets the digest suffix, and a suffixed key that is
+    taken too (another server may be named like one) gets another, so no spec ever covers two servers."""
+    names = list(names)
     out: dict[str, str] = {}
     taken: set[str] = set()
+    plain = {server_key(n) for n in names}  # a suffixed key never takes a key some server has by its own name
     for name in names:
         key = server_key(name)
-        if key in taken:
-            key = key[: MAX_SERVER - 7].rstrip("_-") + "_" + _digest(name)
+        attempt = 0
+        while key in taken or (attempt and key in plain):
+            key = server_key(name)[: MAX_SERVER - 7].rstrip("_-") + "_" + _digest(name if not attempt else f"{name}#{attempt}")
+            attempt += 1
         taken.add(key)
         out[name] = key
     return out
@@ -52,7 +59,7 @@ def tool_names(server: str, tools: Iterable[str]) -> dict[str, str]:
     out: dict[str, str] = {}
     taken: set[str] = set()
     for tool in sorted(set(tools)):
-        clean = _BAD.sub("_", tool) or "tool"
+        clean = _BAD.sub("_", PROCESS.redact(tool)) or "tool"  # a server may put an expanded secret in a name
         name = prefix + clean
         if len(name) > MAX_NAME or name in taken:
             name = prefix + clean[: room - 7] + "_" + _digest(tool)

@@ -47,6 +47,9 @@ class McpServers:
     def current_tools(self) -> list[Tool]:
         return self.hub.current_tools()
 
+    def gone_tool(self, name: str) -> Tool | None:
+        return self.hub.gone_tool(name)
+
     # what /mcp and `mrsmith mcp list` read
     def statuses(self) -> list[ServerStatus]:
         return self.hub.statuses()

@@ -38,13 +38,18 @@ class StderrLog:
         self._memory_bytes = 0
         self._fd: int | None = None
         self._written = 0
-        if path is not None:
-            try:
-                private_dir(path.parent, levels=2)
-                self._fd = open_private(path, os.O_WRONLY | os.O_APPEND)
-                self._written = os.fstat(self._fd).st_size
-            except OSError:
-                self._fd = None  # no log file: the tail in memory still serves /mcp
+        self._opened = False  # the file is made at the server's first stderr line: a server never started makes none
+
+    def _open(self) -> None:
+        self._opened = True
+        if self.path is None:
+            return
+        try:
+            private_dir(self.path.parent, levels=2)
+            self._fd = open_private(self.path, os.O_WRONLY | os.O_APPEND)
+            self._written = os.fstat(self._fd).st_size
+        except OSError:
+            self._fd = None  # no log file: the tail in memory still serves /mcp
 
     def write(self, data: bytes) -> None:
         with self._lock:
@@ -52,6 +57,8 @@ class StderrLog:
             self._memory_bytes += len(data)
             while self._memory_bytes > MAX_MEMORY_BYTES and len(self._memory) > 1:
                 self._memory_bytes -= len(self._memory.popleft())
+            if not self._opened:
+                self._open()
             if self._fd is None:
                 return
             try:

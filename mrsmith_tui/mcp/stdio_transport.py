@@ -73,7 +73,7 @@ class LineReader:
             if self._skipping:
                 out.append(self._too_long())
             elif self._buf.strip():
-                out.append(_parse(bytes(self._buf)))
+                out.append(_unreadable_as_error(bytes(self._buf)))
             self._buf = bytearray()
         return out
 
@@ -81,13 +81,27 @@ class LineReader:
         size, head, tail = self._skipped, self._head, self._tail
         self._skipping, self._skipped, self._head, self._tail = False, 0, b"", b""
         text = f"the server sent a message of {size} bytes, over the limit of {self.limit // (1024 * 1024)} MiB; it was dropped"
-        found = _ID.search(head) or _ID.search(tail)
-        if found is None:
-            return ValueError(text)
-        raw = found.group(1)
-        request_id: Any = int(raw) if raw[:1] != b'"' else raw[1:-1].decode("utf-8", "replace")
-        error = types.JSONRPCError(jsonrpc="2.0", id=request_id, error=types.ErrorData(code=-32001, message=text))
-        return SessionMessage(error)
+        return _answer(head, tail, text)
+
+
+def _unreadable_as_error(line: bytes) -> SessionMessage | Exception:
+    """A line the SDK's parser cannot read (too deep, wrong shape) answers the request it names at once,
+    with an error; the SDK alone would drop it and the call would wait for its timeout."""
+    parsed = _parse(line)
+    if not isinstance(parsed, Exception):
+        return parsed
+    text = "the server sent a message that could not be read (not valid JSON-RPC, or nested too deep); it was dropped"
+    return _answer(line[:_EDGE], line[-_EDGE:], text)
+
+
+def _answer(head: bytes, tail: bytes, text: str) -> SessionMessage | Exception:
+    found = _ID.search(head) or _ID.search(tail)
+    if found is None:
+        return ValueError(text)
+    raw = found.group(1)
+    request_id: Any = int(raw) if raw[:1] != b'"' else raw[1:-1].decode("utf-8", "replace")
+    error = types.JSONRPCError(jsonrpc="2.0", id=request_id, error=types.ErrorData(code=-32001, message=text))
+    return SessionMessage(error)
 
 
 @asynccontextmanager

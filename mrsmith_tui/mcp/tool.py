@@ -14,7 +14,7 @@ from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.mcp.listing import ToolInfo, clean_text
 from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
 
-__all__ = ["McpTool"]
+__all__ = ["DisconnectedTool", "McpTool", "not_connected"]
 
 
 class CallPort(Protocol):
@@ -48,3 +48,22 @@ class McpTool(BaseTool):
         except (TypeError, ValueError):
             text = ""
         return f"{clean_text(self.server, 40)} · {self.info.name} {clean_text(text, 160)}".strip()
+
+
+class DisconnectedTool(BaseTool):
+    """What a call to a tool of a server that is not connected finds: the way back, never "unknown tool"."""
+
+    read_only = True  # it runs nothing: there is nothing to approve
+
+    def __init__(self, name: str, server: str) -> None:
+        self.name = name
+        self.server = server
+        self.description = f"[MCP server {clean_text(server, 60)}] not connected"
+        self.parameters: dict[str, Any] = {"type": "object"}
+
+    def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
+        return not_connected(self.server)
+
+
+def not_connected(server: str) -> ToolResult:
+    return ToolResult(content=f"error: mcp server {server} is not connected; /mcp reconnect {server}", ok=False)

@@ -73,10 +73,14 @@ class TrustPolicy:
         unsure: list[str] = []
         for name in hub.names():
             spec = hub.spec(name)
-            if spec is None or spec.disabled or spec.error:
+            if spec is None or spec.disabled:
                 continue
-            (ready if self.trusted(spec) else unsure).append(name)
+            if spec.error and self.trusted(spec):
+                continue  # failed, with its config error (the hub said so)
+            (ready if self.trusted(spec) else unsure).append(name)  # an untrusted one is left off, broken or not
         hub.start(ready)
+        if self.store.problem:
+            self.emit(msgs.Warning(text=self.store.problem, code="mcp"))
         if not unsure:
             return
         if self.mode != "ask" or self.approver is None:
@@ -96,7 +100,7 @@ class TrustPolicy:
         spec = self.hub.spec(name)
         if spec is None:
             return
-        if self.trusted(spec) or spec.error:
+        if self.trusted(spec):
             self.hub.enable(name)
             return
         if self.mode != "ask" or self.approver is None:

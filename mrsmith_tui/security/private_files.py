@@ -6,6 +6,7 @@ created as any program would create it (umask), and an existing one is left alon
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 from pathlib import Path
@@ -64,3 +65,19 @@ def open_private(path: Path, flags: int) -> int:
         os.close(fd)
         raise
     return fd
+
+
+def read_regular(path: Path, limit: int) -> bytes:
+    """At most `limit` bytes of `path`, which must be a regular file: a link, a FIFO or a device is refused
+    (OSError) without blocking, as a file another program could swap in would be."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError as e:
+        if e.errno == errno.ELOOP:
+            raise OSError(e.errno, "a symbolic link; only a regular file is read") from e
+        raise
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file")
+        return f.read(limit)

@@ -18,9 +18,27 @@ import pathspec
 
 from mrsmith_tui.security.sensitive_rules import DEFAULT_SENSITIVE_PATTERNS
 
-__all__ = ["DEFAULT_SENSITIVE_PATTERNS", "OUTSIDE_ROOT", "SensitivePaths", "is_repository_config"]
+__all__ = ["DEFAULT_SENSITIVE_PATTERNS", "OUTSIDE_ROOT", "SensitivePaths", "is_repository_config", "is_user_mcp_config"]
 
 OUTSIDE_ROOT = "outside the working directory"
+
+
+def _user_mcp_config() -> str:
+    """The person's own MCP config (#24) wherever XDG_CONFIG_HOME puts it: it names their tokens."""
+    from mrsmith_tui.paths import config_dir
+
+    try:
+        return os.path.realpath(config_dir() / "mcp.json")
+    except OSError:
+        return str(config_dir() / "mcp.json")
+
+
+def is_user_mcp_config(path: str | os.PathLike[str]) -> bool:
+    """`path` (already resolved by the caller) is the person's mcp.json; never touches the disk for it."""
+    try:
+        return os.path.abspath(path) == _user_mcp_config()
+    except OSError:  # the config folder swapped away meanwhile
+        return False
 
 
 @lru_cache(maxsize=32)
@@ -68,7 +86,8 @@ class SensitivePaths:
             rel = os.path.relpath(candidate, real_root)
             if rel == ".." or rel.startswith("../") or os.path.isabs(rel):
                 return f"it is {OUTSIDE_ROOT}"
-            if rel != "." and (self.matches(rel) or is_repository_config(candidate)):
+            if rel != "." and (self.matches(rel) or is_repository_config(candidate)
+                               or candidate == _user_mcp_config()):
                 return "this looks like a secret"
         return None
 

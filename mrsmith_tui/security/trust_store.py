@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import stat
 import threading
 import time
 from collections.abc import Iterable
@@ -25,13 +26,14 @@ from mrsmith_tui.security.private_files import open_private, private_dir
 __all__ = ["TrustStore", "default_trust_store", "trust_digest"]
 
 MAX_ENTRIES = 2000  # the oldest are forgotten first
+MAX_STORE_BYTES = 4 * 1024 * 1024
 _lock = threading.Lock()
 
 
 def trust_digest(**parts: str | Iterable[str] | None) -> str:
-    """A digest of what would run: every part by name (a list keeps its order; a name list is sorted by
-    the caller when order means nothing). Values the person would not want written down (a token)
-    must not be parts: give the names of variables and headers, never their values."""
+    """A digest of what would run: every part by name (a list keeps its order; a list is sorted by the
+    caller when order means nothing). Only this one-way digest is stored; give values as the file
+    writes them (`${VAR}` unexpanded), never a value expanded from the environment."""
     canon: dict[str, Any] = {}
     for key, value in sorted(parts.items()):
         canon[key] = value if value is None or isinstance(value, str) else list(value)
@@ -41,16 +43,35 @@ def trust_digest(**parts: str | Iterable[str] | None) -> str:
 class TrustStore:
     def __init__(self, path: Path | None = None) -> None:
         self.path = path or state_dir() / "trusted.json"
+        self.problem = ""  # why the store counted as empty (said once, by the caller)
 
     def _read(self) -> list[dict[str, Any]]:
+        """The entries; a store that is not a regular file of ours, private, counts as empty (a link to
+        someone else's file, a FIFO that would block, a file others can write)."""
         try:
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            fd = os.open(self.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        except FileNotFoundError:
             return []
+        except OSError as e:
+            return self._refuse(f"cannot be read ({e.strerror or e})")
+        with os.fdopen(fd, "rb") as f:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                return self._refuse("is not a regular file")
+            if st.st_uid != os.getuid() or stat.S_IMODE(st.st_mode) & 0o077:
+                return self._refuse("is not yours alone (owner or mode); trusting nothing from it")
+            try:
+                data = json.loads(f.read(MAX_STORE_BYTES).decode("utf-8"))
+            except (OSError, ValueError):
+                return []
         entries = data.get("entries") if isinstance(data, dict) else None
         if not isinstance(entries, list):
             return []
         return [e for e in entries if isinstance(e, dict) and all(isinstance(e.get(k), str) for k in ("folder", "kind", "digest"))]
+
+    def _refuse(self, why: str) -> list[dict[str, Any]]:
+        self.problem = f"the MCP trust store {self.path} {why}"
+        return []
 
     def is_trusted(self, folder: Path | str, kind: str, digest: str) -> bool:
         key = (_folder(folder), kind, digest)

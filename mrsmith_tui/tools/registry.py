@@ -49,7 +49,13 @@ class ToolRegistry:
         self._tools[tool.name] = tool
 
     def get(self, name: str) -> Tool | None:
-        return self._tools.get(name) or (self._live().get(name) if self.sources else None)
+        tool = self._tools.get(name) or (self._live().get(name) if self.sources else None)
+        if tool is None and name not in self._excluded:
+            for source in self.sources:  # a source may say why a tool it had is gone (an MCP server died)
+                gone = getattr(source, "gone_tool", None)
+                if gone is not None and (tool := gone(name)) is not None:
+                    break
+        return tool
 
     def registered(self) -> list[Tool]:
         """The registered tools only, without the sources' tools of the moment."""

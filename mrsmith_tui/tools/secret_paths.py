@@ -21,7 +21,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
-from mrsmith_tui.security.sensitive import SensitivePaths, is_repository_config
+from mrsmith_tui.security.sensitive import SensitivePaths, is_repository_config, is_user_mcp_config
 from mrsmith_tui.tools.base import ApprovalNeed, ToolContext
 from mrsmith_tui.tools.dirfd import links_inside
 from mrsmith_tui.tools.sandbox import SandboxError, display, resolve
@@ -57,7 +57,8 @@ def secret_need(tool: str, raw: Any, ctx: ToolContext, sensitive: SensitivePaths
     real_root = os.path.realpath(ctx.root)
     shown = display(ctx.root, path)
     named = _named(str(raw), real_root)
-    if not ((shown != "." and sensitive.matches(shown)) or sensitive.matches(named) or is_repository_config(str(path))):
+    if not ((shown != "." and sensitive.matches(shown)) or sensitive.matches(named) or is_repository_config(str(path))
+            or is_user_mcp_config(path)):
         if (linked := _hard_linked_secret(path, ctx, sensitive)) is None:
             return None
         doing = f"it is a hard link to {linked}" + (f"; {doing}" if doing else "")
@@ -97,7 +98,7 @@ def changed_since_approval(args: dict[str, Any], path: Path) -> str | None:
 
 def is_secret(path: Path, ctx: ToolContext, sensitive: SensitivePaths) -> bool:
     shown = display(ctx.root, path)
-    return shown != "." and sensitive.matches(shown)
+    return shown != "." and (sensitive.matches(shown) or is_user_mcp_config(path))
 
 
 def secret_diff_summary(diff: str) -> str:

@@ -108,7 +108,7 @@ def main() -> None:
     sock.bind(("127.0.0.1", 0))
     sock.listen(64)  # connections wait in the backlog until uvicorn accepts them
     port = sock.getsockname()[1]
-    app = server.streamable_http_app(stateless_http=False)
+    app = server.streamable_http_app(stateless_http=False, json_response=os.environ.get("FIXTURE_JSON") == "1")
     config = uvicorn.Config(app, log_level="warning")
     print(f"PORT {port}", flush=True)
     uvicorn.Server(config).run(sockets=[sock])

@@ -107,9 +107,10 @@ def state_home(tmp_path_factory: pytest.TempPathFactory):
 
 
 @contextmanager
-def http_server(name: str = "web"):
-    """The fixture server over streamable HTTP on 127.0.0.1 (a free port): yields (url, process)."""
-    env = {**os.environ, "FIXTURE_NAME": name}
+def http_server(name: str = "web", *, json_response: bool = False):
+    """The fixture server over streamable HTTP on 127.0.0.1 (a free port): yields (url, process). With
+    `json_response` it answers with plain JSON bodies instead of event streams."""
+    env = {**os.environ, "FIXTURE_NAME": name, "FIXTURE_JSON": "1" if json_response else "0"}
     proc = subprocess.Popen([sys.executable, str(FIXTURE), "http"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                             env=env, text=True)
     try:

@@ -58,12 +58,14 @@ def test_a_held_secret_is_expanded_redacted_and_never_put_back(tmp_path, monkeyp
     specs, _ = _load(tmp_path, {"gh": {"command": "srv", "env": {"GITHUB_TOKEN": "${MCP_CFG_API_TOKEN}"}}})
     assert specs[0].env == (("GITHUB_TOKEN", "tok-aaaabbbbccccdddd1234"),)
     assert "MCP_CFG_API_TOKEN" not in os.environ and "MCP_CFG_API_TOKEN" not in environ
-    assert "tok-aaaabbbbccccdddd1234" not in PROCESS.redact("the token tok-aaaabbbbccccdddd1234 leaked")
+    assert specs[0].secrets == ("tok-aaaabbbbccccdddd1234",)  # redacted once the server starts (test_adversary)
 
 
-def test_literal_tokens_under_secret_names_are_redacted(tmp_path):
-    _load(tmp_path, {"web": {"url": "https://x.test/mcp", "headers": {"Authorization": "Bearer lit-0123456789abcdef"}}})
-    assert "lit-0123456789abcdef" not in PROCESS.redact("Bearer lit-0123456789abcdef")
+def test_literal_values_written_in_a_file_never_join_the_redactor(tmp_path):
+    specs, _ = _load(tmp_path, {"web": {"url": "https://x.test/mcp", "headers": {"Authorization": "Bearer lit-0123456789abcdef"}},
+                                "x": {"command": "/nonexistent", "env": {"API_KEY": "import os"}}})
+    assert all(not s.secrets for s in specs)
+    assert PROCESS.redact("import os lit-0123456789abcdef") == "import os lit-0123456789abcdef"
 
 
 def test_wrong_shapes_are_one_line_each(tmp_path):

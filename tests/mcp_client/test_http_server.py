@@ -39,6 +39,23 @@ def test_an_expanded_header_value_is_a_secret(web):
     assert PROCESS.redact("token tok-9f8e7d6c5b4a here") != "token tok-9f8e7d6c5b4a here"
 
 
+def test_an_oversized_event_fails_that_call_only(web):  # adversary 11
+    hub, _ = web
+    result = call(hub, "mcp__web__huge", {"n": 9 * 1024 * 1024})
+    assert not result.ok and "SSE" in result.content
+    assert hub.statuses()[0].state == "ready"
+    assert call(hub, "mcp__web__echo", {"text": "still here"}).content == "echo: still here"
+
+
+def test_an_oversized_json_body_fails_that_call_only(tmp_path):  # adversary 7
+    with http_server("plain", json_response=True) as (url, _proc), hub_for(tmp_path / "p", {"plain": {"url": url}}) as hub:
+        assert call(hub, "mcp__plain__echo", {"text": "small"}).content == "echo: small"
+        result = call(hub, "mcp__plain__huge", {"n": 9 * 1024 * 1024})
+        assert not result.ok and "over 8 MiB" in result.content
+        assert hub.statuses()[0].state == "ready"
+        assert call(hub, "mcp__plain__echo", {"text": "after"}).content == "echo: after"
+
+
 def test_the_server_killed_mid_session(web):  # last: it ends the module's server
     hub, proc = web
     proc.kill()

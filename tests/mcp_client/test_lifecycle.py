@@ -20,6 +20,11 @@ def test_killed_mid_session_then_reconnected(tmp_path):
         assert died.content == "error: mcp server demo is not connected; /mcp reconnect demo"
         assert hub.statuses()[0].state == "failed"
         assert "mcp__demo__echo" not in registry  # gone from the next request
+        # but a call the model still makes to it says how to bring it back, not "unknown tool" (adversary 9)
+        gone = registry.get("mcp__demo__echo")
+        assert gone is not None and gone.approval({}, None) is None  # type: ignore[arg-type]
+        assert gone.run({"text": "x"}, None).content == died.content  # type: ignore[arg-type]
+        assert registry.get("mcp__other__echo") is None
         assert any(isinstance(m, msgs.Warning) and "mcp server demo failed" in m.text for m in hub.sink.msgs)
         assert hub.apply("reconnect", "demo") == "mcp server demo: reconnecting"
         assert hub.wait_settled(30) and hub.statuses()[0].state == "ready"
