@@ -21,6 +21,7 @@ from mrsmith_tui.tools.shell.check_files import secret_matching
 from mrsmith_tui.tools.shell.checks import CHECKS, RAW_CHECKS
 from mrsmith_tui.tools.shell.context import Context, Problem, hard_link_problem, path_problem
 from mrsmith_tui.tools.shell.git_content import DIFF_LIKE, LOG_LIKE, check_git_content
+from mrsmith_tui.tools.shell.git_objects import object_problem
 from mrsmith_tui.tools.shell.options import Opt, given, one_word, parse_options
 from mrsmith_tui.tools.shell.program import Program
 from mrsmith_tui.tools.shell.scope import check_git_grep_scope
@@ -238,6 +239,9 @@ def _git(args: list[Word], ctx: Context) -> list[Problem]:
             if keys:
                 problems.append(Problem("runs", f"this repository's own {', '.join(keys)} could make git {sub} run a program or read elsewhere", None))
                 break
+    if not problems and key == "grep":  # its trees: what they resolve to (`HEAD:.docker`), then its scope
+        rest = operands if given(opts, frozenset({"e", "f"})) else operands[1:]
+        problems += [p for w in rest if w.value is not None and (p := object_problem("grep", w, ctx)) is not None][:1]
     if not problems and key == "grep":
         problems += check_git_grep_scope(opts, operands, ctx)
     if not problems and (key in DIFF_LIKE or key in LOG_LIKE or key == "cat-file"):

@@ -202,16 +202,12 @@ def check_git_grep_scope(opts: list[Opt], operands: list[Word], ctx: Context) ->
     rest = operands if given(opts, frozenset({"e", "f"})) else operands[1:]
     if any(w.value is None for w in rest):
         return []
-    from mrsmith_tui.tools.shell.git_objects import object_problem  # it uses secret_in from here
-
     flags = {o.name for o in opts}
     for cwd in ctx.cwds:
         trees: list[str] = []
         specs: list[str] = []
         for w in rest:
             value = w.value or ""
-            if (p := object_problem("grep", w, ctx)) is not None:
-                return [p]
             is_tree = not os.path.exists(os.path.join(cwd, value)) and (
                 (done := helper_git(cwd, ctx.root, "rev-parse", "--verify", "-q", f"{value}^{{tree}}")) is not None
                 and done.returncode == 0)
