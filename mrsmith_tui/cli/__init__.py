@@ -315,7 +315,7 @@ def _run_tui(args: argparse.Namespace, config: Config) -> int:
         return _build_session(args, config, sink=sink, approver=approver, replay=True, session_id=session_id)
 
     return run_tui(make_session, config=config, theme=args.theme or config.theme, resume=resume,
-                   sessions_root=sessions_dir(config), pick_session=pick)
+                   sessions_root=sessions_dir(config), **({"pick_session": True} if pick else {}))
 
 
 def _ask_other_folder(config: Config, args: argparse.Namespace) -> bool:
