@@ -314,8 +314,11 @@ def _run_tui(args: argparse.Namespace, config: Config) -> int:
     def resume(session_id: str, sink: Sink, approver: Approver) -> Session:  # /sessions
         return _build_session(args, config, sink=sink, approver=approver, replay=True, session_id=session_id)
 
+    if pick:  # `--resume` without an id
+        return run_tui(make_session, config=config, theme=args.theme or config.theme, resume=resume,
+                       sessions_root=sessions_dir(config), pick_session=True)
     return run_tui(make_session, config=config, theme=args.theme or config.theme, resume=resume,
-                   sessions_root=sessions_dir(config), **({"pick_session": True} if pick else {}))
+                   sessions_root=sessions_dir(config))
 
 
 def _ask_other_folder(config: Config, args: argparse.Namespace) -> bool:
