@@ -75,11 +75,18 @@ class _Rebuild:
         self.pending: list[tuple[str, str]] = []  # (call id, name) of tool calls still waiting for a result
         self.run: str | None = None  # the run open (a kill leaves one open until the next prompt)
         self.usage: msgs.UsageReported | None = None  # a model call not yet counted (a compaction's?)
+        self.counted: set[str] = set()  # runs counted: at the person's prompt, or at its record
 
     def settle(self) -> None:
         for call_id, name in self.pending:
             self.out.history.append(ToolResultEntry(call_id=call_id, name=name, content=NO_RESULT))
         self.pending.clear()
+
+    def count_run(self, run_id: str) -> None:
+        if run_id not in self.counted:
+            self.counted.add(run_id)
+            self.out.runs += 1
+            self.out.last_run_number = max(self.out.last_run_number, _run_number(run_id))
 
     def count_usage(self, run_id: str) -> None:
         if self.usage is not None:
@@ -93,11 +100,14 @@ class _Rebuild:
         if isinstance(m, msgs.TranscriptHeader):
             if index == 0:
                 self.header(m)
+        elif isinstance(m, msgs.UserPrompt):
+            # A kill between the prompt and its record leaves a turn the screen shows (cut off) but the
+            # history never held: it still counts as a turn, as the replay counts it.
+            self.count_run(m.run_id)
         elif isinstance(m, msgs.PromptRecorded):
             self.settle()
             self.run = m.run_id
-            out.runs += 1
-            out.last_run_number = max(out.last_run_number, _run_number(m.run_id))
+            self.count_run(m.run_id)
             out.history.append(m.entry)
         elif isinstance(m, msgs.AnswerRecorded):
             self.settle()

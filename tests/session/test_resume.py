@@ -229,3 +229,18 @@ def test_a_tool_result_is_recorded_as_the_screen_got_it(tmp_path):
     assert recorded == live and recorded.ok and recorded.elapsed == live.elapsed
     replayed = next(m for m in for_screen(records) if isinstance(m, msgs.ToolCallFinished))
     assert replayed.elapsed == live.elapsed and replayed.call_id == "h" + live.call_id
+
+
+def test_a_kill_between_the_prompt_and_its_record_counts_the_turn_as_the_screen_does():
+    # the kill test's window: UserPrompt written, the process killed before PromptRecorded
+    records = [
+        msgs.UserPrompt(run_id="run1", text="first", at=1.0),
+        msgs.PromptRecorded(run_id="run1", entry=UserEntry(text="first"), at=1.0),
+        msgs.RunEnded(run_id="run1", at=2.0),
+        msgs.UserPrompt(run_id="run2", text="killed before its record", at=3.0),
+    ]
+    state = rebuild(records)
+    replayed = for_screen(records)
+    assert state.runs == 2 == sum(isinstance(m, msgs.RunEnded) for m in replayed)
+    assert state.last_run_number == 2  # the next turn is run3, never a second run2
+    assert [e.text for e in state.history if isinstance(e, UserEntry)] == ["first"]
