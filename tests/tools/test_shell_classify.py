@@ -207,9 +207,9 @@ def test_control_characters_ask(command: str, project: Path) -> None:
 def test_readme_lists_the_read_only_set_as_the_tables_say() -> None:
     from mrsmith_tui.tools.shell.allowlist import markdown
 
-    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[2] / "docs" / "tools.md").read_text(encoding="utf-8")
     shown = readme.split("<!-- shell-allowlist:start -->\n", 1)[1].split("\n<!-- shell-allowlist:end -->", 1)[0]
-    assert shown == markdown(), "README's read-only table is stale: paste allowlist.markdown() between the markers"
+    assert shown == markdown(), "docs/tools.md's read-only table is stale: paste allowlist.markdown() between the markers"
 
 
 def test_a_hook_git_status_fires_asks_but_a_husky_hooks_path_alone_does_not(tmp_path: Path) -> None:

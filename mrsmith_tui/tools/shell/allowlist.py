@@ -25,7 +25,7 @@ PROGRAMS: dict[str, Program] = {**FILE_AND_TEXT_PROGRAMS, **SEARCH_PROGRAMS, **B
 
 
 def markdown() -> str:
-    """The read-only set as a Markdown table (README "Approvals"; a test keeps them equal)."""
+    """The read-only set as a Markdown table (docs/tools.md "Approvals"; a test keeps them equal)."""
 
     def opts(p: Program) -> str:
         short = " ".join(f"-{k}" + {0: "", 1: " V", 2: "[V]"}[a] for k, a in p.shorts.items())
