@@ -228,6 +228,8 @@ def _read_stdin() -> str:
 
 
 def _prompt_and_attachments(args: argparse.Namespace) -> tuple[str, list[tuple[str, str]]]:
+    """The prompt and its attachments. Only `-p PROMPT` is typed (its `!` and `@` mean something,
+    core.prompt_run); a prompt piped on stdin is text to send as it is."""
     attachments: list[tuple[str, str]] = []
     if args.prompt is None:  # no terminal on stdin: stdin is the prompt, whatever it is (/dev/null too)
         prompt = _read_stdin().strip() if not _stdin_is_terminal() else ""
@@ -235,7 +237,7 @@ def _prompt_and_attachments(args: argparse.Namespace) -> tuple[str, list[tuple[s
             raise UsageError("no prompt (stdin was empty; give -p PROMPT or pipe a prompt in)")
     else:
         piped = _read_stdin() if _stdin_is_piped() else ""
-        prompt = args.prompt.strip()
+        prompt = args.prompt.rstrip() if args.prompt.lstrip().startswith("!") else args.prompt.strip()
         if piped.strip():
             attachments.append(("stdin", piped))
     for name in args.files:
@@ -299,7 +301,7 @@ def _run_headless(args: argparse.Namespace, config: Config) -> int:
     session = _build_session(args, config, sink=printer, approver=PolicyApprover(yes=args.yes))
     printer(permissions_in_force(session.gate, approve_all=args.yes))
     try:
-        return run_headless(session, prompt, printer=printer, attachments=attachments)
+        return run_headless(session, prompt, printer=printer, attachments=attachments, typed=args.prompt is not None)
     finally:
         session.close()
 

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 def carry_out(app: AppHost, effect: fx.Effect) -> None:
     if isinstance(effect, fx.StartRun):
-        app.worker.start_run(effect.prompt)
+        app.worker.start_run(effect.prompt, literal=effect.literal)
     elif isinstance(effect, fx.CancelRun):
         cancel_run(app)
     elif isinstance(effect, fx.Resolve):

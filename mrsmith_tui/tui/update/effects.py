@@ -20,6 +20,7 @@ class Effect:
 @dataclass(frozen=True)
 class StartRun(Effect):
     prompt: str
+    literal: bool = False  # text the person did not type (an expanded custom command): no `!`, no `@` (core.prompt_run)
 
 
 @dataclass(frozen=True)

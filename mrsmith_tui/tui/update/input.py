@@ -73,6 +73,8 @@ def _submit(model: Model, msg: ui.Submit) -> tuple[Model, Effects]:
     text = msg.text.strip()
     if not text:
         return model, ()
+    if text.startswith("!") and not msg.text.startswith("!"):
+        text = msg.text.rstrip()  # ` !ls` is a sentence: only a `!` typed first runs a command (core.prompt_syntax)
     inp, saved = _remember(model.input, text)
     inp = replace(inp, draft="", recall=None, stash="", completions=())
     model = replace(model, input=inp, conv=replace(model.conv, follow=True, unseen=False))
