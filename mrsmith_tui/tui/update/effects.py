@@ -95,5 +95,10 @@ class Notify(Effect):
     text: str
 
 
+@dataclass(frozen=True)
+class IndexFiles(Effect):
+    """Read the root's names for `@path` completion off the UI thread (a FilesIndexed comes back)."""
+
+
 Effects = tuple[Effect, ...]
 Handler = Callable[["Model", Any], "tuple[Model, Effects]"]  # every handler of update: (model, msg) -> (model, effects)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from mrsmith_tui.core.prompt_syntax import mention_being_typed
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.commands import REGISTRY
 from mrsmith_tui.tui.model import Model
@@ -12,9 +13,12 @@ from mrsmith_tui.tui.update import effects as fx
 from mrsmith_tui.tui.update.blocks import flash, set_state
 from mrsmith_tui.tui.update.commands import slash_command
 from mrsmith_tui.tui.update.effects import Effects, Handler
+from mrsmith_tui.tui.update.prompt_extras import complete_mention, index_wanted, mention_completions
 
 
 def completions(model: Model, draft: str) -> tuple[str, ...]:
+    if not draft.startswith("/") and (typing := mention_being_typed(draft)) is not None:
+        return mention_completions(model.input.files, typing[1])
     if not draft.startswith("/") or "\n" in draft:
         return ()
     if " " not in draft:
@@ -32,7 +36,7 @@ def _draft(model: Model, msg: ui.DraftChanged) -> tuple[Model, Effects]:
     if recall is not None and msg.text != inp.history[recall]:
         recall = None
     inp = replace(inp, draft=msg.text, recall=recall, completions=completions(model, msg.text))
-    return replace(model, input=inp), ()
+    return index_wanted(replace(model, input=inp), msg.text, msg.at)
 
 
 def _history_move(model: Model, msg: ui.HistoryMove) -> tuple[Model, Effects]:
@@ -57,6 +61,8 @@ def _complete(model: Model, msg: ui.AcceptCompletion) -> tuple[Model, Effects]:
     inp = model.input
     if not inp.completions:
         return model, ()
+    if (mentioned := complete_mention(model)) is not None:
+        return mentioned, ()
     draft = inp.completions[0]
     command = REGISTRY.find(draft)
     draft += " " if command is not None and command.usage else ""  # its argument comes next

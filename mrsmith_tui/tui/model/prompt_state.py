@@ -1,0 +1,46 @@
+"""The prompt's helpers as data: the root's file names for `@path` completion, the Ctrl-R search of
+the prompt history, and the Msgs the shell makes for them (the index it read, a search key, the
+text an editor gave back)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from mrsmith_tui.msgs import Msg
+
+__all__ = ["FILES_STALE_SECONDS", "MENTION_CHOICES", "EditorClosed", "FilesIndexed", "HistorySearch",
+           "SearchKey"]
+
+FILES_STALE_SECONDS = 30.0  # an index older than this is read again when a new mention starts
+MENTION_CHOICES = 50  # completions offered for one mention
+
+
+@dataclass(frozen=True)
+class HistorySearch:
+    """Ctrl-R: the query typed so far, the history entry it found (None: nothing yet) and whether the
+    last key found nothing (the previous hit stays shown)."""
+
+    query: str = ""
+    hit: int | None = None
+    failed: bool = False
+
+
+class FilesIndexed(Msg):
+    """The root's files and folders (tools.file_index), read off the UI thread."""
+
+    paths: tuple[str, ...]
+
+
+class SearchKey(Msg):
+    """A key of the Ctrl-R search: start (or the next older match), a character, erase, take it, leave."""
+
+    action: Literal["start", "type", "erase", "accept", "cancel"]
+    text: str = ""
+
+
+class EditorClosed(Msg):
+    """Ctrl-G's editor returned: the prompt's new text, or one line saying why it is unchanged."""
+
+    text: str | None = None
+    problem: str = ""
