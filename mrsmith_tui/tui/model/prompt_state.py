@@ -9,8 +9,8 @@ from typing import Literal
 
 from mrsmith_tui.msgs import Msg
 
-__all__ = ["FILES_STALE_SECONDS", "MENTION_CHOICES", "EditorClosed", "FilesIndexed", "HistorySearch",
-           "SearchKey"]
+__all__ = ["FILES_STALE_SECONDS", "MENTION_CHOICES", "EditPrompt", "EditorClosed", "FilesIndexed", "HistorySearch",
+           "SearchKey", "search_note"]
 
 FILES_STALE_SECONDS = 30.0  # an index older than this is read again when a new mention starts
 MENTION_CHOICES = 50  # completions offered for one mention
@@ -44,3 +44,20 @@ class EditorClosed(Msg):
 
     text: str | None = None
     problem: str = ""
+
+
+class EditPrompt(Msg):
+    """Ctrl-G in the prompt: open the person's editor on `text` (the prompt as it is in the widget)."""
+
+    text: str
+
+
+def search_note(search: HistorySearch, history: tuple[str, ...]) -> str:
+    """The line above the prompt while Ctrl-R searches."""
+    keys = "Ctrl-R older · Enter take · Esc back"
+    if search.failed:
+        return f"history search: no older match for “{search.query}” · {keys}"
+    if search.hit is None:
+        return f"history search: type to find a past prompt · {keys}" if not search.query else \
+            f"history search: nothing matches “{search.query}” · Esc back"
+    return f"history search: “{search.query}” ({len(history) - search.hit} back) · {keys}"

@@ -149,4 +149,6 @@ class AppHost(Protocol):
 
     def copy_to_clipboard(self, *args: Any, **kwargs: Any) -> Any: ...
 
+    def suspend(self) -> Any: ...  # Ctrl-G's editor takes the terminal (shell/editor.py)
+
     def register_theme(self, *args: Any, **kwargs: Any) -> Any: ...

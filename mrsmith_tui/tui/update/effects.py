@@ -83,7 +83,7 @@ class Focus(Effect):
 
 @dataclass(frozen=True)
 class SwitchSession(Effect):
-    """Put this recorded session on screen in place of the current one (the welcome's Ctrl-R)."""
+    """Put this recorded session on screen in place of the current one (the welcome's Ctrl-T)."""
 
     session_id: str
 
@@ -98,6 +98,13 @@ class Notify(Effect):
 @dataclass(frozen=True)
 class IndexFiles(Effect):
     """Read the root's names for `@path` completion off the UI thread (a FilesIndexed comes back)."""
+
+
+@dataclass(frozen=True)
+class OpenEditor(Effect):
+    """Ctrl-G: the person's $VISUAL/$EDITOR on `text`; an EditorClosed comes back."""
+
+    text: str
 
 
 Effects = tuple[Effect, ...]
