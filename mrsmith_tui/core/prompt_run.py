@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from mrsmith_tui import msgs
-from mrsmith_tui.cancel import CancelToken
+from mrsmith_tui.cancel import Cancelled, CancelToken
 from mrsmith_tui.core.prompt_syntax import parse_prompt
 from mrsmith_tui.security.redact import PROCESS
 from mrsmith_tui.security.sensitive import SensitivePaths
@@ -79,10 +79,16 @@ def run_prompt(session: Session, text: str, cancel: CancelToken, *, typed: bool,
     from mrsmith_tui.core.mentions import read_mentions  # only a prompt with mentions needs it
 
     ctx = ToolContext(root=session.cwd, cancel=cancel, approver=session.gate.approver, emit=show)
-    read = read_mentions(parsed.mentions, gate=session.gate, ctx=ctx,
-                         sensitive=SensitivePaths(session.config.sensitive_paths))
-    show(msgs.MentionsRead(attached=read.attached, refused=read.refused))
-    cancel.check()
+    try:
+        read = read_mentions(parsed.mentions, gate=session.gate, ctx=ctx,
+                             sensitive=SensitivePaths(session.config.sensitive_paths))
+        show(msgs.MentionsRead(attached=read.attached, refused=read.refused))
+        cancel.check()
+    except Cancelled:  # Esc while a mention waited for its approval: nothing is sent
+        from mrsmith_tui.core.conversation import RunResult
+
+        show(msgs.Notice(text="cancelled: the prompt was not sent (Up recalls it)"))
+        return RunResult(final_text="", cancelled=True)
     return session.run(text, cancel, attachments=tuple(attachments) + read.attachments)
 
 

@@ -87,7 +87,7 @@ async def test_ctrl_r_searches_incrementally_and_enter_takes_the_match(tmp_path)
         await until(pilot, lambda: app.model.input.draft == "half typed")
         await pilot.press("ctrl+r", *"tes")
         await until(pilot, lambda: app.query_one(PromptArea).text == "add a test for parse")
-        assert "history search" in str(app.query_one("#note").render())
+        assert "search: “tes” 2 back · Ctrl-R older" in str(app.query_one("#note").render())
         await pilot.press("ctrl+r")  # the next older match
         await until(pilot, lambda: app.query_one(PromptArea).text == "fix the failing test")
         await pilot.press("enter")  # taken into the prompt, not sent

@@ -133,3 +133,33 @@ async def test_at_completes_from_the_root_files_and_tab_takes_the_choice(loopbac
         await pilot.press("enter")
         await until(pilot, lambda: _idle(app) and any(b.kind == "usage" for b in app.model.conv.blocks))
     assert "APP = 2" in _user_texts(srv.requests[0])
+
+
+async def test_esc_on_a_long_bang_command_kills_it(loopback, tmp_path):
+    srv = loopback([])
+    app = app_for(config_for(srv.base_url, tmp_path), tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: app.session is not None)
+        await _send(pilot, app, "!echo started; sleep 300; touch never.txt")
+        await until(pilot, lambda: any(b.kind == "tool" and "started" in b.text for b in app.model.conv.blocks))
+        await pilot.press("escape")
+        await until(pilot, lambda: _idle(app))
+        tool = next(b for b in app.model.conv.blocks if b.kind == "tool")
+        assert tool.done and not tool.ok and "cancelled" in tool.text
+    assert not (tmp_path / "never.txt").exists() and srv.requests == []
+
+
+async def test_ctrl_c_while_a_mention_asks_sends_nothing(loopback, tmp_path):
+    srv = loopback([])
+    (tmp_path / ".env").write_text("T=1\n")
+    clock = Clock()
+    app = app_for(config_for(srv.base_url, tmp_path), tmp_path, clock)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await until(pilot, lambda: app.session is not None)
+        await _send(pilot, app, "see @.env")
+        await until(pilot, lambda: painted(app, ApprovalModal))
+        clock.later(10)
+        await pilot.press("ctrl+c")  # cancels the run (Esc on the modal is a "no")
+        await until(pilot, lambda: _idle(app) and any("not sent" in b.text for b in app.model.conv.blocks))
+        assert not any(b.kind == "error" for b in app.model.conv.blocks)
+    assert srv.requests == []

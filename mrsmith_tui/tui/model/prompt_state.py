@@ -56,8 +56,8 @@ def search_note(search: HistorySearch, history: tuple[str, ...]) -> str:
     """The line above the prompt while Ctrl-R searches."""
     keys = "Ctrl-R older · Enter take · Esc back"
     if search.failed:
-        return f"history search: no older match for “{search.query}” · {keys}"
+        return f"search: no older “{search.query}” · {keys}"
     if search.hit is None:
-        return f"history search: type to find a past prompt · {keys}" if not search.query else \
-            f"history search: nothing matches “{search.query}” · Esc back"
-    return f"history search: “{search.query}” ({len(history) - search.hit} back) · {keys}"
+        return f"search past prompts: type · {keys}" if not search.query else \
+            f"search: nothing has “{search.query}” · Esc back"
+    return f"search: “{search.query}” {len(history) - search.hit} back · {keys}"
