@@ -11,9 +11,9 @@ from mrsmith_tui.core.custom_commands import CommandSet, CustomCommand
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.update import effects as fx
 from mrsmith_tui.tui.update import initial_model, update
+from tests.tui.pilot import until
 from tests.tui.test_e2e import _turn_over as turn_over
 from tests.tui.test_e2e import app_for, config_for
-from tests.tui.pilot import until
 
 REVIEW = CustomCommand(name="/review", body="Review $ARGUMENTS carefully", origin="project",
                        path=".mrsmith/commands/review.md", description="Review code", argument_hint="[path]")
