@@ -289,6 +289,11 @@ def _run_headless(args: argparse.Namespace, config: Config) -> int:
     from mrsmith_tui.tools.approval import PolicyApprover
 
     prompt, attachments = _prompt_and_attachments(args)
+    from mrsmith_tui.cli.headless_slash import headless_prompt  # `-p '/name args'`: a custom command
+
+    slash = headless_prompt(prompt, Path.cwd())
+    prompt = slash.text
+    typed = args.prompt is not None and not slash.literal  # an expanded command file is never parsed (core.prompt_run)
     resolve_agent(config, args.agent)  # a missing agent is a config error before anything starts
     config = _take_keys(config)
     # -f FILE and piped stdin go to the model as the person gave them, but without mrsmith's own keys and
@@ -301,7 +306,7 @@ def _run_headless(args: argparse.Namespace, config: Config) -> int:
     session = _build_session(args, config, sink=printer, approver=PolicyApprover(yes=args.yes))
     printer(permissions_in_force(session.gate, approve_all=args.yes))
     try:
-        return run_headless(session, prompt, printer=printer, attachments=attachments, typed=args.prompt is not None)
+        return run_headless(session, prompt, printer=printer, attachments=attachments, typed=typed)
     finally:
         session.close()
 

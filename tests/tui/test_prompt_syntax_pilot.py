@@ -163,3 +163,4 @@ async def test_ctrl_c_while_a_mention_asks_sends_nothing(loopback, tmp_path):
         await until(pilot, lambda: _idle(app) and any("not sent" in b.text for b in app.model.conv.blocks))
         assert not any(b.kind == "error" for b in app.model.conv.blocks)
     assert srv.requests == []
+

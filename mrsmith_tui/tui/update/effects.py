@@ -20,7 +20,7 @@ class Effect:
 @dataclass(frozen=True)
 class StartRun(Effect):
     prompt: str
-    literal: bool = False  # text the person did not type (an expanded custom command): no `!`, no `@` (core.prompt_run)
+    literal: bool = False  # a custom command's text: sent as it is (no !command, no @path; core.prompt_run)
 
 
 @dataclass(frozen=True)
