@@ -67,6 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
                      "repeatable; also in the UI (/permissions lists and revokes)")
     run.add_argument("--mcp-trust", action="store_true",
                      help="start this folder's .mcp.json servers for this run without asking (headless starts only trusted ones)")
+    run.add_argument("--trust-project-tools", action="store_true",
+                     help="load this folder's .mrsmith/tools/ drop-in tools for this run without asking (headless loads only trusted ones)")
 
     cfg = p.add_argument_group("config (flags beat the environment, which beats the config file)")
     cfg.add_argument("--config", metavar="PATH", type=Path, help="config file (default ~/.config/mrsmith/config.toml or config.json)")
