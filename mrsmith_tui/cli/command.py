@@ -48,6 +48,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if argv and argv[0] == "mcp":  # `mrsmith mcp list`: its own module
             from mrsmith_tui.cli.mcp_list import main as mcp_main
             return mcp_main(argv[1:])
+        if argv and argv[0] == "tools":  # `mrsmith tools list | run`: cli.tools_cmd
+            from mrsmith_tui.cli.tools_cmd import main as tools_main
+            return tools_main(argv[1:])
         if argv and argv[0] in SESSION_COMMANDS:
             return _session_command(argv)
         return _main(build_parser().parse_args(argv))
