@@ -1,4 +1,4 @@
-"""`mrsmith tools list [--json]` and `mrsmith tools run NAME [JSON]`: the tools, and one drop-in tool's call.
+"""`mrsmith tools list [--json]`, `mrsmith tools run NAME [JSON]`, `mrsmith tools try FILE [JSON]`.
 
     list   every built-in tool and every drop-in tool (user, project), with its origin and file; the MCP
            servers' tools are `mrsmith mcp list`'s. A project tool shows only when trusted in this folder
@@ -6,6 +6,8 @@
     run    calls one drop-in tool as the model would (same file checks, same child process, timeout and
            bounds), with the arguments as a JSON object (default {}): you typed it, so it does not ask.
            Prints the result; exit 0, 1 when the tool failed, 2 for a usage mistake.
+    try    the same for a tool file not loaded yet (one being written: the `self` skill's try_tool.py
+           calls this): `contract ok: NAME`, then the result; a file that is no tool is one line, exit 1.
 """
 
 from __future__ import annotations
@@ -23,12 +25,17 @@ __all__ = ["main"]
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="mrsmith tools", description="drop-in tools of ~/.config/mrsmith/tools and ./.mrsmith/tools")
-    sub = p.add_subparsers(dest="command", metavar="list | run")
+    sub = p.add_subparsers(dest="command", metavar="list | run | try")
     listing = sub.add_parser("list", help="every tool with its origin")
     listing.add_argument("--json", action="store_true", help="one JSON object per tool")
     run = sub.add_parser("run", help="call one drop-in tool: mrsmith tools run NAME '{\"text\": \"hi\"}'")
     run.add_argument("name", metavar="NAME")
     run.add_argument("arguments", metavar="JSON", nargs="?", default="{}", help="the arguments object (default {})")
+    trying = sub.add_parser("try", help="check and call a tool file not loaded yet: mrsmith tools try FILE [JSON]")
+    trying.add_argument("file", metavar="FILE", type=Path)
+    trying.add_argument("arguments", metavar="JSON", nargs="?", default="{}", help="the arguments object (default {})")
+    trying.add_argument("--timeout", metavar="SECONDS", type=float, help="default: dropInToolTimeout")
+    trying.add_argument("--config", metavar="PATH", type=Path, help="config file (for dropInToolTimeout)")
     for each in (listing, run):
         each.add_argument("--trust-project-tools", action="store_true", help="load this folder's .mrsmith/tools for this run")
         each.add_argument("--config", metavar="PATH", type=Path, help="config file (for dropInToolTimeout)")
@@ -50,8 +57,8 @@ def _builtin_names() -> list[tuple[str, str]]:
 
 def main(argv: Sequence[str]) -> int:
     args = _parser().parse_args(list(argv))
-    if args.command not in ("list", "run"):
-        raise UsageError("mrsmith tools: say `mrsmith tools list` or `mrsmith tools run NAME [JSON]`")
+    if args.command not in ("list", "run", "try"):
+        raise UsageError("mrsmith tools: say `mrsmith tools list`, `mrsmith tools run NAME [JSON]` or `mrsmith tools try FILE [JSON]`")
     from mrsmith_tui.config.load import load_config
     from mrsmith_tui.paths import config_dir
     from mrsmith_tui.security.environment import scrub_process_environment
@@ -62,6 +69,10 @@ def main(argv: Sequence[str]) -> int:
 
     scrub_process_environment()
     config = load_config(args.config)
+    if args.command == "try":
+        from mrsmith_tui.cli.tools_try import try_file
+
+        return try_file(args.file, args.arguments, timeout=args.timeout or config.drop_in_tool_timeout)
     builtins = _builtin_names()
 
     def said(m: object) -> None:

@@ -50,16 +50,23 @@ def test_tools_run_calls_a_drop_in_tool(cli):
 
 def test_try_tool_checks_and_runs_a_file_as_mrsmith_would(cli):
     path = _project(cli)
-    ok = subprocess.run([sys.executable, str(TRY), str(path), '{"text": "yo"}'], capture_output=True, text=True, cwd=cli.cwd,
-                        env={"PATH": "/usr/bin:/bin"}, timeout=90)
+    env = {**cli.env, "PATH": "/usr/bin:/bin"}  # no mrsmith on PATH: it finds the Python mrsmith is installed in
+
+    def tried(*argv: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, str(TRY), *argv], capture_output=True, text=True, cwd=cli.cwd, env=env,
+                              timeout=90)
+
+    ok = tried(str(path), '{"text": "yo"}')
     assert (ok.returncode, ok.stdout) == (0, "contract ok: shout\nYO!\n"), ok.stderr
-    wrong = subprocess.run([sys.executable, str(TRY), str(path), '{"text": 5}'], capture_output=True, text=True, cwd=cli.cwd,
-                           timeout=90)
-    assert wrong.returncode == 1 and wrong.stderr == "mrsmith would refuse these arguments: 'text' must be string, got int\n"
+    wrong = tried(str(path), '{"text": 5}')
+    assert wrong.returncode == 2 and wrong.stderr == (
+        "mrsmith: error: tools try shout: mrsmith would refuse these arguments: 'text' must be a string, got 5\n")
     path.write_text(SHOUT.replace('"shout"', "0x" + "f" * 4000))
-    broken = subprocess.run([sys.executable, str(TRY), str(path)], capture_output=True, text=True, cwd=cli.cwd, timeout=90)
+    broken = tried(str(path))
     assert broken.returncode == 1 and broken.stderr == "not a tool: shout.py: NAME must be a string, not int\n"
     path.write_text(SHOUT.replace('return args["text"].upper() + "!"', 'raise KeyError("nope")'))
-    failing = subprocess.run([sys.executable, str(TRY), str(path), '{"text": "x"}'], capture_output=True, text=True,
-                             cwd=cli.cwd, timeout=90)
+    failing = tried(str(path), '{"text": "x"}')
     assert failing.returncode == 1 and failing.stderr.startswith("drop-in tool shout failed: KeyError: 'nope'")
+    path.write_text(SHOUT.replace('return args["text"].upper() + "!"', "import time\n    time.sleep(600)"))
+    hanging = tried(str(path), '{"text": "x"}', "--timeout", "0.5")
+    assert hanging.returncode == 1 and hanging.stderr.startswith("drop-in tool shout timed out after 0.5 s")
