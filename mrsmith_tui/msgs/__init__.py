@@ -40,6 +40,7 @@ from mrsmith_tui.msgs.msg_base import (
     _Record,
     build_models,
 )
+from mrsmith_tui.msgs.prompt_msgs import CommandRan, MentionsRead
 from mrsmith_tui.msgs.recorded import (
     AgentChanged,
     AnswerRecorded,
@@ -87,7 +88,8 @@ AnyMsg = Annotated[
     | ToolOutput | ToolCallFinished | JobStarted | JobEnded | UsageReported | ToolBudget | Warning | Error | Notice
     | ApprovalRequested | ContinueRequested | QuestionRequested | RequestResolved | PermissionsInForce | TasksChanged
     | SkillLoaded | AgentSpawned | AgentStateChanged | FromAgent | TranscriptHeader | PromptRecorded | AnswerRecorded
-    | ContextAdded | Compacted | AgentChanged | McpServerChanged,
+    | ContextAdded | Compacted | AgentChanged | McpServerChanged
+    | MentionsRead | CommandRan,
     Field(discriminator="type"),
 ]
 # FromAgent names the union it is part of: its module gets the name, and FromAgent is built with the
@@ -131,6 +133,7 @@ __all__ = [
     "AnyMsg",
     "ApprovalRequested",
     "BlockEnded",
+    "CommandRan",
     "Compacted",
     "ContextAdded",
     "ContinueRequested",
@@ -140,6 +143,7 @@ __all__ = [
     "JobStarted",
     "ListSink",
     "McpServerChanged",
+    "MentionsRead",
     "Msg",
     "Notice",
     "PermissionsInForce",
