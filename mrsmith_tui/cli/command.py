@@ -287,9 +287,10 @@ def _run_headless(args: argparse.Namespace, config: Config) -> int:
     from mrsmith_tui.tools.approval import PolicyApprover
 
     prompt, attachments = _prompt_and_attachments(args)
-    from mrsmith_tui.cli.headless_slash import headless_prompt  # `-p '/name args'`: a custom command
+    from mrsmith_tui.cli.headless_slash import headless_prompt, headless_undo  # `-p '/name args'`, `-p /undo`
 
-    prompt = headless_prompt(prompt, Path.cwd()).text
+    slash = headless_prompt(prompt, Path.cwd())
+    prompt = slash.text
     resolve_agent(config, args.agent)  # a missing agent is a config error before anything starts
     config = _take_keys(config)
     # -f FILE and piped stdin go to the model as the person gave them, but without mrsmith's own keys and
@@ -302,6 +303,8 @@ def _run_headless(args: argparse.Namespace, config: Config) -> int:
     session = _build_session(args, config, sink=printer, approver=PolicyApprover(yes=args.yes))
     printer(permissions_in_force(session.gate, approve_all=args.yes))
     try:
+        if slash.undo:  # `-c -p /undo [N]`: the files are put back; the model is not asked
+            return headless_undo(session, slash.undo, json_lines=args.json)
         return run_headless(session, prompt, printer=printer, attachments=attachments)
     finally:
         session.close()
