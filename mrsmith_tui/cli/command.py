@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from mrsmith_tui.cli import process_exit
 from mrsmith_tui.cli.args import SESSION_COMMANDS, UsageError, build_parser, check_session_flags, session_parser
 from mrsmith_tui.cli.wire_flags import apply_wire_flags
 from mrsmith_tui.config.load import apply_cli, default_config_paths, load_config, resolve_agent, sessions_dir
@@ -40,6 +41,13 @@ MAX_ATTACHMENT_BYTES = 1024 * 1024
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    code = _command(argv)
+    if argv is None:  # the program's own run: a finished headless run ends here, without the teardown
+        process_exit.end(code)
+    return code
+
+
+def _command(argv: Sequence[str] | None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")
@@ -308,6 +316,7 @@ def _run_headless(args: argparse.Namespace, config: Config) -> int:
         return run_headless(session, prompt, printer=printer, attachments=attachments)
     finally:
         session.close()
+        process_exit.allow()  # the transcript is closed: the process may end without its teardown
 
 
 def _run_tui(args: argparse.Namespace, config: Config) -> int:
