@@ -10,15 +10,17 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
 
-# The child registers an atexit handler (must run) and an object whose finaliser prints at teardown
-# (runs only when the interpreter takes itself apart), then runs mrsmith's main as the script does.
+# The child registers an atexit handler (must run) and watches os._exit (the end without teardown),
+# then runs mrsmith's main as the script does.
 CHILD = """
-import atexit, sys, threading
+import atexit, os, sys, threading
 atexit.register(lambda: sys.stderr.write("ATEXIT RAN\\n"))
-class Teardown:
-    def __del__(self):
-        sys.__stderr__.write("TEARDOWN RAN\\n")
-keep = Teardown()
+real_exit = os._exit
+def watched_exit(code):
+    sys.stderr.write(f"ENDED AT ONCE {code}\\n")
+    sys.stderr.flush()
+    real_exit(code)
+os._exit = watched_exit
 if sys.argv[1] == "thread":
     gate = threading.Event()
     threading.Thread(target=gate.wait, args=(60,)).start()  # a non-daemon thread still running at the end
@@ -53,8 +55,7 @@ def test_a_one_shot_ends_at_once_after_its_atexit_handlers_and_flushes(loopback,
     proc = _run(loopback, tmp_path, "plain")
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "before the answer\n"  # the buffered text before mrsmith's is flushed too
-    assert "ATEXIT RAN" in proc.stderr
-    assert "TEARDOWN RAN" not in proc.stderr  # no teardown
+    assert proc.stderr.endswith("ATEXIT RAN\nENDED AT ONCE 0\n")  # the atexit handlers, then no teardown
     transcripts = list((tmp_path / "sessions").glob("*/transcript.jsonl"))
     assert len(transcripts) == 1 and '"RunEnded"' in transcripts[0].read_text()  # closed whole
 
@@ -64,19 +65,19 @@ def test_a_failed_one_shot_keeps_its_exit_code(loopback, tmp_path):
 
     proc = _run(loopback, tmp_path, "plain", turn=Turn(status=400, body={"error": {"message": "bad request"}}))
     assert proc.returncode == 1, proc.stderr
-    assert "ATEXIT RAN" in proc.stderr and "TEARDOWN RAN" not in proc.stderr
+    assert proc.stderr.endswith("ATEXIT RAN\nENDED AT ONCE 1\n")
 
 
 def test_a_running_non_daemon_thread_gets_the_ordinary_exit(loopback, tmp_path):
     proc = _run(loopback, tmp_path, "thread")
     assert proc.returncode == 0, proc.stderr
-    assert "ATEXIT RAN" in proc.stderr and "TEARDOWN RAN" in proc.stderr
+    assert "ATEXIT RAN" in proc.stderr and "ENDED AT ONCE" not in proc.stderr
 
 
 def test_a_command_that_is_not_a_headless_run_gets_the_ordinary_exit(loopback, tmp_path):
     proc = _run(loopback, tmp_path, "plain", "--list")
     assert proc.returncode == 0, proc.stderr
-    assert "TEARDOWN RAN" in proc.stderr
+    assert "ATEXIT RAN" in proc.stderr and "ENDED AT ONCE" not in proc.stderr
 
 
 def test_main_called_with_arguments_never_ends_the_process(loopback, tmp_path, monkeypatch, capsys):
