@@ -34,7 +34,7 @@ def try_file(file: Path, arguments: str, *, timeout: float) -> int:
     except (FileProblem, ContractError) as e:
         print(clean(f"not a tool: {path.name}: {e}"), file=sys.stderr)
         return 1
-    print(f"contract ok: {contract.name}")
+    print(f"contract ok: {contract.name}", flush=True)
     values, problem = parse_arguments(arguments)
     if values is None:
         raise UsageError(f"tools try {contract.name}: {problem}")

@@ -49,6 +49,7 @@ async def test_a_project_tool_trusted_then_called_end_to_end(loopback, tmp_path)
     user = Path(os.environ["XDG_CONFIG_HOME"]) / "mrsmith" / "tools"
     user.mkdir(parents=True)
     (user / "echo.py").write_text(ECHO)
+    (user / "broken.py").write_text(ECHO.replace('"echo_back"', '"x"').replace('"type": "object"', '"type": {"a": 1}', 1))
     config = Config(providers=[ProviderConfig(name="loop", base_url=srv.base_url)],
                     agents=[AgentConfig(name="default", provider="loop", model="m1", max_context_tokens=64000)],
                     sessions_dir=str(tmp_path / "sessions"))
@@ -68,7 +69,9 @@ async def test_a_project_tool_trusted_then_called_end_to_end(loopback, tmp_path)
         await pilot.press("y")
         await until(pilot, lambda: len(srv.requests) == 2 and not app.model.run.running)
         names = [t["function"]["name"] for t in srv.requests[0]["tools"]]
-        assert "shout" in names and "echo_back" in names
+        assert "shout" in names and "echo_back" in names and "x" not in names
+        broken = [line for line in _notes(app).splitlines() if "broken.py" in line]
+        assert broken == ["drop-in tool ~/.config/mrsmith/tools/broken.py not loaded: PARAMETERS: the top must say \"type\": \"object\""]
         assert srv.requests[1]["messages"][-1]["content"] == "HELLO!"
 
         await pilot.press(*"/tools", "enter")

@@ -8,6 +8,6 @@
     trust.py     the trust prompt for a project tool (the whole code, or no prompt)
     service.py   the session's drop-in tools: found lazily, trusted, reloaded, listed
 
-Nothing is imported here: `try_tool.py` of the bundled `self` skill imports files, contract and runner
-with the standard library only.
+Nothing is imported here. files, contract, runner and child use the standard library only (`mrsmith
+tools try`, which the bundled `self` skill's try_tool.py calls, runs a file not loaded yet through them).
 """

@@ -11,6 +11,7 @@ import json
 import os
 import sys
 import traceback
+import types
 
 
 def _said(e: BaseException) -> str:
@@ -33,12 +34,15 @@ def main() -> int:
         out.write(json.dumps({"error": f"mrsmith sent a bad request: {_said(e)}", "trace": ""}))
         return 2
     sys.stdin = open(os.devnull)  # noqa: SIM115 - the tool reads nothing from mrsmith
-    namespace = {"__name__": "__dropin__", "__file__": path, "__builtins__": __builtins__}
+    module = types.ModuleType("dropin_tool")  # a module of its own: dataclasses, pickle and typing find it
+    module.__file__ = path
+    sys.modules[module.__name__] = module
     try:
-        exec(compile(code, path, "exec"), namespace)  # the file's code, as trusted
-        result = namespace["run"](args)
+        exec(compile(code, path, "exec"), module.__dict__)  # the file's code, as trusted
+        result = module.run(args)
     except BaseException as e:  # SystemExit and KeyboardInterrupt too: every end is reported
         try:
+            e.__traceback__ = e.__traceback__.tb_next if e.__traceback__ is not None else None  # not this file's frame
             trace = "".join(traceback.format_exception(e, limit=-8))[-4000:]
         except Exception:
             trace = ""

@@ -8,7 +8,8 @@
 The three values must be literals (they are read, not run); `run` must be a plain module-level
 `def` taking the arguments dict. A cheap look comes first (size, UTF-8, no NUL, the four names at
 the start of a line), so a file that is plainly no tool costs no parse. Any problem, whatever raised
-it, is one line (ContractError) that never quotes a value of the file.
+it, is one line (ContractError) that quotes no value of the file but a schema property's name, cut to 40
+characters (the frontends make its controls visible).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from tests.tools.dropin.helpers import GOOD
+from tests.tools.dropin.helpers import GOOD, Approver
 
 GOOD_PARAMS = '{"type": "object", "properties": {}}'
 BAD_NAMES = [
@@ -148,3 +148,19 @@ def test_a_hundred_large_user_files_are_parsed_within_the_budget(env, monkeypatc
     tools = env.service().current_tools()
     assert 0 < len(tools) == len(parses) <= 18  # 1 MiB of ~60 KiB files (and the one that passed it), no more
     assert any("left out" in w for w in env.warnings())
+
+
+@pytest.mark.parametrize(("label", "data"), CASES[::5], ids=[c[0] for c in CASES[::5]])
+def test_a_hostile_project_file_is_one_warning_and_never_a_question(env, label, data):
+    import threading
+
+    env.project_tool("a_good.py", GOOD)
+    (env.project / f"z_{label}.py").write_bytes(data)
+    asker = Approver("yes", "yes")
+    box: list = []
+    worker = threading.Thread(target=lambda: box.append(env.service(mode="ask", approver=asker).current_tools()))
+    worker.start()
+    worker.join(90)
+    assert [t.name for t in box[0]] == ["shout"]
+    assert [q.tool for q in asker.queries] == ["project tool .mrsmith/tools/a_good.py"]
+    assert len(env.warnings()) == 1 and f"z_{label}.py" in env.warnings()[0] and "\n" not in env.warnings()[0]

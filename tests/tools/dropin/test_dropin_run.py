@@ -164,3 +164,17 @@ def test_reload_picks_up_new_and_changed_files(env):
     assert svc.current_tools() == []  # read once, until a reload
     assert svc.reload() == "drop-in tools reloaded: shout (user)"
     assert [t.name for t in svc.current_tools()] == ["shout"]
+
+
+def test_a_tool_is_a_module_of_its_own_so_dataclasses_and_type_hints_work(env):
+    body = ('from dataclasses import dataclass\n    import typing\n\n    @dataclass\n    class P:\n        x: "int | None" = 1\n\n'
+            '    return repr(P()) + str(typing.get_type_hints(P)["x"])')
+    env.user_tool("dc.py", "from __future__ import annotations\n" + tool_source("dc", body))
+    result = env.service().current_tools()[0].run({}, env.ctx())
+    assert result.ok and result.content == "run.<locals>.P(x=1)int | None", result.content
+
+
+def test_the_trace_starts_in_the_tool_not_in_mrsmith(env):
+    env.user_tool("boom.py", tool_source("boom", 'raise ValueError("no good")'))
+    content = env.service().current_tools()[0].run({}, env.ctx()).content
+    assert "child.py" not in content and 'boom.py", line 7, in run' in content
