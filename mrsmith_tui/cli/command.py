@@ -305,7 +305,7 @@ def _run_headless(args: argparse.Namespace, config: Config) -> int:
     from mrsmith_tui.tools.approval import PolicyApprover
 
     prompt, attachments = _prompt_and_attachments(args)
-    from mrsmith_tui.cli.headless_slash import headless_prompt, headless_undo  # `-p '/name args'`, `-p /undo`
+    from mrsmith_tui.cli.headless_slash import headless_prompt, slash_outcome  # `-p '/name args'`, `-p /undo`
 
     slash = headless_prompt(prompt, Path.cwd())
     prompt = slash.text
@@ -322,8 +322,8 @@ def _run_headless(args: argparse.Namespace, config: Config) -> int:
     startup_gc.ready()  # built: what the run allocates is collected as usual
     printer(permissions_in_force(session.gate, approve_all=args.yes))
     try:
-        if slash.undo:  # `-c -p /undo [N]`: the files are put back; the model is not asked
-            return headless_undo(session, slash.undo, json_lines=args.json)
+        if (code := slash_outcome(slash, session, yes=args.yes, json_lines=args.json)) is not None:
+            return code  # `-c -p /undo [N]` puts back files; `-p /init` without leave to write is one line
         return run_headless(session, prompt, printer=printer, attachments=attachments)
     finally:
         session.close()

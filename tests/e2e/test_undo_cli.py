@@ -41,3 +41,21 @@ def test_a_bad_count_is_one_line(cli, loopback):
     srv = loopback([text_turn("never")])
     done = cli.using(srv.base_url).run("-p", "/undo lots")
     assert done.code == 2 and done.err_lines == ["mrsmith: error: /undo: N is a number of turns from 1 to 200, not 'lots'"]
+
+
+def test_init_headless_writes_with_leave(cli, loopback):
+    (cli.cwd / "Makefile").write_text("test:\n\tpytest\n")
+    srv = loopback([tool_turn("write_file", {"path": "AGENTS.md", "content": "# notes\n"}), text_turn("done")])
+    done = cli.using(srv.base_url).run("-p", "/init", "--allow", "write_file")
+    assert done.code == 0, done.err
+    assert (cli.cwd / "AGENTS.md").read_text() == "# notes\n"
+    sent = srv.requests[0]["messages"][-1]["content"]
+    assert sent.startswith("/init: write the project's notes") and "targets: test" in sent
+
+
+def test_init_headless_without_leave_is_one_line(cli, loopback):
+    srv = loopback([text_turn("never")])
+    done = cli.using(srv.base_url).run("-p", "/init")
+    assert done.code == 2 and not srv.requests and not (cli.cwd / "AGENTS.md").exists()
+    assert done.err_lines[-1] == ("mrsmith: /init writes AGENTS.md, which needs leave to write: "
+                                  "add --allow write_file (or --yes)")

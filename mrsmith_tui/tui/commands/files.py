@@ -1,11 +1,13 @@
-"""/undo: put back what the last turns changed through the file tools (tools/undo.py), after a yes."""
+"""/init: the model writes AGENTS.md from the repository's facts (core/init_prompt.py), asking with its diff;
+/undo: put back what the last turns changed through the file tools (tools/undo.py), after a yes."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from mrsmith_tui.cancel import CancelToken
-from mrsmith_tui.tui.commands.registry import CommandContext, CommandError, SlashCommand, session_of
+from mrsmith_tui.tui import model as ui
+from mrsmith_tui.tui.commands.registry import CommandContext, CommandError, NoArgCommand, SlashCommand, session_of
 
 
 def undo_steps(arg: str, limit: int) -> int:
@@ -64,4 +66,17 @@ def _undo(session: Any, steps: int, token: CancelToken) -> str:
     return "\n".join(outcome.lines)
 
 
-COMMANDS: tuple[SlashCommand[Any], ...] = (UndoCommand(),)
+class InitCommand(NoArgCommand):
+    name = "/init"
+    summary = "write AGENTS.md (build, test, layout notes) from what the repository holds; asks with the diff"
+    rank = 142
+    waits_for_run = True
+
+    def run(self, ctx: CommandContext, args: None) -> None:
+        from mrsmith_tui.core.init_prompt import init_prompt
+
+        session = session_of(ctx)
+        ctx.emit(ui.SendPrompt, text=init_prompt(session.cwd))  # a few small reads, each capped
+
+
+COMMANDS: tuple[SlashCommand[Any], ...] = (InitCommand(), UndoCommand())
