@@ -63,7 +63,9 @@ def _open_folder(base: Path, parts: tuple[str, ...]) -> int:
             except OSError as e:
                 if isinstance(e, FileNotFoundError):
                     raise
-                raise FileProblem(f"{base.joinpath(*parts)}: not a folder of its own (a link or a file)") from None
+                if e.errno in (errno.ELOOP, errno.ENOTDIR):
+                    raise FileProblem(f"{base.joinpath(*parts)}: not a folder of its own (a link or a file)") from None
+                raise FileProblem(f"{base.joinpath(*parts)}: cannot be read ({e.strerror or e})") from None
             os.close(fd)
             fd = nxt
         return fd
