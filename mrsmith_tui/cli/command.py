@@ -279,6 +279,7 @@ def _build_session(args: argparse.Namespace, config: Config, *, sink: Sink, appr
         replay=replay, other_folder=args.other_folder and session_id is None, persist=not args.no_session,
         allow=args.allow, max_agents=args.max_agents, agent_wait_ms=args.agent_wait_ms,
         mcp_trust="yes" if args.mcp_trust else "ask" if replay else "stored",  # replay: the TUI's session
+        frontend="tui" if replay else "headless",
     )
 
 

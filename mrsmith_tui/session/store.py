@@ -58,6 +58,7 @@ class SessionInfo:
     turns: int
     first_prompt: str
     format: int  # 0: written before the header carried a format version
+    frontend: str = "tui"  # "headless": a -p or piped run (a header without the field: the TUI)
 
 
 def read_info(path: Path) -> SessionInfo | None:
@@ -91,6 +92,7 @@ def read_info(path: Path) -> SessionInfo | None:
         turns=turns,
         first_prompt=first,
         format=int(header["format"]) if isinstance(header.get("format"), int) else 0,
+        frontend="headless" if header.get("frontend") == "headless" else "tui",
     )
 
 
@@ -253,8 +255,10 @@ def _unique_width(ids: list[str], least: int = 8) -> int:
     return width
 
 
-def format_sessions(sessions: list[SessionInfo], *, show_dir: bool = False, prompt_width: int = 60) -> str:
-    """The `--list` table: id, started, agent/model, turns, [directory,] first prompt."""
+def format_sessions(sessions: list[SessionInfo], *, show_dir: bool = False, prompt_width: int = 60,
+                    headless_mark: str = "[headless]") -> str:
+    """The `--list` table: id, started, agent/model, turns, [directory,] first prompt; a headless run's
+    first prompt follows `headless_mark` (the picker's is shorter)."""
     if not sessions:
         return "no sessions"
     rows = [["ID", "STARTED", "AGENT/MODEL", "TURNS"] + (["DIRECTORY"] if show_dir else []) + ["FIRST PROMPT"]]
@@ -263,7 +267,8 @@ def format_sessions(sessions: list[SessionInfo], *, show_dir: bool = False, prom
         row = [typed_id(s.id, width), local_minute(s.created), f"{s.agent}/{s.model}", str(s.turns)]
         if show_dir:
             row.append(_home_short(s.cwd))
-        row.append(_clip(s.first_prompt, prompt_width) or "-")
+        mark = f"{headless_mark} " if s.frontend == "headless" else ""
+        row.append(mark + (_clip(s.first_prompt, max(8, prompt_width - len(mark))) or "-"))
         rows.append(row)
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
     return "\n".join(
