@@ -40,3 +40,32 @@ async def test_enter_on_a_blank_prompt_keeps_what_is_there():
         queue_keys(app, ["space", "enter"])
         await until(pilot, lambda: app.model.input.draft == " ")
         assert made[0].prompts == [] and app.query_one(PromptArea).text == " "
+
+
+async def test_a_burst_on_the_options_ticks_where_the_cursor_went():
+    from tests.tui.fakes import Clock
+    from tests.tui.pilot import painted
+    from mrsmith_tui import msgs as m
+    from mrsmith_tui.tui.screens.modals import QuestionModal
+
+    def _ask(multiple: bool):
+        def ask(session, cancel):
+            session.answers.append(session.approver.ask((m.Question(question="which?", multiple=multiple, options=(
+                m.QuestionOption(label="red"), m.QuestionOption(label="blue"), m.QuestionOption(label="green"))),)))
+        return ask
+
+    made: list = []
+    clock = Clock()
+    app = MrSmithApp(factory([[_ask(True)], [_ask(True)]], made), config=CONFIG, history_path=None, clock=clock)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press(*"go", "enter")
+        await until(pilot, lambda: painted(app, QuestionModal))
+        clock.later(10)
+        queue_keys(app, ["space", "down", "down", "space", "enter"])  # as tmux sends `Space Down Down Space Enter`
+        await until(pilot, lambda: not app.model.run.running)
+        await pilot.press(*"again", "enter")
+        await until(pilot, lambda: painted(app, QuestionModal))
+        clock.later(10)
+        queue_keys(app, ["down", "enter", "up"])  # Enter on the cursor's option, a key after it changes nothing
+        await until(pilot, lambda: not app.model.run.running)
+    assert made[0].answers == ["red, green", "blue"]

@@ -312,18 +312,27 @@ class QuestionModal(RequestModal):
             event.stop()
             self._take_selection()
 
+    def on_choice_list_chosen(self, event: ChoiceList.Chosen) -> None:
+        event.stop()
+        self._take_selection(event.ticked, event.under_cursor)
+
     def on_option_list_option_selected(self, event: ChoiceList.OptionSelected) -> None:
         event.stop()  # Enter is on_key's (the options' own "selected" would send twice)
 
-    def _take_selection(self) -> None:
+    def _take_selection(self, ticked: list[str] | None = None, under_cursor: str | None = None) -> None:
+        """Send what is ticked (or, with nothing ticked, the option under the cursor) and the free text;
+        `ticked`/`under_cursor`: the options as they were when Enter was pressed on them."""
         q = self.req.questions[self.index]
         options = self.query_one(ChoiceList)
-        chosen = list(options.selected)
+        if ticked is None:
+            ticked = list(options.selected)
+            under_cursor = options.values[options.highlighted] if options.highlighted is not None and options.values else None
+        chosen = list(ticked)
         free = self.query_one(Input).value.strip()
         if free:
             chosen.append(free)
-        elif not chosen and q.options and options.highlighted is not None:  # Enter on the option under the cursor
-            chosen = [q.options[options.highlighted].label]
+        elif not chosen and q.options and under_cursor is not None:  # Enter on the option under the cursor
+            chosen = [under_cursor]
         if chosen:
             self._next(", ".join(chosen))
 
