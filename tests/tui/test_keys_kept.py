@@ -43,10 +43,10 @@ async def test_enter_on_a_blank_prompt_keeps_what_is_there():
 
 
 async def test_a_burst_on_the_options_ticks_where_the_cursor_went():
-    from tests.tui.fakes import Clock
-    from tests.tui.pilot import painted
     from mrsmith_tui import msgs as m
     from mrsmith_tui.tui.screens.modals import QuestionModal
+    from tests.tui.fakes import Clock
+    from tests.tui.pilot import painted
 
     def _ask(multiple: bool):
         def ask(session, cancel):
