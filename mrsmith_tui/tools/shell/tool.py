@@ -21,7 +21,6 @@ from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResu
 from mrsmith_tui.tools.exact_command import offered
 from mrsmith_tui.tools.jobs import JOBS, Job, job_log_dir
 from mrsmith_tui.tools.output_limit import HeadTail, LiveThrottle
-from mrsmith_tui.tools.shell.classify import classify
 
 DEFAULT_TIMEOUT_MS = 30_000
 MAX_TIMEOUT_MS = 600_000
@@ -90,6 +89,8 @@ class ShellTool(BaseTool):
         command = args.get("command")
         if not isinstance(command, str) or not command.strip():
             return None  # run() reports it
+        from mrsmith_tui.tools.shell.classify import classify  # the parser and its rules: at the first command
+
         verdict = classify(command, self.harmless, self.dangerous, root=ctx.root, sensitive=self.sensitive)
         if verdict.read_only:
             return None
