@@ -168,15 +168,23 @@ def typed_id(session_id: str, width: int = 8) -> str:
     return bare[-width:] if len(bare) >= 16 else session_id
 
 
+RANDOM_FROM = 12  # a UUIDv7's hex digits after its 48-bit time: version and random bits
+
+
 def _matches(session_id: str, typed: str) -> bool:
-    """An id's start (dashes or not), or its random tail (4 characters or more, as --list shows it)."""
+    """An id's start (dashes or not); or, 4 characters or more, its random tail or the start of the
+    tail --list shows (8 or more of its last digits: `d086` of `d086a159`, as one types a short hash)."""
     bare, want = _bare(session_id), _bare(typed)
-    return session_id.lower().startswith(typed) or bare.startswith(want) or (len(want) >= 4 and bare.endswith(want))
+    if session_id.lower().startswith(typed) or bare.startswith(want):
+        return True
+    if len(want) < 4 or len(bare) < 16:
+        return False
+    return bare.endswith(want) or any(bare.startswith(want, at) for at in range(RANDOM_FROM, len(bare) - 7))
 
 
 def find_session(root: Path, prefix: str) -> SessionInfo:
-    """The one session whose id starts with `prefix` or ends with it (the tail --list shows). Raises
-    SessionNotFound (none, or ambiguous)."""
+    """The one session whose id starts with `prefix`, ends with it, or whose tail as --list shows it
+    starts with it. Raises SessionNotFound (none, or ambiguous)."""
     prefix = prefix.strip().lower()
     if not prefix:
         raise SessionNotFound("no session id given")
