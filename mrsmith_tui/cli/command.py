@@ -61,6 +61,9 @@ def _command(argv: Sequence[str] | None) -> int:
         if argv and argv[0] == "mcp":  # `mrsmith mcp list`: its own module
             from mrsmith_tui.cli.mcp_list import main as mcp_main
             return mcp_main(argv[1:])
+        if argv and argv[0] == "tools":  # `mrsmith tools list | run`: cli.tools_cmd
+            from mrsmith_tui.cli.tools_cmd import main as tools_main
+            return tools_main(argv[1:])
         if argv and argv[0] in SESSION_COMMANDS:
             return _session_command(argv)
         return _main(build_parser().parse_args(argv))
@@ -293,6 +296,7 @@ def _build_session(args: argparse.Namespace, config: Config, *, sink: Sink, appr
         replay=replay, other_folder=args.other_folder and session_id is None, persist=not args.no_session,
         allow=args.allow, max_agents=args.max_agents, agent_wait_ms=args.agent_wait_ms,
         mcp_trust="yes" if args.mcp_trust else "ask" if replay else "stored",  # replay: the TUI's session
+        tool_trust="yes" if args.trust_project_tools else "ask" if replay else "stored",
         frontend="tui" if replay else "headless",
     )
 
