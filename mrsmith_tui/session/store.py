@@ -171,15 +171,18 @@ def typed_id(session_id: str, width: int = 8) -> str:
 RANDOM_FROM = 12  # a UUIDv7's hex digits after its 48-bit time: version and random bits
 
 
-def _matches(session_id: str, typed: str) -> bool:
-    """An id's start (dashes or not); or, 4 characters or more, its random tail or the start of the
-    tail --list shows (8 or more of its last digits: `d086` of `d086a159`, as one types a short hash)."""
+def _matches(session_id: str, typed: str) -> int:
+    """How well `typed` names the id: 2 its start (dashes or not) or its whole tail as --list shows it
+    (8 digits or more); 1, 4 characters or more, a shorter end, or the start of a tail --list could
+    show (`d086` of `d086a159`, as one types a short hash; only in its random part); 0 not at all."""
     bare, want = _bare(session_id), _bare(typed)
     if session_id.lower().startswith(typed) or bare.startswith(want):
-        return True
+        return 2
     if len(want) < 4 or len(bare) < 16:
-        return False
-    return bare.endswith(want) or any(bare.startswith(want, at) for at in range(RANDOM_FROM, len(bare) - 7))
+        return 0
+    if bare.endswith(want):
+        return 2 if len(want) >= 8 else 1
+    return 1 if any(bare.startswith(want, at) for at in range(RANDOM_FROM, len(bare) - 7)) else 0
 
 
 def find_session(root: Path, prefix: str) -> SessionInfo:
@@ -188,13 +191,14 @@ def find_session(root: Path, prefix: str) -> SessionInfo:
     prefix = prefix.strip().lower()
     if not prefix:
         raise SessionNotFound("no session id given")
+    scored = [(score, path) for path in _transcripts(root) if (score := _matches(path.parent.name, prefix))]
+    best = max((score for score, _ in scored), default=0)  # a whole start or tail wins over a tail's start
     matches = []
-    for path in _transcripts(root):
-        if _matches(path.parent.name, prefix):
-            info = read_info(path)
-            if info is None:
-                raise SessionNotFound(f"session {path.parent.name}: the transcript has no readable header ({path})")
-            matches.append(info)
+    for path in (path for score, path in scored if score == best):
+        info = read_info(path)
+        if info is None:
+            raise SessionNotFound(f"session {path.parent.name}: the transcript has no readable header ({path})")
+        matches.append(info)
     if not matches:
         raise SessionNotFound(f"no session id starts with {prefix!r} (or ends with it) in {root} (see mrsmith --list --all)")
     if len(matches) > 1:
