@@ -46,8 +46,8 @@ class TranscriptWriter:
     no file behind. Without one the file is being continued (a resume): if it was written in an
     older format, a format-2 TranscriptHeader taken from its own header goes first.
 
-    `from_first_prompt`: a new session's file is made at its first prompt. What comes before it (an
-    agent or model switch, a skill loaded by hand) is held and written then, so a start that never
+    `from_first_prompt`: a new session's file is made at its first prompt (or `!command`). What comes
+    before it (an agent or model switch, a skill loaded by hand) is held and written then, so a start that never
     got a prompt (an endpoint down, the person leaving at once) leaves no session behind. At most
     MAX_HELD Msgs are held; one more and the file is made anyway.
     """
@@ -85,7 +85,7 @@ class TranscriptWriter:
             if not self.enabled:
                 return
             if self._held is not None:
-                if msg.type not in FIRST_PROMPT_TYPES and len(self._held) < self.MAX_HELD:
+                if not _the_persons(msg) and len(self._held) < self.MAX_HELD:
                     self._held.append(msg)
                     return
                 held, self._held = self._held, None
@@ -142,6 +142,12 @@ class TranscriptWriter:
             except OSError:
                 pass
             self._file = None
+
+
+def _the_persons(msg: msgs.Msg) -> bool:
+    """A Msg of the person's own input: a prompt, or what a `!command` they ran put in the context (a
+    ContextAdded that is not a skill's)."""
+    return msg.type in FIRST_PROMPT_TYPES or (isinstance(msg, msgs.ContextAdded) and not msg.skill)
 
 
 def _format_marker(path: Path) -> msgs.TranscriptHeader | None:

@@ -150,3 +150,13 @@ async def test_the_picker_marks_headless_runs(tmp_path):
         assert "[h] from a script" in rows[0] and "[h]" not in rows[1] and "typed on screen" in rows[1]
         title = str(app.screen.query_one(".title").render())
         assert "[h] headless run" in title
+
+
+def test_a_command_the_person_ran_starts_the_file_a_skill_does_not(tmp_path):
+    path = tmp_path / "t.jsonl"
+    w = TranscriptWriter(path, header=_header(), from_first_prompt=True)
+    w.append(msgs.ContextAdded(entry=UserEntry(text="skill body", kind="context"), skill="plan"))
+    assert not path.exists()
+    w.append(msgs.ContextAdded(entry=UserEntry(text="$ ls\nREADME.md", kind="context")))  # `!ls`
+    w.close()
+    assert [getattr(r, "skill", None) for r in read_transcript(path)[0][1:]] == ["plan", ""]
