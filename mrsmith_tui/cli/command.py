@@ -48,6 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         startup_gc.ready()
     if argv is None:  # a finished headless run ends here, without the interpreter's teardown
+        process_exit.flush_stdout()
         process_exit.end(code)
     return code
 
