@@ -48,6 +48,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         startup_gc.ready()
     if argv is None:  # a finished headless run ends here, without the interpreter's teardown
+        process_exit.flush_stdout()
         process_exit.end(code)
     return code
 
@@ -308,7 +309,7 @@ def _run_headless(args: argparse.Namespace, config: Config) -> int:
     from mrsmith_tui.tools.approval import PolicyApprover
 
     prompt, attachments = _prompt_and_attachments(args)
-    from mrsmith_tui.cli.headless_slash import headless_prompt  # `-p '/name args'`: a custom command
+    from mrsmith_tui.cli.headless_slash import headless_prompt, slash_outcome  # `-p '/name args'`, `-p /undo`
 
     slash = headless_prompt(prompt, Path.cwd())
     prompt = slash.text
@@ -326,6 +327,8 @@ def _run_headless(args: argparse.Namespace, config: Config) -> int:
     startup_gc.ready()  # built: what the run allocates is collected as usual
     printer(permissions_in_force(session.gate, approve_all=args.yes))
     try:
+        if (code := slash_outcome(slash, session, yes=args.yes, json_lines=args.json)) is not None:
+            return code  # `-c -p /undo [N]` puts back files; `-p /init` without leave to write is one line
         return run_headless(session, prompt, printer=printer, attachments=attachments, typed=typed)
     finally:
         session.close()
