@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mrsmith_tui.cli.args import SESSION_COMMANDS, UsageError, build_parser, check_session_flags, session_parser
+from mrsmith_tui.cli.mode_flags import apply_mode_flags
 from mrsmith_tui.cli.wire_flags import apply_wire_flags
 from mrsmith_tui.config.load import apply_cli, default_config_paths, load_config, resolve_agent, sessions_dir
 from mrsmith_tui.config.schema import Config
@@ -169,7 +170,7 @@ def _load(args: argparse.Namespace) -> Config:
         model=args.model,
         api_key=args.api_key,
     )
-    return apply_wire_flags(config, args)  # --protocol and its knobs (cli.wire_flags)
+    return apply_mode_flags(apply_wire_flags(config, args), args)  # --protocol and its knobs (cli.wire_flags), the mode
 
 
 # --------------------------------------------------------------------------- keys
@@ -298,6 +299,7 @@ def _run_headless(args: argparse.Namespace, config: Config) -> int:
     printer = HeadlessPrinter(sys.stdout, sys.stderr, json_lines=args.json, color=wants_color(sys.stderr, os.environ))
     session = _build_session(args, config, sink=printer, approver=PolicyApprover(yes=args.yes))
     printer(permissions_in_force(session.gate, approve_all=args.yes))
+    printer(session.gate.mode.announce())
     try:
         return run_headless(session, prompt, printer=printer, attachments=attachments)
     finally:

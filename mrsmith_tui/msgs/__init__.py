@@ -60,6 +60,7 @@ from mrsmith_tui.msgs.run import (
     JobStarted,
     McpServerChanged,
     Notice,
+    PermissionModeChanged,
     PermissionsInForce,
     QuestionRequested,
     ReasoningDelta,
@@ -86,7 +87,7 @@ AnyMsg = Annotated[
     | ToolOutput | ToolCallFinished | JobStarted | JobEnded | UsageReported | ToolBudget | Warning | Error | Notice
     | ApprovalRequested | ContinueRequested | QuestionRequested | RequestResolved | PermissionsInForce | TasksChanged
     | SkillLoaded | AgentSpawned | AgentStateChanged | FromAgent | TranscriptHeader | PromptRecorded | AnswerRecorded
-    | ContextAdded | Compacted | AgentChanged | McpServerChanged,
+    | ContextAdded | Compacted | AgentChanged | McpServerChanged | PermissionModeChanged,
     Field(discriminator="type"),
 ]
 FromAgent.model_rebuild(_types_namespace={"AnyMsg": AnyMsg})
@@ -139,6 +140,7 @@ __all__ = [
     "McpServerChanged",
     "Msg",
     "Notice",
+    "PermissionModeChanged",
     "PermissionsInForce",
     "PromptRecorded",
     "Question",

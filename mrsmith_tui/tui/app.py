@@ -86,6 +86,7 @@ class MrSmithApp(App[int]):
         Binding("alt+down", "focus_move(1)", "next block", show=False, priority=True),
         Binding("pageup", "page(-1)", "page up", show=False, priority=True),
         Binding("pagedown", "page(1)", "page down", show=False, priority=True),
+        Binding("shift+tab", "cycle_mode", "permission mode", show=False, priority=True),  # block focus: Alt-Up/Down
     ]
 
     def __init__(self, make_session: SessionFactory | None, *, config: Config | None = None, theme: str | None = None,
@@ -130,7 +131,7 @@ class MrSmithApp(App[int]):
     def _initial_model(self, config: Config) -> ui.Model:
         agent = resolve_agent(config, None) if config.agents else None
         fields = map_strings(agent_fields(agent), clean) if agent else {}  # names from a config file are shown
-        return initial_model(**fields, history=load_history(self.history_path),
+        return initial_model(**fields, history=load_history(self.history_path), mode=config.default_mode,
                              agents=tuple(clean(a.name) for a in config.agents),
                              models=tuple(sorted({clean(a.model) for a in config.agents})))
 
@@ -330,6 +331,9 @@ class MrSmithApp(App[int]):
 
     def action_sidebar(self) -> None:
         self.ui(ui.ToggleSidebar)
+
+    def action_cycle_mode(self) -> None:
+        self.ui(ui.CycleMode)
 
     def action_focus_move(self, step: int) -> None:
         if self.routes.modal is not None and self.screen is self.routes.modal:

@@ -19,6 +19,7 @@ __all__ = [
     "Cleared",
     "CloseAgent",
     "CopyBlock",
+    "CycleMode",
     "DraftChanged",
     "EffortChanged",
     "FocusBlock",
@@ -110,6 +111,10 @@ class Resized(Msg):
 
 class ToggleSidebar(Msg):
     pass
+
+
+class CycleMode(Msg):
+    """Shift-Tab: the next permission mode."""
 
 
 class ToggleReview(Msg):

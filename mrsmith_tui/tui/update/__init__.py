@@ -5,6 +5,7 @@
     requests.py   approvals, go-on requests and questions: when they take the keyboard, their answers
     agents.py     the task list, the agents' panel and each agent's own conversation
     mcp.py        the MCP servers' rows in the sidebar
+    modes.py      the permission mode: Shift-Tab, and the badge's mode
     input.py      the prompt: typing, completion, history, sending
     commands.py   a /command: what the screen answers at once, what goes to the shell
     keys.py       keys and the screen: cancel, quit, focus, fold, copy, scroll, sidebar, review, tick
@@ -17,14 +18,14 @@ objects, so a view can tell by identity whether its region needs drawing.
 
 from __future__ import annotations
 
-from mrsmith_tui.tui.update import agents, keys, mcp, requests, sessions, stream, tools
+from mrsmith_tui.tui.update import agents, keys, mcp, modes, requests, sessions, stream, tools
 from mrsmith_tui.tui.update import input as prompt_input
 from mrsmith_tui.tui.update.input import completions
 from mrsmith_tui.tui.update.requests import GRACE, answer_for, key_route
 from mrsmith_tui.tui.update.routing import ROUTES, update
 from mrsmith_tui.tui.update.sessions import initial_model
 
-for _concern in (stream, tools, requests, agents, mcp, prompt_input, keys, sessions):
+for _concern in (stream, tools, requests, agents, mcp, modes, prompt_input, keys, sessions):
     ROUTES.update(_concern.HANDLERS)
 
 __all__ = ["GRACE", "answer_for", "completions", "initial_model", "key_route", "update"]

@@ -33,7 +33,7 @@ HELP_BEFORE = {
     "/export": "[path]  the session as Markdown",
     "/compact": "summarise older turns to free context",
     "/sessions": "this folder's sessions: pick one to resume",
-    "/permissions": "[revoke SPEC|N|all]  what runs without asking, and where it came from",
+    "/permissions": "[revoke SPEC|N|all | mode MODE]  the permission mode, what runs without asking and where it came from",
 }
 
 
