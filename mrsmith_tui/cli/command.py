@@ -288,6 +288,9 @@ def _run_headless(args: argparse.Namespace, config: Config) -> int:
     from mrsmith_tui.tools.approval import PolicyApprover
 
     prompt, attachments = _prompt_and_attachments(args)
+    from mrsmith_tui.cli.headless_slash import headless_prompt  # `-p '/name args'`: a custom command
+
+    prompt = headless_prompt(prompt, Path.cwd()).text
     resolve_agent(config, args.agent)  # a missing agent is a config error before anything starts
     config = _take_keys(config)
     # -f FILE and piped stdin go to the model as the person gave them, but without mrsmith's own keys and

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from mrsmith_tui.core.custom_commands import CommandSet
 from mrsmith_tui.msgs import Question, Todo
 
 __all__ = [
@@ -244,5 +245,6 @@ class Model:
     models_known: tuple[str, ...] = ()  # model names /model completes (configured, then the server's list)
     themes_known: tuple[str, ...] = ()
     welcome: Welcome | None = None  # None: not gathered yet (or a read-only view)
+    custom: CommandSet = field(default_factory=CommandSet)  # the custom /commands found (core/command_files.py)
     # Each agent's own blocks (its screen), keyed by agent id. Replaced, never mutated.
     agent_convs: dict[str, ChatLog] = field(default_factory=dict)

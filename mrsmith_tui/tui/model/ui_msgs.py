@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from mrsmith_tui.core.custom_commands import CommandSet
 from mrsmith_tui.msgs import Msg
 
 __all__ = [
@@ -19,6 +20,7 @@ __all__ = [
     "Cleared",
     "CloseAgent",
     "CopyBlock",
+    "CustomCommandsLoaded",
     "CycleMode",
     "DraftChanged",
     "EffortChanged",
@@ -235,3 +237,9 @@ class Welcomed(Msg):
 
 class ResumeLast(Msg):
     """Ctrl-R on the welcome: go on with this folder's last session."""
+
+
+class CustomCommandsLoaded(Msg):
+    """The custom /commands the shell found on disk (tui/shell/custom_loader.py)."""
+
+    found: CommandSet

@@ -15,6 +15,7 @@ from mrsmith_tui.security.redact import PROCESS
 from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.model import NOTE_SECONDS, sidebar_takes_screen, sidebar_visible
+from mrsmith_tui.tui.shell.custom_loader import completion_label
 from mrsmith_tui.tui.view.chat_view import ConversationView
 from mrsmith_tui.tui.view.prompt_box import PromptArea
 from mrsmith_tui.tui.view.sidebar import SidebarView
@@ -86,7 +87,7 @@ class Painter:
     def _render_note(self, model: ui.Model) -> None:
         note = self._app.query_one("#note", Static)
         if model.input.completions:
-            shown = "  ".join(model.input.completions[:8])
+            shown = "  ".join(completion_label(model, c) for c in model.input.completions[:8])
             text = f"Tab ⇥ {shown}"
         elif model.conv.unseen and not model.conv.follow:
             text = "↓ new output below · End jumps there · PageDown pages"

@@ -8,6 +8,7 @@
     modes.py      the permission mode: Shift-Tab, and the badge's mode
     input.py      the prompt: typing, completion, history, sending
     commands.py   a /command: what the screen answers at once, what goes to the shell
+    custom.py     custom /commands: found, listed, completed, expanded into a prompt
     keys.py       keys and the screen: cancel, quit, focus, fold, copy, scroll, sidebar, review, tick
     sessions.py   the first model, reset, another agent or session, notes
     blocks.py     the small steps they share; effects.py what update asks the shell to do
@@ -18,14 +19,14 @@ objects, so a view can tell by identity whether its region needs drawing.
 
 from __future__ import annotations
 
-from mrsmith_tui.tui.update import agents, keys, mcp, modes, requests, sessions, stream, tools
+from mrsmith_tui.tui.update import agents, custom, keys, mcp, modes, requests, sessions, stream, tools
 from mrsmith_tui.tui.update import input as prompt_input
 from mrsmith_tui.tui.update.input import completions
 from mrsmith_tui.tui.update.requests import GRACE, answer_for, key_route
 from mrsmith_tui.tui.update.routing import ROUTES, update
 from mrsmith_tui.tui.update.sessions import initial_model
 
-for _concern in (stream, tools, requests, agents, mcp, modes, prompt_input, keys, sessions):
+for _concern in (stream, tools, requests, agents, mcp, modes, prompt_input, keys, sessions, custom):
     ROUTES.update(_concern.HANDLERS)
 
 __all__ = ["GRACE", "answer_for", "completions", "initial_model", "key_route", "update"]

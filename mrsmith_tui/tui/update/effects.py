@@ -20,6 +20,7 @@ class Effect:
 @dataclass(frozen=True)
 class StartRun(Effect):
     prompt: str
+    literal: bool = False  # a custom command's text: sent as it is (no !command, no @path)
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from mrsmith_tui.tui.model import Model
 from mrsmith_tui.tui.update import effects as fx
 from mrsmith_tui.tui.update.blocks import flash, set_state
 from mrsmith_tui.tui.update.commands import slash_command
+from mrsmith_tui.tui.update.custom import custom_names, custom_prompt, start_run
 from mrsmith_tui.tui.update.effects import Effects, Handler
 
 
@@ -18,7 +19,8 @@ def completions(model: Model, draft: str) -> tuple[str, ...]:
     if not draft.startswith("/") or "\n" in draft:
         return ()
     if " " not in draft:
-        return tuple(c for c in REGISTRY.names() if c.startswith(draft) and c != draft)
+        names = (*REGISTRY.names(), *custom_names(model))
+        return tuple(c for c in names if c.startswith(draft) and c != draft)
     name, _, arg = draft.partition(" ")
     command = REGISTRY.find(name)
     return command.complete(model, arg) if command is not None else ()
@@ -59,7 +61,9 @@ def _complete(model: Model, msg: ui.AcceptCompletion) -> tuple[Model, Effects]:
         return model, ()
     draft = inp.completions[0]
     command = REGISTRY.find(draft)
-    draft += " " if command is not None and command.usage else ""  # its argument comes next
+    custom = model.custom.find(draft)
+    takes = command.usage if command is not None else custom.argument_hint if custom is not None else ""
+    draft += " " if takes else ""  # its argument comes next
     return replace(model, input=replace(inp, draft=draft, completions=completions(model, draft))), ()
 
 
@@ -78,7 +82,7 @@ def _submit(model: Model, msg: ui.Submit) -> tuple[Model, Effects]:
     model = replace(model, input=inp, conv=replace(model.conv, follow=True, unseen=False))
     if model.pending.held:  # the prompt is sent: the request it held back may take the keyboard
         model = replace(model, pending=replace(model.pending, held=False))
-    if text.startswith("/") and "\n" not in text.split(" ", 1)[0]:
+    if text.startswith("/") and "\n" not in text.split(" ", 1)[0] and custom_prompt(model, text) is None:
         model, effects = slash_command(model, text, msg.at)
         return model, saved + effects
     if model.run.running:
@@ -87,7 +91,7 @@ def _submit(model: Model, msg: ui.Submit) -> tuple[Model, Effects]:
         model = replace(model, run=replace(model.run, queued=model.run.queued + (text,)))
         return flash(model, f"queued · sent when the run ends ({len(model.run.queued)} waiting)", msg.at), saved
     model = replace(model, run=replace(model.run, running=True, cancelling=False))
-    return set_state(model, "thinking"), saved + (fx.StartRun(text),)
+    return set_state(model, "thinking"), saved + (start_run(model, text),)
 
 
 def _typed_away(model: Model, msg: ui.TypedIntoPrompt) -> tuple[Model, Effects]:
