@@ -97,10 +97,9 @@ async def test_plan_mode_refuses_writes_allowed_every_way_and_tells_the_model_to
         await until(pilot, lambda: turn_over(app) and (tmp_path / "one.txt").exists())
         await pilot.press("shift+tab", "shift+tab")
         await until(pilot, lambda: app.session.gate.mode.current == "plan")
-        for prompt in ("second", "third", "fourth"):
+        for n, prompt in enumerate(("second", "third", "fourth"), 2):
             await pilot.press(*prompt, "enter")
-            await until(pilot, lambda: turn_over(app) and len(srv.requests) >= 2 * ("first second third fourth"
-                                                                                   .split().index(prompt) + 1))
+            await until(pilot, lambda n=n: turn_over(app) and len(srv.requests) >= 2 * n)
         assert not isinstance(app.screen, ApprovalModal)
         refused = tool_blocks(app, "write_file")[-1]
         assert refused.denied and "plan mode: write_file was not run" in refused.text
