@@ -56,6 +56,7 @@ EXAMPLES: list[m.Msg] = [
     m.Compacted(summary="s", replaces=4, context_tokens=100),
     m.AgentChanged(agent="a", model="m", provider="p"),
     m.McpServerChanged(name="demo", state="failed", tools=0, error="cannot start", source="project", transport="stdio"),
+    m.PermissionModeChanged(mode="plan"),
 ]
 
 
