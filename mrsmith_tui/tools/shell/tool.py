@@ -101,6 +101,8 @@ class ShellTool(BaseTool):
         command = args.get("command")
         if not isinstance(command, str) or not command.strip():
             return None  # run() reports it
+        from mrsmith_tui.tools.shell.classify import classify  # lazily, as approval() does
+
         verdict = classify(command, (), self.dangerous, root=ctx.root, sensitive=self.sensitive)
         return None if verdict.read_only else (verdict.reason or "the command may change files")
 
