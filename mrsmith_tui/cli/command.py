@@ -246,6 +246,8 @@ def _read_stdin() -> str:
 
 
 def _prompt_and_attachments(args: argparse.Namespace) -> tuple[str, list[tuple[str, str]]]:
+    """The prompt and its attachments. Only `-p PROMPT` is typed (its `!` and `@` mean something,
+    core.prompt_run); a prompt piped on stdin is text to send as it is."""
     attachments: list[tuple[str, str]] = []
     if args.prompt is None:  # no terminal on stdin: stdin is the prompt, whatever it is (/dev/null too)
         prompt = _read_stdin().strip() if not _stdin_is_terminal() else ""
@@ -253,7 +255,7 @@ def _prompt_and_attachments(args: argparse.Namespace) -> tuple[str, list[tuple[s
             raise UsageError("no prompt (stdin was empty; give -p PROMPT or pipe a prompt in)")
     else:
         piped = _read_stdin() if _stdin_is_piped() else ""
-        prompt = args.prompt.strip()
+        prompt = args.prompt.rstrip() if args.prompt.lstrip().startswith("!") else args.prompt.strip()
         if piped.strip():
             attachments.append(("stdin", piped))
     for name in args.files:
@@ -308,7 +310,9 @@ def _run_headless(args: argparse.Namespace, config: Config) -> int:
     prompt, attachments = _prompt_and_attachments(args)
     from mrsmith_tui.cli.headless_slash import headless_prompt  # `-p '/name args'`: a custom command
 
-    prompt = headless_prompt(prompt, Path.cwd()).text
+    slash = headless_prompt(prompt, Path.cwd())
+    prompt = slash.text
+    typed = args.prompt is not None and not slash.literal  # an expanded command file is never parsed (core.prompt_run)
     resolve_agent(config, args.agent)  # a missing agent is a config error before anything starts
     config = _take_keys(config)
     # -f FILE and piped stdin go to the model as the person gave them, but without mrsmith's own keys and
@@ -323,7 +327,7 @@ def _run_headless(args: argparse.Namespace, config: Config) -> int:
     printer(permissions_in_force(session.gate, approve_all=args.yes))
     printer(session.gate.mode.announce())
     try:
-        return run_headless(session, prompt, printer=printer, attachments=attachments)
+        return run_headless(session, prompt, printer=printer, attachments=attachments, typed=typed)
     finally:
         session.close()
         process_exit.allow()  # the transcript is closed: the process may end without its teardown
