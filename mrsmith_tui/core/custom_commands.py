@@ -28,6 +28,7 @@ from mrsmith_tui.security.terminal_text import clean
 
 MAX_FRONT_LINES = 40  # front matter longer than this is a mistake (or an attack)
 MAX_FIELD_CHARS = 300
+MAX_PLACEHOLDERS = 32  # $ARGUMENTS and $1..$9 in one body: each one copies the argument into the prompt
 SEGMENT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")  # one folder or file name of a command
 _KEY_RE = re.compile(r"^([A-Za-z][A-Za-z0-9_-]{0,63})\s*:(.*)$")
 _USED = ("description", "argument-hint")
@@ -103,6 +104,8 @@ def parse_command(text: str, *, name: str, origin: str, path: str) -> CustomComm
     body = text.strip("\n")
     if not body.strip():
         raise CommandFileError(f"{path}: the command's text is empty")
+    if len(_PLACEHOLDER.findall(body)) > MAX_PLACEHOLDERS:  # thousands of copies of a pasted argument: no prompt
+        raise CommandFileError(f"{path}: more than {MAX_PLACEHOLDERS} $ARGUMENTS/$1..$9 placeholders")
     return CustomCommand(name=name, body=body, origin=origin, path=path,  # what is shown is data: controls made visible
                          description=clean(front.get("description", "")), argument_hint=clean(front.get("argument-hint", "")))
 
