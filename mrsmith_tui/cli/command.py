@@ -300,6 +300,7 @@ def _build_session(args: argparse.Namespace, config: Config, *, sink: Sink, appr
         allow=args.allow, max_agents=args.max_agents, agent_wait_ms=args.agent_wait_ms,
         mcp_trust="yes" if args.mcp_trust else "ask" if replay else "stored",  # replay: the TUI's session
         tool_trust="yes" if args.trust_project_tools else "ask" if replay else "stored",
+        frontend="tui" if replay else "headless",
     )
 
 

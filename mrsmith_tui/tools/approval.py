@@ -101,15 +101,15 @@ class ApprovalGate:
     def confirm(self, tool_name: str, need: ApprovalNeed, raw_args: str, ctx: ToolContext) -> str | None:
         """Ask about `need` (unless an "always" covers it): None when allowed, else the refusal.
         Also for a tool that finds mid-run that it must ask (web_fetch redirected to a new host)."""
-        if self.always_allowed(need.spec, need.rule):
+        if self.always_allowed(need.spec, need.rule) or (need.exact and self.always_allowed(need.exact, need.rule)):
             return None
         query = ApprovalQuery(
             tool=tool_name, arguments=raw_args, reason=need.reason, spec=need.spec, diff=need.diff, agent_id=ctx.agent_id,
-            rule=need.rule,
+            rule=need.rule, exact=need.exact,
         )
         decision = self.approver.approve(query)
-        if decision == "always":
-            self.grant(need.spec, "answer")
+        if decision in ("always", "always_rule"):  # "always": the exact command when there is one (#23)
+            self.grant(need.exact if decision == "always" and need.exact else need.spec, "answer")
             return None
         if decision == "yes":
             return None
@@ -147,7 +147,7 @@ class PolicyApprover:
         self.allow = tuple(allow)
 
     def approve(self, query: ApprovalQuery) -> Decision:
-        if self.yes or any(spec_matches(a, query.spec, query.rule) for a in self.allow):
+        if self.yes or any(spec_matches(a, query.spec, query.rule) or (query.exact and a == query.exact) for a in self.allow):
             return "yes"
         return "no"
 
