@@ -87,5 +87,5 @@ def test_your_broken_command_is_not_replaced_by_the_projects(tmp_path, how, name
     command = "/" + name.replace("/", ":")
     assert found.find(command) is None
     line = found.broken_line(command) or ""
-    assert line.startswith(str(user)) or line.startswith("~/"), line
+    assert line.startswith((str(user), "~/")), line
     assert any(w.startswith(f".mrsmith/commands/{name}.md: ") and "yours" in w for w in found.warnings)
