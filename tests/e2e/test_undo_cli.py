@@ -63,8 +63,9 @@ def test_init_headless_without_leave_is_one_line(cli, loopback):
                                   "add --allow write_file (or --yes)")
 
 
-@pytest.mark.parametrize(("mode", "writes"), [("accept-edits", True), ("auto", True), ("plan", False)])
+@pytest.mark.parametrize(("mode", "writes"), [("accept-edits", False), ("auto", True), ("plan", False)])
 def test_init_headless_follows_the_permission_mode(cli, loopback, mode, writes):
+    """accept-edits still asks for AGENTS.md (agents take instructions from it): headless, one line."""
     pytest.importorskip("mrsmith_tui.tools.permission_mode")  # the modes of #25 (another part)
     srv = loopback([tool_turn("write_file", {"path": "AGENTS.md", "content": "# notes\n"}), text_turn("done")])
     done = cli.using(srv.base_url).run("-p", "/init", "--permission-mode", mode)
