@@ -21,7 +21,8 @@ from mrsmith_tui.tui.model import Block, duration, one_line, spinner
 GUTTER = "│ "
 LINE_CAP = 1_000  # chars of one shown line
 SHOWN_LINES = 400  # lines of an unfolded body
-LIVE_LINES = 60  # lines of a streaming answer shown while it streams
+LIVE_LINES = 60  # lines of a streaming answer shown while it streams ...
+LIVE_CHARS = 6_000  # ... and at most this many characters of them (each frame wraps what it shows)
 LIVE_TAIL = 3  # lines of streaming reasoning / tool output shown
 FOLDED_LINES = 4
 DIFF_FOLDED = 14
@@ -135,6 +136,13 @@ def render_reasoning(b: Block, now: float, width: int) -> Content:
 
 def render_text_live(b: Block) -> Content:
     tail, hidden = _tail_lines(b.text, LIVE_LINES)
+    size = sum(len(line) for line in tail)
+    while len(tail) > 1 and size > LIVE_CHARS:
+        size -= len(tail[0])
+        del tail[0]
+        hidden += 1
+    if tail and len(tail[-1]) > LINE_CAP:  # a long line still being written: its end, where the words arrive
+        tail[-1] = "…" + tail[-1][-(LINE_CAP - 1):]
     parts = []
     if hidden:
         parts.append(Content.styled(f"… {hidden} lines above (shown whole when the answer ends)", f"{MUTED} italic"))
