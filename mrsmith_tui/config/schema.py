@@ -103,6 +103,8 @@ class Config(_Model):
     sensitive_paths: list[str] = Field(default_factory=list)
     # hosts web_fetch may reach without asking ("docs.python.org", "*.readthedocs.io")
     web_fetch_allowed_hosts: list[str] = Field(default_factory=list)
+    # seconds a drop-in tool's call may run before its process group is killed (docs/drop-in-tools.md)
+    drop_in_tool_timeout: float = Field(default=60.0, gt=0, le=3600)
 
     @field_validator("allow")
     @classmethod

@@ -24,6 +24,7 @@ from typing import Annotated, Any
 from pydantic import Field, TypeAdapter
 
 from mrsmith_tui.history import HistoryModel
+from mrsmith_tui.msgs import run as _run
 from mrsmith_tui.msgs.msg_base import (
     AgentState,
     Allowed,
@@ -39,6 +40,7 @@ from mrsmith_tui.msgs.msg_base import (
     _Record,
     build_models,
 )
+from mrsmith_tui.msgs.prompt_msgs import CommandRan, MentionsRead
 from mrsmith_tui.msgs.recorded import (
     AgentChanged,
     AnswerRecorded,
@@ -86,10 +88,13 @@ AnyMsg = Annotated[
     | ToolOutput | ToolCallFinished | JobStarted | JobEnded | UsageReported | ToolBudget | Warning | Error | Notice
     | ApprovalRequested | ContinueRequested | QuestionRequested | RequestResolved | PermissionsInForce | TasksChanged
     | SkillLoaded | AgentSpawned | AgentStateChanged | FromAgent | TranscriptHeader | PromptRecorded | AnswerRecorded
-    | ContextAdded | Compacted | AgentChanged | McpServerChanged,
+    | ContextAdded | Compacted | AgentChanged | McpServerChanged
+    | MentionsRead | CommandRan,
     Field(discriminator="type"),
 ]
-FromAgent.model_rebuild(_types_namespace={"AnyMsg": AnyMsg})
+# FromAgent names the union it is part of: its module gets the name, and FromAgent is built with the
+# others on first use or in build_all (built here, it took ~10 ms of every start, and every Msg's schema twice).
+_run.AnyMsg = AnyMsg  # type: ignore[attr-defined]
 
 MSG_TYPES: dict[str, type[Msg]] = {cls.__name__: cls for cls in typing.get_args(typing.get_args(AnyMsg)[0])}
 
@@ -128,6 +133,7 @@ __all__ = [
     "AnyMsg",
     "ApprovalRequested",
     "BlockEnded",
+    "CommandRan",
     "Compacted",
     "ContextAdded",
     "ContinueRequested",
@@ -137,6 +143,7 @@ __all__ = [
     "JobStarted",
     "ListSink",
     "McpServerChanged",
+    "MentionsRead",
     "Msg",
     "Notice",
     "PermissionsInForce",

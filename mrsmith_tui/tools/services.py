@@ -13,16 +13,19 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.msgs import Msg, Question, Todo
 from mrsmith_tui.tools.ledger import FileLedger
 from mrsmith_tui.tools.outcome import ApprovalNeed, ApprovalQuery, Decision, ToolResult
 
+if TYPE_CHECKING:
+    from mrsmith_tui.tools.checkpoints import Checkpoints
+
 __all__ = [
     "AgentSummary", "ApprovalAsker", "Approver", "FleetService", "McpService", "McpSummary", "Services",
-    "SkillSummary", "SkillsService", "SubagentService", "ToolContext",
+    "SkillSummary", "SkillsService", "SubagentService", "ToolContext", "ToolsService",
 ]
 
 
@@ -129,6 +132,19 @@ class McpService(Protocol):
         ...
 
 
+class ToolsService(Protocol):
+    """Every tool of the person's agent with its origin, and the drop-in tools (tools.dropin.service.DropInTools)."""
+
+    def listing(self) -> Sequence[tuple[str, str, str]]:
+        """(name, origin, description): origin is built-in, MCP server NAME, user or project. May ask for trust:
+        call it from a worker thread."""
+        ...
+
+    def reload(self) -> str:
+        """Read the drop-in tool folders again; the line to show."""
+        ...
+
+
 @dataclass(frozen=True)
 class Services:
     """What a session offers beyond its tools. A service a build leaves out is None."""
@@ -138,6 +154,7 @@ class Services:
     skills: SkillsService | None = None
     subagents: SubagentService | None = None
     mcp: McpService | None = None
+    tools: ToolsService | None = None  # /tools: every tool's origin; the drop-in tools (reload)
 
 
 class Approver(Protocol):
@@ -174,3 +191,4 @@ class ToolContext:
     # The session's services (approval gate, skills catalogue, sub-agent runner, fleet), shared by its agents.
     services: Services = field(default_factory=Services)
     tasks: list[Todo] = field(default_factory=list)  # this agent's task list, as todowrite last set it
+    checkpoints: Checkpoints | None = None  # /undo: the prior bytes of what the file tools write (the person's agent)

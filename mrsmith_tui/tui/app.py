@@ -35,6 +35,7 @@ from mrsmith_tui.tui.commands import REGISTRY, run_command
 from mrsmith_tui.tui.model import agent_fields
 from mrsmith_tui.tui.shell.bridge import CoalescingSink, TuiApprover
 from mrsmith_tui.tui.shell.command_context import ShellCommandContext
+from mrsmith_tui.tui.shell.custom_loader import palette_entries, start_custom_commands
 from mrsmith_tui.tui.shell.effect_runner import carry_out
 from mrsmith_tui.tui.shell.history_file import default_history_path, load_history
 from mrsmith_tui.tui.shell.link import Dispatch, ResumeFactory, SessionComposed, SessionFactory, SessionLink
@@ -80,7 +81,7 @@ class MrSmithApp(App[int]):
         Binding("ctrl+b", "sidebar", "sidebar", show=False, priority=True),
         Binding("f2", "open_request", "answer the waiting request", show=False, priority=True),
         Binding("f1", "help", "help", show=False, priority=True),
-        Binding("ctrl+r", "resume_last", "resume the last session", show=False, priority=True),
+        Binding("ctrl+t", "resume_last", "resume the last session", show=False, priority=True),
         Binding("escape", "cancel", "cancel run", show=False),
         Binding("alt+up", "focus_move(-1)", "previous block", show=False, priority=True),
         Binding("alt+down", "focus_move(1)", "next block", show=False, priority=True),
@@ -160,6 +161,7 @@ class MrSmithApp(App[int]):
                 self.dispatch(shown)
         if self._welcome and not self.link.read_only:
             start_welcome(self, self._config, self._sessions_root)
+        start_custom_commands(self)
         self.painter.request()
         # The session (provider, tools, skills) is composed in a worker once the first frame is on
         # screen; the prompt takes keys meanwhile, and a prompt sent before it is ready waits.
@@ -189,6 +191,8 @@ class MrSmithApp(App[int]):
                 continue  # type it in the prompt
             yield SystemCommand(command.name, escape(command.help_line),  # "[path]" is not markup
                                 lambda name=command.name: self.ui(ui.Submit, text=name))
+        for name, line in palette_entries(self.model):  # the custom commands, each saying whose it is
+            yield SystemCommand(name, escape(line), lambda name=name: self.ui(ui.Submit, text=name))
         yield SystemCommand("Review", "the whole conversation unfolded (Ctrl-O)", self.action_review)
         yield SystemCommand("Toggle sidebar", "tasks and agents (Ctrl-B)", self.action_sidebar)
 
@@ -228,6 +232,9 @@ class MrSmithApp(App[int]):
 
     def on_prompt_area_jump_to_end(self, event: PromptArea.JumpToEnd) -> None:
         self.ui(ui.JumpToEnd)
+
+    def on_prompt_area_say(self, event: PromptArea.Say) -> None:  # Ctrl-G, Ctrl-R (tui/update/prompt_keys.py)
+        self.ui(event.cls, **event.fields)
 
     def on_text_area_changed(self, event: PromptArea.Changed) -> None:
         if isinstance(event.text_area, PromptArea):

@@ -36,6 +36,7 @@ TABLE: dict[str, tuple[int, Callable[[type], BaseException]]] = {
     "mrsmith_tui.session.export.ExportError": (EXIT_USAGE, lambda c: c("cannot write\nthere")),
     "mrsmith_tui.config.schema.LocatedError": (EXIT_FAILED, lambda c: c(("a", 0), "bad\nvalue")),
     "mrsmith_tui.skills.skill.SkillError": (EXIT_FAILED, lambda c: c("bad skill\nfile")),
+    "mrsmith_tui.core.custom_commands.CommandFileError": (EXIT_FAILED, lambda c: c("bad command\nfile")),
     "mrsmith_tui.provider.types.ProviderError": (EXIT_FAILED, lambda c: c("server down\nretry")),
     "mrsmith_tui.provider.sse.SSELineTooLong": (EXIT_FAILED, lambda c: c(10)),
     "mrsmith_tui.agents.fleet.FleetError": (EXIT_FAILED, lambda c: c("no agent\nthere")),

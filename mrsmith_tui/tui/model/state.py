@@ -9,7 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Literal
 
+from mrsmith_tui.core.custom_commands import CommandSet
 from mrsmith_tui.msgs import Question, Todo
+from mrsmith_tui.tui.model.prompt_state import HistorySearch
 
 __all__ = [
     "AGENT_BLOCKS_CAP",
@@ -153,6 +155,9 @@ class InputState:
     recall: int | None = None  # index into history while recalling
     stash: str = ""  # the draft before recall started
     completions: tuple[str, ...] = ()
+    files: tuple[str, ...] = ()  # the root's names for `@path` completion (tools.file_index)
+    files_at: float | None = None  # when they were asked for (None: never)
+    search: HistorySearch | None = None  # Ctrl-R is searching the history
 
 
 @dataclass(frozen=True)
@@ -242,5 +247,6 @@ class Model:
     models_known: tuple[str, ...] = ()  # model names /model completes (configured, then the server's list)
     themes_known: tuple[str, ...] = ()
     welcome: Welcome | None = None  # None: not gathered yet (or a read-only view)
+    custom: CommandSet = field(default_factory=CommandSet)  # the custom /commands found (core/command_files.py)
     # Each agent's own blocks (its screen), keyed by agent id. Replaced, never mutated.
     agent_convs: dict[str, ChatLog] = field(default_factory=dict)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
+from mrsmith_tui.core.custom_commands import CommandSet
 from mrsmith_tui.msgs import Msg
 
 __all__ = [
@@ -19,6 +20,7 @@ __all__ = [
     "Cleared",
     "CloseAgent",
     "CopyBlock",
+    "CustomCommandsLoaded",
     "DraftChanged",
     "EffortChanged",
     "FocusBlock",
@@ -38,6 +40,7 @@ __all__ = [
     "Resized",
     "ResumeLast",
     "Scrolled",
+    "SendPrompt",
     "SessionSwitched",
     "StopAgentKey",
     "Submit",
@@ -229,4 +232,16 @@ class Welcomed(Msg):
 
 
 class ResumeLast(Msg):
-    """Ctrl-R on the welcome: go on with this folder's last session."""
+    """Ctrl-T on the welcome: go on with this folder's last session."""
+
+
+class CustomCommandsLoaded(Msg):
+    """The custom /commands the shell found on disk (tui/shell/custom_loader.py)."""
+
+    found: CommandSet
+
+
+class SendPrompt(Msg):
+    """A prompt a command made (/init): sent to the model literally, as the person's turn."""
+
+    text: str

@@ -15,6 +15,7 @@ from mrsmith_tui.security.redact import PROCESS
 from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.model import NOTE_SECONDS, sidebar_takes_screen, sidebar_visible
+from mrsmith_tui.tui.shell.custom_loader import completion_label
 from mrsmith_tui.tui.view.chat_view import ConversationView
 from mrsmith_tui.tui.view.prompt_box import PromptArea
 from mrsmith_tui.tui.view.sidebar import SidebarView
@@ -77,6 +78,7 @@ class Painter:
             self.draft_in_widget = model.input.draft
             prompt.set_draft(model.input.draft)
         prompt.completing = bool(model.input.completions)
+        prompt.searching = model.input.search is not None
         prompt.request_waiting = model.pending.head is not None and not model.pending.armed
         prompt.output_below = model.conv.unseen and not model.conv.follow
         app.query_one(StatusBar).show(model)
@@ -85,8 +87,10 @@ class Painter:
 
     def _render_note(self, model: ui.Model) -> None:
         note = self._app.query_one("#note", Static)
-        if model.input.completions:
-            shown = "  ".join(model.input.completions[:8])
+        if model.input.search is not None:
+            text = ui.search_note(model.input.search, model.input.history)
+        elif model.input.completions:
+            shown = "  ".join(completion_label(model, c) for c in model.input.completions[:8])
             text = f"Tab ⇥ {shown}"
         elif model.conv.unseen and not model.conv.follow:
             text = "↓ new output below · End jumps there · PageDown pages"

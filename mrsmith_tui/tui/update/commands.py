@@ -14,6 +14,7 @@ from mrsmith_tui.tui.model import TASK_GLYPH, Model
 from mrsmith_tui.tui.update import effects as fx
 from mrsmith_tui.tui.update.agents import agents_command
 from mrsmith_tui.tui.update.blocks import count_text, flash, note_block, set_state
+from mrsmith_tui.tui.update.custom import help_section
 from mrsmith_tui.tui.update.effects import Effects
 
 KEYS_HELP = (
@@ -40,7 +41,7 @@ def _exit(model: Model, arg: str, at: float) -> tuple[Model, Effects]:
 
 
 def _help(model: Model, arg: str, at: float) -> tuple[Model, Effects]:
-    return note_block(model, "notice", help_text(), at), ()
+    return note_block(model, "notice", help_text() + help_section(model), at), ()
 
 
 def _tasks(model: Model, arg: str, at: float) -> tuple[Model, Effects]:
@@ -65,6 +66,9 @@ def slash_command(model: Model, text: str, at: float) -> tuple[Model, Effects]:
     arg = arg.strip()
     command = REGISTRY.find(name)
     if command is None:
+        broken = model.custom.broken_line(name)  # a custom command whose file cannot be used
+        if broken is not None:
+            return note_block(model, "warning", f"{name} is not usable: {broken}", at), ()
         close = REGISTRY.close_to(name)
         hint = f" · did you mean {close}?" if close else " · /help lists the commands"
         return note_block(model, "warning", f"unknown command {name}{hint}", at), ()

@@ -5,20 +5,26 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from mrsmith_tui.core.prompt_syntax import mention_being_typed
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.commands import REGISTRY
 from mrsmith_tui.tui.model import Model
 from mrsmith_tui.tui.update import effects as fx
 from mrsmith_tui.tui.update.blocks import flash, set_state
 from mrsmith_tui.tui.update.commands import slash_command
+from mrsmith_tui.tui.update.custom import custom_names, custom_prompt, start_run
 from mrsmith_tui.tui.update.effects import Effects, Handler
+from mrsmith_tui.tui.update.prompt_extras import complete_mention, index_wanted, mention_completions
 
 
 def completions(model: Model, draft: str) -> tuple[str, ...]:
+    if not draft.startswith("/") and (typing := mention_being_typed(draft)) is not None:
+        return mention_completions(model.input.files, typing[1])
     if not draft.startswith("/") or "\n" in draft:
         return ()
     if " " not in draft:
-        return tuple(c for c in REGISTRY.names() if c.startswith(draft) and c != draft)
+        names = (*REGISTRY.names(), *custom_names(model))
+        return tuple(c for c in names if c.startswith(draft) and c != draft)
     name, _, arg = draft.partition(" ")
     command = REGISTRY.find(name)
     return command.complete(model, arg) if command is not None else ()
@@ -32,7 +38,7 @@ def _draft(model: Model, msg: ui.DraftChanged) -> tuple[Model, Effects]:
     if recall is not None and msg.text != inp.history[recall]:
         recall = None
     inp = replace(inp, draft=msg.text, recall=recall, completions=completions(model, msg.text))
-    return replace(model, input=inp), ()
+    return index_wanted(replace(model, input=inp), msg.text, msg.at)
 
 
 def _history_move(model: Model, msg: ui.HistoryMove) -> tuple[Model, Effects]:
@@ -57,9 +63,13 @@ def _complete(model: Model, msg: ui.AcceptCompletion) -> tuple[Model, Effects]:
     inp = model.input
     if not inp.completions:
         return model, ()
+    if (mentioned := complete_mention(model)) is not None:
+        return mentioned, ()
     draft = inp.completions[0]
     command = REGISTRY.find(draft)
-    draft += " " if command is not None and command.usage else ""  # its argument comes next
+    custom = model.custom.find(draft)
+    takes = command.usage if command is not None else custom.argument_hint if custom is not None else ""
+    draft += " " if takes else ""  # its argument comes next
     return replace(model, input=replace(inp, draft=draft, completions=completions(model, draft))), ()
 
 
@@ -73,12 +83,14 @@ def _submit(model: Model, msg: ui.Submit) -> tuple[Model, Effects]:
     text = msg.text.strip()
     if not text:
         return model, ()
+    if text.startswith("!") and not msg.text.startswith("!"):
+        text = msg.text.rstrip()  # ` !ls` is a sentence: only a `!` typed first runs a command (core.prompt_syntax)
     inp, saved = _remember(model.input, text)
     inp = replace(inp, draft="", recall=None, stash="", completions=())
     model = replace(model, input=inp, conv=replace(model.conv, follow=True, unseen=False))
     if model.pending.held:  # the prompt is sent: the request it held back may take the keyboard
         model = replace(model, pending=replace(model.pending, held=False))
-    if text.startswith("/") and "\n" not in text.split(" ", 1)[0]:
+    if text.startswith("/") and "\n" not in text.split(" ", 1)[0] and custom_prompt(model, text) is None:
         model, effects = slash_command(model, text, msg.at)
         return model, saved + effects
     if model.run.running:
@@ -87,7 +99,7 @@ def _submit(model: Model, msg: ui.Submit) -> tuple[Model, Effects]:
         model = replace(model, run=replace(model.run, queued=model.run.queued + (text,)))
         return flash(model, f"queued · sent when the run ends ({len(model.run.queued)} waiting)", msg.at), saved
     model = replace(model, run=replace(model.run, running=True, cancelling=False))
-    return set_state(model, "thinking"), saved + (fx.StartRun(text),)
+    return set_state(model, "thinking"), saved + (start_run(model, text),)
 
 
 def _typed_away(model: Model, msg: ui.TypedIntoPrompt) -> tuple[Model, Effects]:

@@ -9,7 +9,6 @@ from dataclasses import replace
 from mrsmith_tui import msgs as m
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.model import Model, duration, short_count
-from mrsmith_tui.tui.update import effects as fx
 from mrsmith_tui.tui.update.blocks import (
     OPEN_SCAN,
     add_block,
@@ -19,6 +18,7 @@ from mrsmith_tui.tui.update.blocks import (
     set_block,
     set_state,
 )
+from mrsmith_tui.tui.update.custom import start_run
 from mrsmith_tui.tui.update.effects import Effects, Handler
 
 
@@ -149,7 +149,7 @@ def _worker_done(model: Model, msg: ui.WorkerDone) -> tuple[Model, Effects]:
     if run.queued:
         first, rest = run.queued[0], run.queued[1:]
         model = replace(model, run=replace(run, running=True, queued=rest))
-        return model, (fx.StartRun(first),)
+        return model, (start_run(model, first),)  # a queued custom command is expanded now
     return model, ()
 
 

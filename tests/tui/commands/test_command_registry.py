@@ -25,6 +25,7 @@ HELP_BEFORE = {
     "/model": "[name]  list the provider's models, or switch this agent's model",
     "/skills": "[name]  list skills, or load one",
     "/mcp": "[list | enable|disable|reconnect|disconnect NAME]  MCP servers: their tools and states; start or stop one",
+    "/tools": "[reload]  every tool with its origin (built-in, MCP, user, project); reload: pick up new drop-in tools",  # #25
     "/tasks": "the task list",
     "/jobs": "background shell jobs (stopped when mrsmith exits unless detached)",
     "/reasoning": "[value|off]  reasoning effort",
@@ -32,6 +33,8 @@ HELP_BEFORE = {
     "/copy": "copy the last answer",
     "/export": "[path]  the session as Markdown",
     "/compact": "summarise older turns to free context",
+    "/init": "write AGENTS.md (build, test, layout notes) from what the repository holds; asks with the diff",
+    "/undo": "[N]  put back the files the last turn (or N turns) changed with the file tools",
     "/sessions": "this folder's sessions: pick one to resume",
     "/permissions": "[revoke SPEC|N|all]  what runs without asking, and where it came from",
 }
