@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console, ConsoleOptions
+from rich.text import Text
 from textual import events
 from textual.containers import Vertical
 from textual.content import Content
@@ -19,7 +20,7 @@ from textual.widgets import Static
 
 from mrsmith_tui.tui.model import Block
 from mrsmith_tui.tui.view.answer import AnswerRenderer, Lines
-from mrsmith_tui.tui.view.blocks import render_block, render_text_live
+from mrsmith_tui.tui.view.blocks import lines_above, live_tail, render_block
 
 ROW_STEP = 8  # a streaming answer grows its block this many rows at a time
 
@@ -46,9 +47,10 @@ class AnswerLines(Widget):
         super().__init__(classes="lines")
         self.lines: Lines = []
 
-    def set_lines(self, lines: Lines) -> None:
+    def set_lines(self, lines: Lines, *, layout: bool = True) -> None:
+        """`layout=False` when the count of lines is the same: only this widget repaints."""
         self.lines = lines
-        self.refresh(layout=True)
+        self.refresh(layout=layout)
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
         return container.width
@@ -66,6 +68,31 @@ class AnswerLines(Widget):
         return "\n".join(line.text.rstrip() for line in self.lines)
 
 
+class LiveWrap:
+    """A streaming answer's last lines wrapped at a width as lines, each text line wrapped once: a
+    frame wraps only the lines that are new since the last one (the end of the answer)."""
+
+    def __init__(self) -> None:
+        self._width = 0
+        self._wrapped: dict[str, Lines] = {}
+
+    def wrap(self, texts: list[str], width: int, console: Console, options: ConsoleOptions) -> Lines:
+        if width != self._width:
+            self._width, self._wrapped = width, {}
+        options = options.update_width(max(1, width))
+        kept: dict[str, Lines] = {}
+        out: Lines = []
+        for text in texts:
+            lines = kept.get(text) or self._wrapped.get(text)
+            if lines is None:
+                rendered = console.render_lines(Text(text), options, pad=False) if text else [[]]
+                lines = [Strip([s for s in line if not s.control]) for line in rendered]
+            kept[text] = lines
+            out.extend(lines)
+        self._wrapped = kept  # only what is on screen now is kept
+        return out
+
+
 class AnswerView(Vertical):
     """An answer block: the open tail (the only part a streamed delta redraws), then, once it ends,
     its Markdown lines; folded, one Static of its first lines."""
@@ -73,7 +100,9 @@ class AnswerView(Vertical):
     DEFAULT_CSS = """
     AnswerView { height: auto; }
     AnswerView > .lines { height: auto; margin: 0 0 1 0; }
+    AnswerView.-open > .lines { margin: 0; }
     AnswerView > .tail { height: auto; }
+    AnswerView > .above { height: 1; }
     """
 
     class Ready(Message):
@@ -84,10 +113,14 @@ class AnswerView(Vertical):
         self.key = block.key
         self.block: Block | None = None
         self.width = 0
+        self._above = Static("", classes="above")  # "… N lines above", over the live lines
+        self._above.display = False
         self._lines = AnswerLines()
         self._lines.display = False
         self._tail = Static("", classes="tail")
-        self._tail_rows = -1  # the live tail's rows (padded), to redraw it without a layout while they hold
+        self._tail.display = False
+        self._live = LiveWrap()
+        self._live_rows = -1  # the live lines' rows (padded), to redraw them without a layout while they hold
         self._answer = AnswerRenderer(self._console_and_options, self._post_ready)
         self._early: tuple[Block, float, int] | None = None  # shown before it was mounted
         self.settled = False
@@ -103,6 +136,7 @@ class AnswerView(Vertical):
             pass
 
     def compose(self):
+        yield self._above
         yield self._lines
         yield self._tail
 
@@ -127,50 +161,55 @@ class AnswerView(Vertical):
         self.block, self.width = block, width
         self.set_class(not block.done, "-open")
         if block.done and block.folded:
-            self._show_tail(render_block(block, now, width), live=False)
+            self._show(tail=True)
+            self._tail.update(render_block(block, now, width))
             return
         if not block.done:
             # Streaming: its end, as plain lines; the Markdown of its closed chunks is rendered
             # meanwhile by the worker, so it is ready when the answer ends.
             self.settled = False
             self._answer.want(block.text, streaming=True, width=width)
-            self._show_tail(render_text_live(block), live=True)
+            self._show_live(block)
             return
         lines = self._answer.lines(block.text, width)
         if lines is None:  # still rendered by the worker: the end stays in view until `Ready`
             self.settled = False
             self._answer.want(block.text, streaming=False, width=width)
-            self._show_tail(render_text_live(block), live=True)
+            self._show_live(block)
             return
         self.settled = True
+        self._show(lines=True)
         self._lines.set_lines(lines)
-        if not self._lines.display:
-            self._lines.display = True
-        if self._tail.display:
-            self._tail.display = False
-        self._tail_rows = -1
+        self._live_rows = -1
 
-    def _show_tail(self, content: Content, *, live: bool) -> None:
-        if self._lines.display:
-            self._lines.display = False
-        if not self._tail.display:
-            self._tail.display = True
-        if not live:
-            self._tail_rows = -1
-            self._tail.update(content)
-            return
-        padded, rows = reserve_rows(content, self._tail.styles, self.width)
-        self._tail.update(padded, layout=rows != self._tail_rows)  # same rows: only the block repaints
-        self._tail_rows = rows
+    def _show(self, *, above: bool = False, lines: bool = False, tail: bool = False) -> None:
+        for widget, shown in ((self._above, above), (self._lines, lines), (self._tail, tail)):
+            if widget.display != shown:
+                widget.display = shown
+
+    def _show_live(self, block: Block) -> None:
+        """The end of the answer as plain lines, padded to a multiple of ROW_STEP rows: while the rows
+        hold, a frame repaints this block only (no layout) and wraps only its new lines."""
+        texts, hidden = live_tail(block)
+        console, options = self._console_and_options()
+        lines = self._live.wrap(texts, self.width, console, options)
+        rows = len(lines) + (-len(lines) % ROW_STEP)
+        was_above = self._above.display
+        self._show(above=bool(hidden), lines=True)
+        if hidden:
+            self._above.update(lines_above(hidden), layout=not was_above)
+        self._lines.set_lines(lines + [Strip([])] * (rows - len(lines)), layout=rows != self._live_rows)
+        self._live_rows = rows
 
     def restyle(self) -> None:
         self.block = None
         self._answer.forget()
 
     def text_shown(self) -> str:
-        if self._lines.display:
-            return self._lines.text()
-        return str(self._tail.render())
+        if self._tail.display:
+            return str(self._tail.render())
+        above = str(self._above.render()) + "\n" if self._above.display else ""
+        return above + self._lines.text()
 
     def on_click(self, event: events.Click) -> None:
         event.stop()
