@@ -79,7 +79,7 @@ class AgentSession:
     ) -> None:
         """`resumed`: going on with a recorded session (SessionStarted says so); `history` its recorded
         history. `add_ons` is called once, here, with this session (not yet announced, no conversation)."""
-        msgs.build_all()  # before this session starts a thread (see msgs.msg_base)
+        msgs.ready_for_threads()  # before this session starts a thread (see msgs.msg_base)
         self._parts = parts
         self.config: Config = parts.config
         self.cwd: Path = parts.cwd
@@ -157,8 +157,9 @@ class AgentSession:
             )
         )
 
-    def system_prompt(self) -> str:
-        return build_system_prompt(self.agent, self.cwd, self._sections, compact=is_small(self.agent.max_context_tokens))
+    def system_prompt(self) -> str:  # plan mode adds its note (tools.permission_mode)
+        return self.gate.mode.framed(build_system_prompt(self.agent, self.cwd, self._sections,
+                                                         compact=is_small(self.agent.max_context_tokens)))
 
     # ------------------------------------------------------------------ the context size
 
@@ -388,11 +389,13 @@ def build_session(
     gate_approver: Approver | None = None,
     allow: Iterable[str] = (),
     add_ons: AddOnFactory | None = None,
+    frontend: str = "tui",
 ) -> AgentSession:
     """The session for `agent_name` (else the default agent). `gate_approver`, `allow`: see session_parts;
     `add_ons`: see AgentSession (agents.compose gives the fleet and skills). Raises config.load.ConfigError."""
     agent = resolve_agent(config, agent_name)
     parts = session_parts(config=config, agent=agent, cwd=cwd, sink=sink, approver=approver,
-                          gate_approver=gate_approver, allow=allow, persist=persist, provider_factory=provider_factory)
+                          gate_approver=gate_approver, allow=allow, persist=persist, provider_factory=provider_factory,
+                          frontend=frontend)
     return open_session(parts, agent=agent, session_id=session_id, append_to=append_to, resumed=resumed,
                         history=history, add_ons=add_ons)

@@ -174,6 +174,7 @@ class ApprovalRequested(Msg):
     diff: str | None = None
     agent_id: str | None = None
     rule: str = "other"  # the trust rule that asked (tools.base.RULE_TEXT): writes, runs, secret, ...
+    exact: str = ""  # a shell call's exact command (`shell=rm -rf build`): what "always" allows; `spec` is the rule
 
 
 class ContinueRequested(Msg):
@@ -197,7 +198,7 @@ class RequestResolved(Msg):
 
     type: Literal["RequestResolved"] = "RequestResolved"
     request_id: str
-    answer: str  # "yes" | "no" | "always" | "cancelled" | the question's answer text
+    answer: str  # "yes" | "no" | "always" | "always_rule" | "cancelled" | the question's answer text
 
 
 class PermissionsInForce(Msg):
@@ -206,6 +207,14 @@ class PermissionsInForce(Msg):
     type: Literal["PermissionsInForce"] = "PermissionsInForce"
     specs: tuple[Allowed, ...] = ()
     approve_all: bool = False  # --yes: every call that would ask is approved
+
+
+class PermissionModeChanged(Msg):
+    """The session's permission mode (tools.permission_mode): reported once before a headless run and on
+    every change (Shift-Tab). Posted, never recorded: a resumed session starts in the mode it is started with."""
+
+    type: Literal["PermissionModeChanged"] = "PermissionModeChanged"
+    mode: str  # ask | accept-edits | plan | auto
 
 
 # --------------------------------------------------------------------------- tasks, skills

@@ -26,6 +26,7 @@ from mrsmith_tui.tools.base import (
     Tool,
     ToolContext,
 )
+from mrsmith_tui.tools.permission_mode import Ask, PermissionMode
 
 Origin = Literal["answer", "--allow", "config"]
 MCP_PREFIX = "mcp__"  # an MCP tool's name and spec: mcp__<server>__<tool> (mcp.names)
@@ -51,8 +52,9 @@ class Permission:
 class ApprovalGate:
     """One per session: its permissions hold for every agent of the session. Thread-safe."""
 
-    def __init__(self, approver: Approver, permissions: Iterable[Permission] = ()) -> None:
+    def __init__(self, approver: Approver, permissions: Iterable[Permission] = (), mode: PermissionMode | None = None) -> None:
         self.approver = approver
+        self.mode = mode if mode is not None else PermissionMode()  # asked before any permission (permission_mode)
         self._permissions: list[Permission] = []
         self._lock = threading.Lock()
         for p in permissions:
@@ -94,6 +96,9 @@ class ApprovalGate:
     def authorize(self, tool: Tool, args: dict[str, Any], raw_args: str, ctx: ToolContext) -> str | None:
         """None when the call may run; otherwise the refusal for the model."""
         need = tool.approval(args, ctx)
+        ruling = self.mode.judge(tool, args, need, ctx)
+        if not isinstance(ruling, Ask):
+            return ruling  # None (runs) or the mode's refusal
         if need is None:
             return None
         return self.confirm(tool.name, need, raw_args, ctx)
@@ -101,15 +106,18 @@ class ApprovalGate:
     def confirm(self, tool_name: str, need: ApprovalNeed, raw_args: str, ctx: ToolContext) -> str | None:
         """Ask about `need` (unless an "always" covers it): None when allowed, else the refusal.
         Also for a tool that finds mid-run that it must ask (web_fetch redirected to a new host)."""
-        if self.always_allowed(need.spec, need.rule):
+        ruling = self.mode.judge_need(tool_name, need)
+        if not isinstance(ruling, Ask):
+            return ruling  # None (approved) or the mode's refusal
+        if self.always_allowed(need.spec, need.rule) or (need.exact and self.always_allowed(need.exact, need.rule)):
             return None
         query = ApprovalQuery(
             tool=tool_name, arguments=raw_args, reason=need.reason, spec=need.spec, diff=need.diff, agent_id=ctx.agent_id,
-            rule=need.rule,
+            rule=need.rule, exact=need.exact,
         )
         decision = self.approver.approve(query)
-        if decision == "always":
-            self.grant(need.spec, "answer")
+        if decision in ("always", "always_rule"):  # "always": the exact command when there is one (#23)
+            self.grant(need.exact if decision == "always" and need.exact else need.spec, "answer")
             return None
         if decision == "yes":
             return None
@@ -147,7 +155,7 @@ class PolicyApprover:
         self.allow = tuple(allow)
 
     def approve(self, query: ApprovalQuery) -> Decision:
-        if self.yes or any(spec_matches(a, query.spec, query.rule) for a in self.allow):
+        if self.yes or any(spec_matches(a, query.spec, query.rule) or (query.exact and a == query.exact) for a in self.allow):
             return "yes"
         return "no"
 

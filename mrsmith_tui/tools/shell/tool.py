@@ -18,6 +18,7 @@ from mrsmith_tui.security.environment import child_environment
 from mrsmith_tui.security.sensitive import SensitivePaths
 from mrsmith_tui.tools import joblog
 from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
+from mrsmith_tui.tools.exact_command import offered
 from mrsmith_tui.tools.jobs import JOBS, Job, job_log_dir
 from mrsmith_tui.tools.output_limit import HeadTail, LiveThrottle
 
@@ -93,7 +94,19 @@ class ShellTool(BaseTool):
         verdict = classify(command, self.harmless, self.dangerous, root=ctx.root, sensitive=self.sensitive)
         if verdict.read_only:
             return None
-        return ApprovalNeed(reason=verdict.reason or "the command may change files", spec=verdict.spec, rule=verdict.rule)
+        return ApprovalNeed(reason=verdict.reason or "the command may change files", spec=verdict.spec, rule=verdict.rule,
+                            exact=offered(self.name, command, verdict.spec))  # "always" remembers this command
+
+    def plan_read_only(self, args: dict[str, Any], ctx: ToolContext) -> str | None:
+        """Plan mode (tools.permission_mode): None when the allowlist alone judges the command read-only, the
+        person's harmless commands left out (they may write: `make test`); otherwise why not."""
+        command = args.get("command")
+        if not isinstance(command, str) or not command.strip():
+            return None  # run() reports it
+        from mrsmith_tui.tools.shell.classify import classify  # lazily, as approval() does
+
+        verdict = classify(command, (), self.dangerous, root=ctx.root, sensitive=self.sensitive)
+        return None if verdict.read_only else (verdict.reason or "the command may change files")
 
     def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
         command = args.get("command")

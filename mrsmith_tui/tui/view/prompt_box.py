@@ -77,18 +77,22 @@ class PromptArea(TextArea):
         if key == "ctrl+g":
             self.post_message(self.Say(ui.EditPrompt, text=self.text))
         elif key == "ctrl+r":
+            self.searching = True  # at once: keys typed before the next paint are the query, not the prompt's
             self.post_message(self.Say(ui.SearchKey, action="start"))
         elif not self.searching:
             return False
         elif key in ("enter", "tab"):
+            self.searching = False
             self.post_message(self.Say(ui.SearchKey, action="accept"))
         elif key == "escape":
+            self.searching = False
             self.post_message(self.Say(ui.SearchKey, action="cancel"))
         elif key == "backspace":
             self.post_message(self.Say(ui.SearchKey, action="erase"))
         elif event.is_printable and event.character:
             self.post_message(self.Say(ui.SearchKey, action="type", text=event.character))
         else:  # any other key ends the search with the match in the prompt
+            self.searching = False
             self.post_message(self.Say(ui.SearchKey, action="accept"))
         event.stop()
         event.prevent_default()
@@ -102,6 +106,12 @@ class PromptArea(TextArea):
             event.stop()
             event.prevent_default()
             self.post_message(self.Send(self.text))
+            if self.text.strip():
+                # A sent prompt leaves the editor now, as update will clear the draft: keys typed in
+                # the same burst (a fast typist, a paste without brackets) start the next prompt instead
+                # of landing behind the sent text before the clearing is painted ("first⏎second" sent
+                # "first" and left "firstsecond").
+                self.load_text("")
             return
         if key in ("ctrl+j", "shift+enter", "alt+enter"):
             event.stop()
