@@ -355,7 +355,7 @@ def test_a_60k_answer_streams_with_its_end_shown_and_ends_as_markdown():
     assert ready.wait(90)
     lines = renderer.lines(text, 100)
     assert lines is not None
-    shown = "\n".join(line.text for line in lines)
+    shown = "\n".join("".join(s.text for s in line) for line in lines)
     assert "THE END" in shown and "Part 0" in shown
     assert "## Part" not in shown and "```" not in shown and "**bold**" not in shown  # drawn, not source
     one_line = Block(key="b2", kind="text", started=0.0, text="x" * 50_000 + "END")
@@ -369,7 +369,7 @@ def test_a_short_finished_answer_is_markdown_at_once_without_the_worker():
     renderer = AnswerRenderer(lambda: (console, console.options), lambda: None)
     lines = renderer.lines("## Title\n\nSome **bold** words.\n", 100)
     assert lines is not None
-    shown = "\n".join(line.text for line in lines)
+    shown = "\n".join("".join(s.text for s in line) for line in lines)
     assert "Title" in shown and "bold" in shown and "**" not in shown and "##" not in shown
 
 

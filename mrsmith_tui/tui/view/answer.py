@@ -1,7 +1,7 @@
 """An answer block's Markdown, rendered off the UI thread (issue #26).
 
 The text is cut into chunks (markdown_chunks.py); each closed chunk is rendered once at a width into
-lines (Strips) by the Markdown worker thread (markdown_worker.py), while the answer streams, so when
+lines (Rich segments; a Strip is made only for a line on screen) by the Markdown worker thread (markdown_worker.py), while the answer streams, so when
 it ends most of its Markdown is ready. The UI thread only asks (`want`) and reads (`lines`): a
 Markdown render with highlighted code costs milliseconds a chunk, and a long answer's whole render
 stalled the screen (and every key) for a quarter of a second. What is left when the answer ends and
@@ -16,8 +16,8 @@ from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console, ConsoleOptions
+from rich.segment import Segment
 from rich.text import Text
-from textual.strip import Strip
 
 from mrsmith_tui.tui.view.blocks import LINE_CAP, _cut
 from mrsmith_tui.tui.view.markdown_chunks import chunks
@@ -25,7 +25,7 @@ from mrsmith_tui.tui.view.markdown_worker import WORKER
 
 INLINE_CHARS = 2_000  # what a finished answer may still need rendered on the UI thread (a few ms at most)
 
-Lines = list[Strip]
+Lines = list[list[Segment]]  # Textual's Strip carries caches of its own: made per line drawn, not kept
 
 
 def render_chunk(chunk: str, console: Console, options: ConsoleOptions) -> Lines:
@@ -42,7 +42,7 @@ def render_chunk(chunk: str, console: Console, options: ConsoleOptions) -> Lines
         lines = console.render_lines(renderable, options, pad=False)
     except Exception:  # Markdown that Rich cannot draw is shown as the plain text it is
         lines = console.render_lines(plain, options, pad=False)
-    return [Strip([s for s in line if not s.control]) for line in lines]
+    return [[s for s in line if not s.control] for line in lines]
 
 
 class AnswerRenderer:
@@ -104,7 +104,7 @@ class AnswerRenderer:
             for _chunk, lines in self._done:
                 if lines:
                     if out:
-                        out.append(Strip([]))
+                        out.append([])
                     out.extend(lines)
             return out
 

@@ -61,11 +61,11 @@ class AnswerLines(Widget):
     def render_line(self, y: int) -> Strip:
         style = self.rich_style
         if y < len(self.lines):
-            return self.lines[y].apply_style(style)
+            return Strip(self.lines[y]).apply_style(style)
         return Strip.blank(self.size.width, style)
 
     def text(self) -> str:
-        return "\n".join(line.text.rstrip() for line in self.lines)
+        return "\n".join("".join(segment.text for segment in line).rstrip() for line in self.lines)
 
 
 class LiveWrap:
@@ -86,7 +86,7 @@ class LiveWrap:
             lines = kept.get(text) or self._wrapped.get(text)
             if lines is None:
                 rendered = console.render_lines(Text(text), options, pad=False) if text else [[]]
-                lines = [Strip([s for s in line if not s.control]) for line in rendered]
+                lines = [[s for s in line if not s.control] for line in rendered]
             kept[text] = lines
             out.extend(lines)
         self._wrapped = kept  # only what is on screen now is kept
@@ -198,7 +198,7 @@ class AnswerView(Vertical):
         self._show(above=bool(hidden), lines=True)
         if hidden:
             self._above.update(lines_above(hidden), layout=not was_above)
-        self._lines.set_lines(lines + [Strip([])] * (rows - len(lines)), layout=rows != self._live_rows)
+        self._lines.set_lines(lines + [[] for _ in range(rows - len(lines))], layout=rows != self._live_rows)
         self._live_rows = rows
 
     def restyle(self) -> None:
