@@ -8,7 +8,6 @@ The session and its channel are the link's (shell/link.py); /commands live in co
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
@@ -33,13 +32,14 @@ from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.commands import REGISTRY, run_command
 from mrsmith_tui.tui.model import agent_fields
+from mrsmith_tui.tui.shell.attention import Attention
 from mrsmith_tui.tui.shell.bridge import CoalescingSink, TuiApprover
 from mrsmith_tui.tui.shell.command_context import ShellCommandContext
 from mrsmith_tui.tui.shell.custom_loader import palette_entries, start_custom_commands
 from mrsmith_tui.tui.shell.effect_runner import carry_out
 from mrsmith_tui.tui.shell.history_file import default_history_path, load_history
 from mrsmith_tui.tui.shell.link import Dispatch, ResumeFactory, SessionComposed, SessionFactory, SessionLink
-from mrsmith_tui.tui.shell.painter import Painter
+from mrsmith_tui.tui.shell.painter import Painter, paint_sooner
 from mrsmith_tui.tui.shell.request_keys import key_at, take_request_key
 from mrsmith_tui.tui.shell.screen_routes import ScreenRoutes
 from mrsmith_tui.tui.shell.theme_file import default_theme_path, load_theme
@@ -52,22 +52,8 @@ from mrsmith_tui.tui.view.prompt_box import PromptArea
 from mrsmith_tui.tui.view.sidebar import PanelKeyPressed, PanelRowClicked, SidebarView, TypedAway
 from mrsmith_tui.tui.view.status import StatusBar
 
-SCREEN_FPS = 120  # the most often a changed screen is painted; Textual's default is 60
-
 # ui.* Msgs the app makes whose text is shown as is (key and scroll events are left alone)
 _SHOWN_AS_TEXT = (ui.Note, ui.AgentSwitched, m.Error)
-
-
-def _paint_sooner() -> None:
-    """A key typed while agents stream waits for the screen's next paint tick: at 120 instead of
-    60 ticks a second the bench's 100-agent key median went from 11 to 4.5 ms (p95 38–41 -> 34–39).
-    An idle screen is never painted (no ticks), so idle costs nothing. TEXTUAL_FPS, if the person
-    set it, wins."""
-    if os.environ.get("TEXTUAL_FPS"):
-        return
-    import textual.screen
-
-    textual.screen.UPDATE_PERIOD = 1 / SCREEN_FPS  # type: ignore[misc]  # read each time a screen starts its update timer
 
 
 class MrSmithApp(App[int]):
@@ -105,6 +91,7 @@ class MrSmithApp(App[int]):
         self.link = SessionLink(self, make_session, resume)
         self.worker = RunWorker(self)
         self.painter = Painter(self)
+        self.attention = Attention(self, config)  # the bell and desktop notifications (shell/attention.py)
         self.routes = ScreenRoutes(self)
         self.command_context = ShellCommandContext(self, config, sessions_root)
         self._config, self._sessions_root = config, sessions_root
@@ -336,6 +323,12 @@ class MrSmithApp(App[int]):
     def action_sidebar(self) -> None:
         self.ui(ui.ToggleSidebar)
 
+    def on_app_focus(self, event: events.AppFocus) -> None:  # focus reporting: no notification while focused
+        self.attention.focus(True)
+
+    def on_app_blur(self, event: events.AppBlur) -> None:
+        self.attention.focus(False)
+
     def action_cycle_mode(self) -> None:
         self.ui(ui.CycleMode)
 
@@ -380,7 +373,7 @@ def run_tui(make_session: SessionFactory, *, config: Config, theme: str | None =
             sessions_root: Path | None = None, pick_session: bool = False) -> int:
     """Run the full-screen UI. `make_session(sink, approver)` builds the session;
     `resume(session_id, sink, approver)` builds one on a recorded session (for /sessions)."""
-    _paint_sooner()
+    paint_sooner()
     app = MrSmithApp(make_session, config=config, theme=theme,
                      history_path=history_path if history_path is not None else default_history_path(),
                      resume=resume, sessions_root=sessions_root, theme_path=default_theme_path(),
