@@ -27,8 +27,10 @@ MODEL = "bench-model"
 
 def _env() -> dict[str, str]:
     home = Path(tempfile.mkdtemp(prefix="mrsmith-oneshot-"))
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "OPENAI_API_KEY",
-                                                          "OPENAI_BASE_URL", "MODEL", "NO_COLOR")}
+    # Python's defaults for both children: .pyc files written and read, stdout buffered (a floor writing
+    # each token unbuffered, as PYTHONUNBUFFERED=1 would have it, is not the floor).
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "PYTHONUNBUFFERED",
+                                                          "OPENAI_API_KEY", "OPENAI_BASE_URL", "MODEL", "NO_COLOR")}
     env.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), XDG_DATA_HOME=str(home / ".local/share"),
                XDG_STATE_HOME=str(home / ".local/state"))
     (home / "project").mkdir()

@@ -22,6 +22,7 @@ from mrsmith_tui import msgs
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.coalesce import FRAME_SECONDS, CoalescingSink
 from mrsmith_tui.core.outbound import OutboundFilter
+from mrsmith_tui.core.prompt_run import CommandResult, command_exit_code, run_prompt
 from mrsmith_tui.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_MAX_ROUNDS, EXIT_OK, EXIT_USAGE
 from mrsmith_tui.security.redact import PROCESS, Redactor, map_strings
 from mrsmith_tui.security.terminal_text import clean, json_safe
@@ -105,6 +106,9 @@ def _lines_for(m: msgs.Msg) -> list[tuple[str, str | None]]:
         return [(f"background {m.job_id} (pid {m.pid}) ended · exit {m.exit_code}", _DIM)]
     if isinstance(m, msgs.SkillLoaded):
         return [(f"skill loaded: {m.name}", _DIM)]
+    if isinstance(m, msgs.MentionsRead):  # the `@path` mentions of a typed prompt (core.mentions)
+        attached: list[tuple[str, str | None]] = [("attached " + " · ".join(m.attached), _DIM)] if m.attached else []
+        return attached + [(f"warning: {line}", _YELLOW) for line in m.refused]
     if isinstance(m, msgs.AgentSpawned):
         return [(f"[{m.agent_id}] started {m.label}: {_one_line(m.task, 120)}", _MAGENTA)]
     if isinstance(m, msgs.AgentStateChanged) and m.state != "running":
@@ -195,6 +199,9 @@ def fold(state: FoldState, m: msgs.Msg, *, color: bool = False) -> tuple[FoldSta
             lines([(CONTINUE_HINT, _YELLOW)])
     elif isinstance(m, msgs.FromAgent):
         lines(_agent_lines(m.agent_id, m.msg))
+    elif isinstance(m, msgs.CommandRan):  # `-p '!cmd'`: what it printed is the answer
+        out = m.output.removesuffix(f"[exit code {m.exit_code}]").rstrip("\n")
+        out, state = (out + "\n" if out else ""), replace(state, out_at_line_start=True)
     else:
         lines(_lines_for(m))
     return state, out, err
@@ -320,8 +327,13 @@ def run_headless(
     printer: HeadlessPrinter,
     attachments: Sequence[tuple[str, str]] = (),
     grace_seconds: float = 3.0,
+    typed: bool = False,
 ) -> int:
     """Run one prompt to the end and return the exit code (0, 1, 3 or 130; see mrsmith_tui.errors).
+
+    `typed`: the person typed `prompt` (`-p`): a leading `!` runs it as a command (its output on
+    stdout, its exit code returned) and `@path` mentions are attached (core.prompt_run). False (the
+    default) for text from anywhere else (piped stdin, an expanded custom command): sent as it is.
 
     The run blocks in a worker thread; the main thread waits in short joins so SIGINT is
     handled at once: the first Ctrl-C cancels the token (the stream closes, a running
@@ -330,12 +342,13 @@ def run_headless(
     """
     cancel = CancelToken()
     printer.on_broken_stdout = cancel.cancel
-    results: list[RunResult] = []
+    results: list[RunResult | CommandResult] = []
     failures: list[BaseException] = []
 
     def work() -> None:
         try:
-            results.append(session.run(prompt, cancel, attachments=attachments))
+            results.append(run_prompt(session, prompt, cancel, typed=typed, sink=printer, attachments=attachments,
+                                      live=printer.json_lines))
         except BaseException as e:  # handed to the main thread, which reports it (cli.main: one line)
             failures.append(e)
 
@@ -366,6 +379,8 @@ def run_headless(
     if failures:
         raise failures[0]
     result = results[0]
+    if isinstance(result, CommandResult):
+        return command_exit_code(result)
     if result.cancelled:
         return EXIT_INTERRUPTED
     if result.error:

@@ -70,12 +70,14 @@ def compose_session(
     provider_factory: ProviderFactory | None = None,
     tools: Sequence[Tool] = (),
     mcp_trust: TrustMode = "ask",
+    tool_trust: TrustMode = "ask",
 ) -> AgentSession:
     """A new session on `agent_name` (else the default agent), or with `resume` the recorded session
     `target` (an id prefix or transcript; None: the newest of `cwd`), its Msgs replayed to the sink
     first with `replay` (the TUI draws them). `allow`: --allow specs. `tools`: tools besides the
     built-in and agent ones. `mcp_trust`: how project MCP servers get trusted (mcp.trust; headless: "yes"
-    with --mcp-trust, else "stored", and it waits for the servers to settle). Raises ConfigError or
+    with --mcp-trust, else "stored", and it waits for the servers to settle). `tool_trust`: the same for the
+    project's drop-in tools (tools.dropin; headless: "yes" with --trust-project-tools, else "stored"). Raises ConfigError or
     SessionNotFound (both MrSmithErrors, exit 2)."""
     book = AgentBook(sink)
     mcp_warnings: list[str] = []
@@ -83,7 +85,8 @@ def compose_session(
     skill_warnings: list[str] = []  # said after the session is announced (and resumed), as they always were
     gate_approver = WaitingApprover(approver, book)  # an agent waiting on the person shows as waiting
     add_ons = agent_add_ons(book, max_agents=max_agents, agent_wait_ms=agent_wait_ms, skills_dirs=skills_dirs,
-                            provider_factory=provider_factory, tools=tools, warn=skill_warnings.append, mcp=mcp)
+                            provider_factory=provider_factory, tools=tools, warn=skill_warnings.append, mcp=mcp,
+                            drop_in=(approver, tool_trust))
     if resume:
         from mrsmith_tui.core.resume import resume_session  # here: a new session (a one-shot) never reads transcripts
 
@@ -111,8 +114,10 @@ def agent_add_ons(
     tools: Sequence[Tool] = (),
     warn: Callable[[str], None],
     mcp: McpServers | None = None,
+    drop_in: tuple[Approver, TrustMode] | None = None,
 ) -> AddOnFactory:
-    """The skills, sub-agents and fleet of a session, built when the session is (it calls this back)."""
+    """The skills, sub-agents and fleet of a session, built when the session is (it calls this back);
+    `drop_in`: the approver and trust mode of the drop-in tools (None: none)."""
 
     def build(session: ServiceHost) -> SessionAddOns:
         dirs = skills_dirs or SkillDirs.from_config(session.config, session.cwd)
@@ -135,10 +140,16 @@ def agent_add_ons(
             fleet.stop_all()
             catalog.reset()
 
+        dropins = None
+        if drop_in is not None:
+            from mrsmith_tui.agents.dropin_parts import drop_in_tools
+
+            dropins = drop_in_tools(session, approver=drop_in[0], mode=drop_in[1], added=(*tools, *agent_tools))
+        sources = tuple(s for s in (mcp, dropins) if s is not None)
         return SessionAddOns(
-            services=Services(fleet=fleet, skills=catalog, subagents=runner, mcp=mcp),
+            services=Services(fleet=fleet, skills=catalog, subagents=runner, mcp=mcp, tools=dropins),
             tools=(*tools, *agent_tools),
-            tool_sources=(mcp,) if mcp is not None else (),
+            tool_sources=sources,
             system_sections=(catalog.system_section(),) if catalog.names() else (),
             on_reset=(fresh_context,),
             on_switch=(fresh_context, lambda: _drop_skill_bodies(session)),

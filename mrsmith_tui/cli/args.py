@@ -49,7 +49,8 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="session commands (no endpoint needed):\n"
         "  mrsmith view ID            show a recorded session read-only (ID: a prefix, a folder or a transcript)\n"
-        "  mrsmith export ID [PATH]   write a session as Markdown (default ./mrsmith-<id>.md)\n\n"
+        "  mrsmith export ID [PATH]   write a session as Markdown (default ./mrsmith-<id>.md)\n"
+        "  mrsmith tools list         every tool with its origin; mrsmith tools run NAME JSON calls a drop-in tool\n\n"
         "exit codes: 0 done, 1 the run failed, 2 usage or config error, 3 stopped at maxToolRounds "
         "(continue with -c), 130 interrupted\n\n"
         "examples:\n  mrsmith -p 'explain src/'\n  echo 'hi' | mrsmith\n  cat log | mrsmith -p 'why?'\n"
@@ -69,6 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
                      "repeatable; also in the UI (/permissions lists and revokes)")
     run.add_argument("--mcp-trust", action="store_true",
                      help="start this folder's .mcp.json servers for this run without asking (headless starts only trusted ones)")
+    run.add_argument("--trust-project-tools", action="store_true",
+                     help="load this folder's .mrsmith/tools/ drop-in tools for this run without asking (headless loads only trusted ones)")
 
     cfg = p.add_argument_group("config (flags beat the environment, which beats the config file)")
     cfg.add_argument("--config", metavar="PATH", type=Path, help="config file (default ~/.config/mrsmith/config.toml or config.json)")

@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from mrsmith_tui.cli import process_exit, startup_gc
 from mrsmith_tui.cli.args import SESSION_COMMANDS, UsageError, build_parser, check_session_flags, session_parser
 from mrsmith_tui.cli.mode_flags import apply_mode_flags
 from mrsmith_tui.cli.wire_flags import apply_wire_flags
@@ -41,6 +42,18 @@ MAX_ATTACHMENT_BYTES = 1024 * 1024
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if argv is None:  # the program's own run: no garbage collection while it starts (cli.startup_gc)
+        startup_gc.pause()
+    try:
+        code = _command(argv)
+    finally:
+        startup_gc.ready()
+    if argv is None:  # a finished headless run ends here, without the interpreter's teardown
+        process_exit.end(code)
+    return code
+
+
+def _command(argv: Sequence[str] | None) -> int:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="replace")
@@ -49,6 +62,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if argv and argv[0] == "mcp":  # `mrsmith mcp list`: its own module
             from mrsmith_tui.cli.mcp_list import main as mcp_main
             return mcp_main(argv[1:])
+        if argv and argv[0] == "tools":  # `mrsmith tools list | run`: cli.tools_cmd
+            from mrsmith_tui.cli.tools_cmd import main as tools_main
+            return tools_main(argv[1:])
         if argv and argv[0] in SESSION_COMMANDS:
             return _session_command(argv)
         return _main(build_parser().parse_args(argv))
@@ -148,6 +164,7 @@ def _view(args: argparse.Namespace, config: Config) -> int:
     if not _stdout_is_terminal():  # a pipe or a file: the session as text, not a full-screen UI nobody sees
         sys.stdout.write(_shown(export_markdown(records)))
         return 0
+    startup_gc.ready()
     try:
         from mrsmith_tui.tui.app import run_view
     except ImportError as e:  # the UI (or its read-only view) is not built: only that falls back
@@ -229,6 +246,8 @@ def _read_stdin() -> str:
 
 
 def _prompt_and_attachments(args: argparse.Namespace) -> tuple[str, list[tuple[str, str]]]:
+    """The prompt and its attachments. Only `-p PROMPT` is typed (its `!` and `@` mean something,
+    core.prompt_run); a prompt piped on stdin is text to send as it is."""
     attachments: list[tuple[str, str]] = []
     if args.prompt is None:  # no terminal on stdin: stdin is the prompt, whatever it is (/dev/null too)
         prompt = _read_stdin().strip() if not _stdin_is_terminal() else ""
@@ -236,7 +255,7 @@ def _prompt_and_attachments(args: argparse.Namespace) -> tuple[str, list[tuple[s
             raise UsageError("no prompt (stdin was empty; give -p PROMPT or pipe a prompt in)")
     else:
         piped = _read_stdin() if _stdin_is_piped() else ""
-        prompt = args.prompt.strip()
+        prompt = args.prompt.rstrip() if args.prompt.lstrip().startswith("!") else args.prompt.strip()
         if piped.strip():
             attachments.append(("stdin", piped))
     for name in args.files:
@@ -280,6 +299,7 @@ def _build_session(args: argparse.Namespace, config: Config, *, sink: Sink, appr
         replay=replay, other_folder=args.other_folder and session_id is None, persist=not args.no_session,
         allow=args.allow, max_agents=args.max_agents, agent_wait_ms=args.agent_wait_ms,
         mcp_trust="yes" if args.mcp_trust else "ask" if replay else "stored",  # replay: the TUI's session
+        tool_trust="yes" if args.trust_project_tools else "ask" if replay else "stored",
     )
 
 
@@ -290,7 +310,9 @@ def _run_headless(args: argparse.Namespace, config: Config) -> int:
     prompt, attachments = _prompt_and_attachments(args)
     from mrsmith_tui.cli.headless_slash import headless_prompt  # `-p '/name args'`: a custom command
 
-    prompt = headless_prompt(prompt, Path.cwd()).text
+    slash = headless_prompt(prompt, Path.cwd())
+    prompt = slash.text
+    typed = args.prompt is not None and not slash.literal  # an expanded command file is never parsed (core.prompt_run)
     resolve_agent(config, args.agent)  # a missing agent is a config error before anything starts
     config = _take_keys(config)
     # -f FILE and piped stdin go to the model as the person gave them, but without mrsmith's own keys and
@@ -301,15 +323,18 @@ def _run_headless(args: argparse.Namespace, config: Config) -> int:
     attachments = [(name, PROCESS.redact(text)) for name, text in attachments]
     printer = HeadlessPrinter(sys.stdout, sys.stderr, json_lines=args.json, color=wants_color(sys.stderr, os.environ))
     session = _build_session(args, config, sink=printer, approver=PolicyApprover(yes=args.yes))
+    startup_gc.ready()  # built: what the run allocates is collected as usual
     printer(permissions_in_force(session.gate, approve_all=args.yes))
     printer(session.gate.mode.announce())
     try:
-        return run_headless(session, prompt, printer=printer, attachments=attachments)
+        return run_headless(session, prompt, printer=printer, attachments=attachments, typed=typed)
     finally:
         session.close()
+        process_exit.allow()  # the transcript is closed: the process may end without its teardown
 
 
 def _run_tui(args: argparse.Namespace, config: Config) -> int:
+    startup_gc.ready()  # a long-lived process from here: collection as usual
     from mrsmith_tui.tui.app import run_tui
 
     if not config.agents:

@@ -111,6 +111,8 @@ class Config(_Model):
     # notify_after_seconds ends, or an approval or a question waits, while the terminal does not have the focus
     notify: bool = True
     notify_after_seconds: float = Field(default=10.0, ge=0)
+    # seconds a drop-in tool's call may run before its process group is killed (docs/drop-in-tools.md)
+    drop_in_tool_timeout: float = Field(default=60.0, gt=0, le=3600)
 
     @field_validator("allow")
     @classmethod

@@ -39,6 +39,7 @@ from mrsmith_tui.msgs.msg_base import (
     _Record,
     build_models,
 )
+from mrsmith_tui.msgs.prompt_msgs import CommandRan, MentionsRead
 from mrsmith_tui.msgs.recorded import (
     AgentChanged,
     AnswerRecorded,
@@ -87,7 +88,8 @@ AnyMsg = Annotated[
     | ToolOutput | ToolCallFinished | JobStarted | JobEnded | UsageReported | ToolBudget | Warning | Error | Notice
     | ApprovalRequested | ContinueRequested | QuestionRequested | RequestResolved | PermissionsInForce | TasksChanged
     | SkillLoaded | AgentSpawned | AgentStateChanged | FromAgent | TranscriptHeader | PromptRecorded | AnswerRecorded
-    | ContextAdded | Compacted | AgentChanged | McpServerChanged | PermissionModeChanged,
+    | ContextAdded | Compacted | AgentChanged | McpServerChanged
+    | MentionsRead | CommandRan | PermissionModeChanged,
     Field(discriminator="type"),
 ]
 FromAgent.model_rebuild(_types_namespace={"AnyMsg": AnyMsg})
@@ -129,6 +131,7 @@ __all__ = [
     "AnyMsg",
     "ApprovalRequested",
     "BlockEnded",
+    "CommandRan",
     "Compacted",
     "ContextAdded",
     "ContinueRequested",
@@ -138,6 +141,7 @@ __all__ = [
     "JobStarted",
     "ListSink",
     "McpServerChanged",
+    "MentionsRead",
     "Msg",
     "Notice",
     "PermissionModeChanged",

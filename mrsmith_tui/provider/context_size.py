@@ -119,14 +119,14 @@ class BackgroundProbe:
         import httpx  # in the thread: never on the path to the first request
 
         from mrsmith_tui.provider.context_probe import PROBE_TIMEOUT, probe_context_size
-        from mrsmith_tui.provider.tls import shared_tls_context
+        from mrsmith_tui.provider.tls import tls_context_for
 
         probe = self._probe or probe_context_size
         headers = {"Authorization": f"Bearer {self._api_key}"} if self._api_key else {}
         with self._lock:
             if self._cancelled.is_set():
                 return
-            self._client = httpx.Client(timeout=PROBE_TIMEOUT, headers=headers, verify=shared_tls_context())
+            self._client = httpx.Client(timeout=PROBE_TIMEOUT, headers=headers, verify=tls_context_for(self._base_url))
         answer: Answer | None = None
         try:
             answer = probe(self._base_url, self._model, self._api_key, client=self._client)

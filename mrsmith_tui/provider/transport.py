@@ -29,7 +29,7 @@ import httpx
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.provider.server_errors import context_exceeded, error_text, one_line
 from mrsmith_tui.provider.sse import SSEEvent, SSELineTooLong, SSEParser
-from mrsmith_tui.provider.tls import shared_tls_context
+from mrsmith_tui.provider.tls import tls_context_for
 from mrsmith_tui.provider.types import ProviderError, StreamDone, StreamEvent, StreamNotice, joined
 from mrsmith_tui.security.redact import shown_url
 
@@ -128,7 +128,7 @@ class HttpStreamer:
                  cancel: CancelToken) -> Iterator[StreamEvent]:
         sockets = SocketTracker()
         unregister = cancel.on_cancel(sockets.shutdown)
-        client = httpx.Client(timeout=self.timeout, transport=self._transport, verify=shared_tls_context())
+        client = httpx.Client(timeout=self.timeout, transport=self._transport, verify=tls_context_for(url))
         response: httpx.Response | None = None
         try:
             try:

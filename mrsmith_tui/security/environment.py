@@ -149,14 +149,16 @@ def keep_process_private() -> bool:
     read of the parent's memory) cannot get the keys mrsmith holds, whatever it does to the bytes.
     Children are dumpable again after exec. True when it took effect."""
     import ctypes
-    import ctypes.util
     import sys
 
     if not sys.platform.startswith("linux"):
         return False
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
-        result: int = libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+        # The symbols the interpreter is linked with, libc's among them: find_library("c") would run
+        # `ldconfig -p` in a child process on every start.
+        libc = ctypes.CDLL(None, use_errno=True)
+        prctl = getattr(libc, "prctl", None) or ctypes.CDLL("libc.so.6", use_errno=True).prctl
+        result: int = prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
         return result == 0
     except (OSError, AttributeError):
         return False

@@ -13,10 +13,12 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import PurePosixPath
-
-import pathspec
+from typing import TYPE_CHECKING
 
 from mrsmith_tui.security.sensitive_rules import DEFAULT_SENSITIVE_PATTERNS
+
+if TYPE_CHECKING:  # pathspec loads, and the patterns compile, when a path is first judged (start-up time)
+    import pathspec
 
 __all__ = ["DEFAULT_SENSITIVE_PATTERNS", "OUTSIDE_ROOT", "SensitivePaths", "is_repository_config", "is_user_mcp_config"]
 
@@ -43,6 +45,8 @@ def is_user_mcp_config(path: str | os.PathLike[str]) -> bool:
 
 @lru_cache(maxsize=32)
 def _spec(extra: tuple[str, ...]) -> pathspec.GitIgnoreSpec:
+    import pathspec
+
     return pathspec.GitIgnoreSpec.from_lines(DEFAULT_SENSITIVE_PATTERNS + extra)
 
 
@@ -69,8 +73,16 @@ class SensitivePaths:
 
     def __init__(self, extra: Iterable[str] = ()) -> None:
         self.extra = tuple(p.strip() for p in extra if p and p.strip())
-        self._spec = _spec(self.extra)
-        self._quick = _any_include(self.extra)
+        if self.extra:  # a bad pattern in the config is an error now, not at the first read
+            _spec(self.extra)
+
+    @property
+    def _spec(self) -> pathspec.GitIgnoreSpec:
+        return _spec(self.extra)  # compiled once per pattern list (lru_cache), when a path is first judged
+
+    @property
+    def _quick(self) -> re.Pattern[str] | None:
+        return _any_include(self.extra)
 
     def reason(self, path: str | os.PathLike[str], root: str | os.PathLike[str]) -> str | None:
         """None for an ordinary path inside the root; else why reading it should ask.

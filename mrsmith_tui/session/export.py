@@ -136,7 +136,8 @@ class _Markdown:
         elif isinstance(m, msgs.RunEnded) and m.cancelled:
             out += ["*(cancelled)*", ""]
         elif isinstance(m, msgs.ContextAdded):
-            out += [_details(f"Skill loaded: {m.skill}", _fence(m.body)), ""]
+            title = f"Skill loaded: {m.skill}" if m.skill else "Context added (a `!command` the person ran)"
+            out += [_details(title, _fence(m.body if m.skill else m.entry.text)), ""]
         elif isinstance(m, msgs.Compacted):
             self.close_turn()
             out += [_details(f"Context compacted ({m.replaces} messages summarised)", m.summary), ""]

@@ -19,11 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from mrsmith_tui import msgs
 from mrsmith_tui.errors import MrSmithError
 from mrsmith_tui.history import UserEntry
+from mrsmith_tui.skills.frontmatter import plain_fields
 
 CONTEXT_PREFIX = '<skill name="'  # how every loaded skill's text starts in a context
 
@@ -94,18 +93,26 @@ def split_frontmatter(text: str, path: Path) -> tuple[dict[str, Any], str]:
             break
     else:
         raise SkillError(f"{path}: the frontmatter has no closing '---'")
+    source = "".join(lines[1:end])
+    front = plain_fields(source)  # the usual `key: words` lines, without loading a YAML parser
+    if front is None:
+        front = _yaml(source, path)
+    if not isinstance(front, dict):
+        raise SkillError(f"{path}: frontmatter must be a mapping of fields")
+    return front, "".join(lines[end + 1 :])
+
+
+def _yaml(source: str, path: Path) -> Any:
+    import yaml  # only for frontmatter beyond plain `key: words` lines
+
     try:
-        front = yaml.safe_load("".join(lines[1:end]))
+        front = yaml.safe_load(source)
     except yaml.YAMLError as e:
         mark = getattr(e, "problem_mark", None)
         where = f" (line {mark.line + 2})" if mark is not None else ""
         problem = getattr(e, "problem", None) or "invalid YAML"
         raise SkillError(f"{path}: frontmatter is not valid YAML{where}: {problem}") from None
-    if front is None:
-        front = {}
-    if not isinstance(front, dict):
-        raise SkillError(f"{path}: frontmatter must be a mapping of fields")
-    return front, "".join(lines[end + 1 :])
+    return {} if front is None else front
 
 
 def _checked(front: dict[str, Any], body: str, path: Path, origin: str) -> Skill:

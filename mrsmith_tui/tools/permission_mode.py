@@ -150,7 +150,7 @@ def _refusal(tool_name: str, why: str) -> str:
 
 def _plan(tool: Any, args: dict[str, Any], need: ApprovalNeed | None, ctx: ToolContext) -> Ruling:
     name = str(getattr(tool, "name", "tool"))
-    if getattr(tool, "drop_in", False):
+    if getattr(tool, "drop_in", False) or type(tool).__module__.startswith("mrsmith_tui.tools.dropin"):
         return _refusal(name, "a drop-in tool")
     strict = getattr(tool, "plan_read_only", None)
     if callable(strict):  # the shell: its allowlist's own judgement, without the person's harmless commands

@@ -22,7 +22,7 @@ from mrsmith_tui.tools.outcome import ApprovalNeed, ApprovalQuery, Decision, Too
 
 __all__ = [
     "AgentSummary", "ApprovalAsker", "Approver", "FleetService", "McpService", "McpSummary", "Services",
-    "SkillSummary", "SkillsService", "SubagentService", "ToolContext",
+    "SkillSummary", "SkillsService", "SubagentService", "ToolContext", "ToolsService",
 ]
 
 
@@ -129,6 +129,19 @@ class McpService(Protocol):
         ...
 
 
+class ToolsService(Protocol):
+    """Every tool of the person's agent with its origin, and the drop-in tools (tools.dropin.service.DropInTools)."""
+
+    def listing(self) -> Sequence[tuple[str, str, str]]:
+        """(name, origin, description): origin is built-in, MCP server NAME, user or project. May ask for trust:
+        call it from a worker thread."""
+        ...
+
+    def reload(self) -> str:
+        """Read the drop-in tool folders again; the line to show."""
+        ...
+
+
 @dataclass(frozen=True)
 class Services:
     """What a session offers beyond its tools. A service a build leaves out is None."""
@@ -138,6 +151,7 @@ class Services:
     skills: SkillsService | None = None
     subagents: SubagentService | None = None
     mcp: McpService | None = None
+    tools: ToolsService | None = None  # /tools: every tool's origin; the drop-in tools (reload)
 
 
 class Approver(Protocol):

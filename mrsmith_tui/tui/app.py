@@ -67,7 +67,7 @@ class MrSmithApp(App[int]):
         Binding("ctrl+b", "sidebar", "sidebar", show=False, priority=True),
         Binding("f2", "open_request", "answer the waiting request", show=False, priority=True),
         Binding("f1", "help", "help", show=False, priority=True),
-        Binding("ctrl+r", "resume_last", "resume the last session", show=False, priority=True),
+        Binding("ctrl+t", "resume_last", "resume the last session", show=False, priority=True),
         Binding("escape", "cancel", "cancel run", show=False),
         Binding("alt+up", "focus_move(-1)", "previous block", show=False, priority=True),
         Binding("alt+down", "focus_move(1)", "next block", show=False, priority=True),
@@ -220,6 +220,9 @@ class MrSmithApp(App[int]):
 
     def on_prompt_area_jump_to_end(self, event: PromptArea.JumpToEnd) -> None:
         self.ui(ui.JumpToEnd)
+
+    def on_prompt_area_say(self, event: PromptArea.Say) -> None:  # Ctrl-G, Ctrl-R (tui/update/prompt_keys.py)
+        self.ui(event.cls, **event.fields)
 
     def on_text_area_changed(self, event: PromptArea.Changed) -> None:
         if isinstance(event.text_area, PromptArea):

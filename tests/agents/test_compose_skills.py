@@ -14,7 +14,7 @@ from mrsmith_tui.skills.catalog import SkillDirs, discover
 
 from .helpers import Router, make_session
 
-BUNDLED = ["debug", "delegate", "explore", "new-skill", "plan", "refactor", "review", "tasks", "tdd", "verify"]
+BUNDLED = ["debug", "delegate", "explore", "new-skill", "plan", "refactor", "review", "self", "tasks", "tdd", "verify"]
 
 
 def write_skill(root: Path, name: str, description: str, body: str) -> None:

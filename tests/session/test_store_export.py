@@ -133,3 +133,14 @@ def test_export_errors_are_one_line_and_leave_no_file(tmp_path):
     with pytest.raises(ExportError, match="cannot write"):
         export_session(src, tmp_path / "missing-dir" / "x.md")
     assert not (tmp_path / "missing-dir").exists()
+
+
+def test_export_names_a_bang_commands_output_as_context_not_a_skill(tmp_path):
+    from mrsmith_tui.core.prompt_run import run_prompt
+
+    s, _, _ = new_session(two_agents(tmp_path), tmp_path, answer("ok"))
+    run_prompt(s, "!echo from-the-shell", CancelToken(), typed=True)
+    records, _ = read_transcript(s.transcript_path)
+    md = export_markdown(records)
+    assert "Context added (a `!command` the person ran)" in md and "from-the-shell" in md
+    assert "Skill loaded" not in md

@@ -301,7 +301,7 @@ def test_the_welcome_says_what_answers_where_and_how_to_resume():
     w = ui.Welcome(version="0.1.0", endpoint="http://127.0.0.1:8080/v1", folder="/home/ann/proj", last_id="0193-abc",
                    last_when="2026-12-03 18:40", last_prompt="fix the tests", last_turns=3, can_resume=True)
     text = welcome_content(w, ui.StatusLedger(agent="default", model="qwen3-coder"), 100).plain
-    for part in ("0.1.0", "qwen3-coder", "http://127.0.0.1:8080/v1", "/home/ann/proj", "F1 help", "Ctrl-R resumes it",
+    for part in ("0.1.0", "qwen3-coder", "http://127.0.0.1:8080/v1", "/home/ann/proj", "F1 help", "Ctrl-T resumes it",
                  "fix the tests", "3 turns"):
         assert part in text
     model, effects = fold(initial_model(), ui.Welcomed(at=1, **{k: getattr(w, k) for k in w.__dataclass_fields__}),
@@ -436,7 +436,7 @@ async def test_resume_without_an_id_opens_the_picker_and_the_welcome_offers_the_
         await until(pilot, lambda: app.model.welcome is not None and app.model.welcome.last_id)
         assert app.model.welcome.last_prompt == "fix the flaky test" and app.model.welcome.can_resume
         welcome = app.query_one("#welcome")
-        await until(pilot, lambda: "Ctrl-R" in str(welcome.render()))
+        await until(pilot, lambda: "Ctrl-T" in str(welcome.render()))
 
 
 async def test_a_command_run_from_the_palette_shows_its_output_in_view():

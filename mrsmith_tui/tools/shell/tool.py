@@ -20,7 +20,6 @@ from mrsmith_tui.tools import joblog
 from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
 from mrsmith_tui.tools.jobs import JOBS, Job, job_log_dir
 from mrsmith_tui.tools.output_limit import HeadTail, LiveThrottle
-from mrsmith_tui.tools.shell.classify import classify
 
 DEFAULT_TIMEOUT_MS = 30_000
 MAX_TIMEOUT_MS = 600_000
@@ -89,6 +88,8 @@ class ShellTool(BaseTool):
         command = args.get("command")
         if not isinstance(command, str) or not command.strip():
             return None  # run() reports it
+        from mrsmith_tui.tools.shell.classify import classify  # the parser and its rules: at the first command
+
         verdict = classify(command, self.harmless, self.dangerous, root=ctx.root, sensitive=self.sensitive)
         if verdict.read_only:
             return None
@@ -100,6 +101,8 @@ class ShellTool(BaseTool):
         command = args.get("command")
         if not isinstance(command, str) or not command.strip():
             return None  # run() reports it
+        from mrsmith_tui.tools.shell.classify import classify  # lazily, as approval() does
+
         verdict = classify(command, (), self.dangerous, root=ctx.root, sensitive=self.sensitive)
         return None if verdict.read_only else (verdict.reason or "the command may change files")
 

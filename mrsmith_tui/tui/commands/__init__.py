@@ -10,6 +10,7 @@
     export.py       /copy /export
     permissions.py  /permissions
     mcp.py          /mcp
+    tools.py        /tools
 
 /help, completion and the command palette all read REGISTRY. A new family is one module with a
 `COMMANDS` tuple, and its name in FAMILIES.
@@ -21,7 +22,7 @@ from importlib import import_module
 
 from mrsmith_tui.tui.commands.registry import CommandContext, CommandRegistry, SlashCommand, run_command
 
-FAMILIES = ("session", "agents", "model", "usage", "jobs", "theme", "export", "permissions", "mcp")
+FAMILIES = ("session", "agents", "model", "usage", "jobs", "theme", "export", "permissions", "mcp", "tools")
 
 REGISTRY = CommandRegistry(command for family in FAMILIES for command in import_module(f"{__name__}.{family}").COMMANDS)
 

@@ -11,6 +11,7 @@ from typing import Literal
 
 from mrsmith_tui.core.custom_commands import CommandSet
 from mrsmith_tui.msgs import Question, Todo
+from mrsmith_tui.tui.model.prompt_state import HistorySearch
 
 __all__ = [
     "AGENT_BLOCKS_CAP",
@@ -156,6 +157,9 @@ class InputState:
     recall: int | None = None  # index into history while recalling
     stash: str = ""  # the draft before recall started
     completions: tuple[str, ...] = ()
+    files: tuple[str, ...] = ()  # the root's names for `@path` completion (tools.file_index)
+    files_at: float | None = None  # when they were asked for (None: never)
+    search: HistorySearch | None = None  # Ctrl-R is searching the history
 
 
 @dataclass(frozen=True)

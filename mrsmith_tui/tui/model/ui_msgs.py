@@ -236,7 +236,7 @@ class Welcomed(Msg):
 
 
 class ResumeLast(Msg):
-    """Ctrl-R on the welcome: go on with this folder's last session."""
+    """Ctrl-T on the welcome: go on with this folder's last session."""
 
 
 class CustomCommandsLoaded(Msg):

@@ -13,6 +13,8 @@ from mrsmith_tui.security.redact import PROCESS
 from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.commands import REGISTRY, run_command
+from mrsmith_tui.tui.shell.editor import open_editor
+from mrsmith_tui.tui.shell.file_index_job import index_in_background
 from mrsmith_tui.tui.shell.history_file import append_history
 from mrsmith_tui.tui.update import effects as fx
 from mrsmith_tui.tui.view.prompt_box import PromptArea
@@ -24,7 +26,7 @@ if TYPE_CHECKING:
 
 def carry_out(app: AppHost, effect: fx.Effect) -> None:
     if isinstance(effect, fx.StartRun):
-        app.worker.start_run(effect.prompt)
+        app.worker.start_run(effect.prompt, literal=effect.literal)
     elif isinstance(effect, fx.CancelRun):
         cancel_run(app)
     elif isinstance(effect, fx.Resolve):
@@ -49,6 +51,10 @@ def carry_out(app: AppHost, effect: fx.Effect) -> None:
         app.attention.ring(effect)
     elif isinstance(effect, fx.SetPermissionMode):
         set_mode(app, effect.mode)
+    elif isinstance(effect, fx.OpenEditor):
+        open_editor(app, effect.text)
+    elif isinstance(effect, fx.IndexFiles):
+        index_in_background(app)
     elif isinstance(effect, fx.Notify):
         app.notify(clean(PROCESS.redact(effect.text)), timeout=6, markup=False)
 

@@ -92,6 +92,7 @@ class Painter:
             self.draft_in_widget = model.input.draft
             prompt.set_draft(model.input.draft)
         prompt.completing = bool(model.input.completions)
+        prompt.searching = model.input.search is not None
         prompt.request_waiting = model.pending.head is not None and not model.pending.armed
         prompt.output_below = model.conv.unseen and not model.conv.follow
         app.query_one(StatusBar).show(model)
@@ -100,7 +101,9 @@ class Painter:
 
     def _render_note(self, model: ui.Model) -> None:
         note = self._app.query_one("#note", Static)
-        if model.input.completions:
+        if model.input.search is not None:
+            text = ui.search_note(model.input.search, model.input.history)
+        elif model.input.completions:
             shown = "  ".join(completion_label(model, c) for c in model.input.completions[:8])
             text = f"Tab ⇥ {shown}"
         elif model.conv.unseen and not model.conv.follow:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from mrsmith_tui import msgs as m
 from mrsmith_tui.cancel import CancelToken
+from mrsmith_tui.core.prompt_run import run_prompt
 from mrsmith_tui.tui import model as ui
 
 if TYPE_CHECKING:
@@ -24,19 +25,20 @@ class RunWorker:
         self._token: CancelToken | None = None
         self._waiting: CancelToken | None = None  # the token of a prompt waiting for the session
 
-    def start_run(self, prompt: str) -> None:
+    def start_run(self, prompt: str, *, literal: bool = False) -> None:
+        """A turn for `prompt`; typed by the person unless `literal` (then its `!` and `@` mean nothing)."""
         app = self._app
         if app.session is None:
             app.start_session()  # a prompt sent within the first frame
         token = CancelToken()
         self._token = token
         # Sent before the session is composed: it goes out the moment the session is ready.
-        if app.session is None and app.link.when_ready(lambda: self._run(prompt, token)):
+        if app.session is None and app.link.when_ready(lambda: self._run(prompt, token, literal)):
             self._waiting = token
             return
-        self._run(prompt, token)
+        self._run(prompt, token, literal)
 
-    def _run(self, prompt: str, token: CancelToken) -> None:
+    def _run(self, prompt: str, token: CancelToken, literal: bool = False) -> None:
         app = self._app
         self._waiting = None
         if token.cancelled:  # Esc while it waited for the session: it never starts
@@ -51,7 +53,7 @@ class RunWorker:
         def work() -> None:
             crashed = None
             try:
-                session.run(prompt, token)
+                run_prompt(session, prompt, token, typed=not literal, sink=sink)
             except Exception as e:
                 crashed = f"the run failed: {type(e).__name__}: {e}"
             sink(ui.WorkerDone(crashed=crashed, at=clock()))

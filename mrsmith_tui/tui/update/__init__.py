@@ -11,6 +11,8 @@
     custom.py     custom /commands: found, listed, completed, expanded into a prompt
     keys.py       keys and the screen: cancel, quit, focus, fold, copy, scroll, sidebar, review, tick
     sessions.py   the first model, reset, another agent or session, notes
+    prompt_extras.py  what a typed prompt's `@path` mentions attached or refused, `@path` completion
+    prompt_keys.py    Ctrl-R's history search and Ctrl-G's editor
     blocks.py     the small steps they share; effects.py what update asks the shell to do
 
 No widgets, no clock, no I/O: time comes from `msg.at`. Unchanged slices of the model stay the same
@@ -19,14 +21,26 @@ objects, so a view can tell by identity whether its region needs drawing.
 
 from __future__ import annotations
 
-from mrsmith_tui.tui.update import agents, custom, keys, mcp, modes, requests, sessions, stream, tools
+from mrsmith_tui.tui.update import (
+    agents,
+    custom,
+    keys,
+    mcp,
+    modes,
+    prompt_extras,
+    prompt_keys,
+    requests,
+    sessions,
+    stream,
+    tools,
+)
 from mrsmith_tui.tui.update import input as prompt_input
 from mrsmith_tui.tui.update.input import completions
 from mrsmith_tui.tui.update.requests import GRACE, answer_for, key_route
 from mrsmith_tui.tui.update.routing import ROUTES, update
 from mrsmith_tui.tui.update.sessions import initial_model
 
-for _concern in (stream, tools, requests, agents, mcp, modes, prompt_input, keys, sessions, custom):
+for _concern in (stream, tools, requests, agents, mcp, modes, prompt_input, keys, sessions, custom, prompt_extras, prompt_keys):
     ROUTES.update(_concern.HANDLERS)
 
 __all__ = ["GRACE", "answer_for", "completions", "initial_model", "key_route", "update"]

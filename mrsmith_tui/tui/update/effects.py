@@ -20,7 +20,7 @@ class Effect:
 @dataclass(frozen=True)
 class StartRun(Effect):
     prompt: str
-    literal: bool = False  # a custom command's text: sent as it is (no !command, no @path)
+    literal: bool = False  # a custom command's text: sent as it is (no !command, no @path; core.prompt_run)
 
 
 @dataclass(frozen=True)
@@ -83,7 +83,7 @@ class Focus(Effect):
 
 @dataclass(frozen=True)
 class SwitchSession(Effect):
-    """Put this recorded session on screen in place of the current one (the welcome's Ctrl-R)."""
+    """Put this recorded session on screen in place of the current one (the welcome's Ctrl-T)."""
 
     session_id: str
 
@@ -107,6 +107,18 @@ class Attention(Effect):
 @dataclass(frozen=True)
 class Notify(Effect):
     """A passing notification (a toast), for news that arrives while the person is elsewhere."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class IndexFiles(Effect):
+    """Read the root's names for `@path` completion off the UI thread (a FilesIndexed comes back)."""
+
+
+@dataclass(frozen=True)
+class OpenEditor(Effect):
+    """Ctrl-G: the person's $VISUAL/$EDITOR on `text`; an EditorClosed comes back."""
 
     text: str
 

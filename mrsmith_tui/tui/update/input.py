@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from mrsmith_tui.core.prompt_syntax import mention_being_typed
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.commands import REGISTRY
 from mrsmith_tui.tui.model import Model
@@ -13,9 +14,12 @@ from mrsmith_tui.tui.update.blocks import flash, set_state
 from mrsmith_tui.tui.update.commands import slash_command
 from mrsmith_tui.tui.update.custom import custom_names, custom_prompt, start_run
 from mrsmith_tui.tui.update.effects import Effects, Handler
+from mrsmith_tui.tui.update.prompt_extras import complete_mention, index_wanted, mention_completions
 
 
 def completions(model: Model, draft: str) -> tuple[str, ...]:
+    if not draft.startswith("/") and (typing := mention_being_typed(draft)) is not None:
+        return mention_completions(model.input.files, typing[1])
     if not draft.startswith("/") or "\n" in draft:
         return ()
     if " " not in draft:
@@ -34,7 +38,7 @@ def _draft(model: Model, msg: ui.DraftChanged) -> tuple[Model, Effects]:
     if recall is not None and msg.text != inp.history[recall]:
         recall = None
     inp = replace(inp, draft=msg.text, recall=recall, completions=completions(model, msg.text))
-    return replace(model, input=inp), ()
+    return index_wanted(replace(model, input=inp), msg.text, msg.at)
 
 
 def _history_move(model: Model, msg: ui.HistoryMove) -> tuple[Model, Effects]:
@@ -59,6 +63,8 @@ def _complete(model: Model, msg: ui.AcceptCompletion) -> tuple[Model, Effects]:
     inp = model.input
     if not inp.completions:
         return model, ()
+    if (mentioned := complete_mention(model)) is not None:
+        return mentioned, ()
     draft = inp.completions[0]
     command = REGISTRY.find(draft)
     custom = model.custom.find(draft)
@@ -77,6 +83,8 @@ def _submit(model: Model, msg: ui.Submit) -> tuple[Model, Effects]:
     text = msg.text.strip()
     if not text:
         return model, ()
+    if text.startswith("!") and not msg.text.startswith("!"):
+        text = msg.text.rstrip()  # ` !ls` is a sentence: only a `!` typed first runs a command (core.prompt_syntax)
     inp, saved = _remember(model.input, text)
     inp = replace(inp, draft="", recall=None, stash="", completions=())
     model = replace(model, input=inp, conv=replace(model.conv, follow=True, unseen=False))

@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual import events
 from textual.message import Message
 from textual.widgets import TextArea
 from textual.widgets.text_area import Edit, EditResult
 
+from mrsmith_tui.msgs import Msg
 from mrsmith_tui.security.terminal_text import clean
+from mrsmith_tui.tui import model as ui
 
 
 def line_breaks(text: str) -> str:
@@ -36,6 +40,13 @@ class PromptArea(TextArea):
     class JumpToEnd(Message):
         """End while new output waits below the fold: the conversation follows its end again."""
 
+    class Say(Message):
+        """A key of the prompt's helpers as the ui Msg it stands for (the app stamps its time)."""
+
+        def __init__(self, cls: type[Msg], **fields: Any) -> None:
+            super().__init__()
+            self.cls, self.fields = cls, fields
+
     def __init__(self, **kwargs) -> None:
         super().__init__("", soft_wrap=True, show_line_numbers=False, tab_behavior="focus",
                          compact=True, highlight_cursor_line=False,
@@ -44,6 +55,7 @@ class PromptArea(TextArea):
         self.completing = False  # set by the shell while slash completions are offered
         self.request_waiting = False  # set by the shell while a request waits behind the typed text
         self.output_below = False  # set by the shell while new output waits below the fold
+        self.searching = False  # set by the shell while Ctrl-R searches the history
 
     def edit(self, edit: Edit) -> EditResult:
         # Pasted text (or a recalled draft) can carry terminal controls (a web page's hidden
@@ -59,8 +71,33 @@ class PromptArea(TextArea):
         self.load_text(text)
         self.move_cursor(self.document.end)
 
+    def _helper_key(self, event: events.Key) -> bool:
+        """Ctrl-G (editor), Ctrl-R (history search) and the keys of a search going on: True when taken."""
+        key = event.key
+        if key == "ctrl+g":
+            self.post_message(self.Say(ui.EditPrompt, text=self.text))
+        elif key == "ctrl+r":
+            self.post_message(self.Say(ui.SearchKey, action="start"))
+        elif not self.searching:
+            return False
+        elif key in ("enter", "tab"):
+            self.post_message(self.Say(ui.SearchKey, action="accept"))
+        elif key == "escape":
+            self.post_message(self.Say(ui.SearchKey, action="cancel"))
+        elif key == "backspace":
+            self.post_message(self.Say(ui.SearchKey, action="erase"))
+        elif event.is_printable and event.character:
+            self.post_message(self.Say(ui.SearchKey, action="type", text=event.character))
+        else:  # any other key ends the search with the match in the prompt
+            self.post_message(self.Say(ui.SearchKey, action="accept"))
+        event.stop()
+        event.prevent_default()
+        return True
+
     async def _on_key(self, event: events.Key) -> None:
         key = event.key
+        if self._helper_key(event):
+            return
         if key == "enter":
             event.stop()
             event.prevent_default()

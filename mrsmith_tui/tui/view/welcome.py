@@ -54,6 +54,6 @@ def welcome_content(w: Welcome, led: StatusLedger, width: int) -> Content:
         if w.last_prompt:
             lines.append(Content.styled(f"  “{one_line(w.last_prompt, max(8, width - 6))}”", "italic"))
         if w.can_resume:
-            lines.append(Content.assemble(("  ", ""), ("Ctrl-R", "bold $accent"), (" resumes it · ", MUTED),
+            lines.append(Content.assemble(("  ", ""), ("Ctrl-T", "bold $accent"), (" resumes it · ", MUTED),
                                           ("/sessions", "bold $accent"), (" lists them all", MUTED)))
     return Content("\n").join(lines)

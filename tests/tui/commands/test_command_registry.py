@@ -25,6 +25,7 @@ HELP_BEFORE = {
     "/model": "[name]  list the provider's models, or switch this agent's model",
     "/skills": "[name]  list skills, or load one",
     "/mcp": "[list | enable|disable|reconnect|disconnect NAME]  MCP servers: their tools and states; start or stop one",
+    "/tools": "[reload]  every tool with its origin (built-in, MCP, user, project); reload: pick up new drop-in tools",  # #25
     "/tasks": "the task list",
     "/jobs": "background shell jobs (stopped when mrsmith exits unless detached)",
     "/reasoning": "[value|off]  reasoning effort",
