@@ -308,7 +308,7 @@ def _run_headless(args: argparse.Namespace, config: Config) -> int:
     from mrsmith_tui.tools.approval import PolicyApprover
 
     prompt, attachments = _prompt_and_attachments(args)
-    from mrsmith_tui.cli.headless_slash import headless_prompt  # `-p '/name args'`: a custom command
+    from mrsmith_tui.cli.headless_slash import headless_prompt, slash_outcome  # `-p '/name args'`, `-p /undo`
 
     slash = headless_prompt(prompt, Path.cwd())
     prompt = slash.text
@@ -327,6 +327,8 @@ def _run_headless(args: argparse.Namespace, config: Config) -> int:
     printer(permissions_in_force(session.gate, approve_all=args.yes))
     printer(session.gate.mode.announce())
     try:
+        if (code := slash_outcome(slash, session, yes=args.yes, json_lines=args.json)) is not None:
+            return code  # `-c -p /undo [N]` puts back files; `-p /init` without leave to write is one line
         return run_headless(session, prompt, printer=printer, attachments=attachments, typed=typed)
     finally:
         session.close()

@@ -16,7 +16,6 @@ import json
 import os
 import re
 import subprocess
-import tomllib
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TypeVar
@@ -95,6 +94,8 @@ def _label(path: Path) -> str:
 
 
 def _parse_toml(text: str, label: str) -> dict[str, Any]:
+    import tomllib  # only when there is a config file (start-up time)
+
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:

@@ -48,6 +48,7 @@ from mrsmith_tui.core.system_prompt import build_system_prompt
 from mrsmith_tui.provider.types import Provider
 from mrsmith_tui.session.transcript import TranscriptWriter, new_session_id
 from mrsmith_tui.tools.base import Approver, Tool, ToolContext
+from mrsmith_tui.tools.checkpoints import Checkpoints
 from mrsmith_tui.tools.registry import ToolRegistry
 
 if TYPE_CHECKING:
@@ -109,7 +110,7 @@ class AgentSession:
         self._on_close: list[Callable[[], None]] = list(extra.on_close)
         self.tool_ctx = ToolContext(
             root=self.cwd, cancel=CancelToken(), approver=self.approver, emit=self.sink, ledger=self.file_ledger,
-            services=self.services,
+            services=self.services, checkpoints=Checkpoints(lambda: self.transcript_path),
         )
         self.tools = self._select_tools()
         self.conversation = self._new_conversation()

@@ -24,6 +24,7 @@ from typing import Annotated, Any
 from pydantic import Field, TypeAdapter
 
 from mrsmith_tui.history import HistoryModel
+from mrsmith_tui.msgs import run as _run
 from mrsmith_tui.msgs.msg_base import (
     AgentState,
     Allowed,
@@ -92,7 +93,9 @@ AnyMsg = Annotated[
     | MentionsRead | CommandRan | PermissionModeChanged,
     Field(discriminator="type"),
 ]
-FromAgent.model_rebuild(_types_namespace={"AnyMsg": AnyMsg})
+# FromAgent names the union it is part of: its module gets the name, and FromAgent is built with the
+# others on first use or in build_all (built here, it took ~10 ms of every start, and every Msg's schema twice).
+_run.AnyMsg = AnyMsg  # type: ignore[attr-defined]
 
 MSG_TYPES: dict[str, type[Msg]] = {cls.__name__: cls for cls in typing.get_args(typing.get_args(AnyMsg)[0])}
 

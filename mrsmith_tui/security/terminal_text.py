@@ -6,7 +6,7 @@ terminal's own interpreters) and bidi overrides make text read differently from 
 `clean` shows them as visible stand-ins instead: C0 controls as their Unicode pictures
 (ESC -> `␛`, so `\\x1b[2J` reads `␛[2J`), C1 controls as `\\x9b`, bidi controls as
 `\\u202e`. CRLF becomes LF. It runs on the streaming path: text with nothing to replace
-costs one regex search.
+costs one scan for a single character class.
 """
 
 from __future__ import annotations
@@ -21,6 +21,9 @@ _PICTO = "\u2600-\u27bf\u2b00-\u2bff\ufe0f\U0001f000-\U0001faff"
 _LONE_ZWJ = f"(?<![{_PICTO}])\u200d|\u200d(?![{_PICTO}])"
 _UNSAFE = "\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069" + _INVISIBLE
 _FIND = re.compile(f"\r\n|[{_UNSAFE}]|{_LONE_ZWJ}")
+# One character class finds every place a match can start (a search with no alternation is about ten
+# times faster): text with nothing to replace, the common case on the streaming path, costs one such scan.
+_MAYBE = re.compile(f"[{_UNSAFE}\u200d]")
 _FIND_JSON = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069" + _INVISIBLE + f"]|{_LONE_ZWJ}")
 
 
@@ -53,7 +56,7 @@ def _replace(match: re.Match[str]) -> str:
 
 def clean(text: str) -> str:
     """`text` with every terminal control shown as a visible stand-in; \\n and \\t kept."""
-    if not _FIND.search(text):
+    if not _MAYBE.search(text):
         return text
     return _FIND.sub(_replace, text)
 
@@ -71,4 +74,4 @@ def json_safe(line: str) -> str:
 
 
 def is_clean(text: str) -> bool:
-    return _FIND.search(text) is None
+    return not _MAYBE.search(text) or _FIND.search(text) is None

@@ -133,7 +133,10 @@ def unified_diff(shown: str, before: str, after: str) -> str:
 
 
 def commit_write(path: Path, after: bytes, shown: str, ctx: ToolContext) -> str | None:
-    """Write `after` atomically beneath the root and tell the ledger; the error text for the model, or None."""
+    """Write `after` atomically beneath the root and tell the ledger; the error text for the model, or None.
+    The file's prior bytes are kept for /undo first (tools/checkpoints.py)."""
+    if ctx.checkpoints is not None:
+        ctx.checkpoints.before_write(ctx.cancel, ctx.root, path, shown)
     try:
         st = dirfd.write_atomic(ctx.root, path, after)
     except (SandboxError, OSError) as e:

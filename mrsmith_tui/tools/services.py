@@ -13,12 +13,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.msgs import Msg, Question, Todo
 from mrsmith_tui.tools.ledger import FileLedger
 from mrsmith_tui.tools.outcome import ApprovalNeed, ApprovalQuery, Decision, ToolResult
+
+if TYPE_CHECKING:
+    from mrsmith_tui.tools.checkpoints import Checkpoints
 
 __all__ = [
     "AgentSummary", "ApprovalAsker", "Approver", "FleetService", "McpService", "McpSummary", "Services",
@@ -188,3 +191,4 @@ class ToolContext:
     # The session's services (approval gate, skills catalogue, sub-agent runner, fleet), shared by its agents.
     services: Services = field(default_factory=Services)
     tasks: list[Todo] = field(default_factory=list)  # this agent's task list, as todowrite last set it
+    checkpoints: Checkpoints | None = None  # /undo: the prior bytes of what the file tools write (the person's agent)

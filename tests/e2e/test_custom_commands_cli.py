@@ -59,7 +59,7 @@ def test_a_builtin_of_the_screen_is_one_line(cli, loopback):
     done = cli.using(srv.base_url).run("-p", "/help")
     assert done.code == 2 and not srv.requests
     assert done.err_lines == ["mrsmith: error: /help is a command of the full-screen UI; a headless run takes "
-                              "custom commands (mrsmith -p '/name args')"]
+                              "custom commands (mrsmith -p '/name args'), /init and /undo (mrsmith -c -p /undo)"]
 
 
 def test_a_broken_command_is_one_line(cli, loopback):

@@ -70,3 +70,22 @@ def test_try_tool_checks_and_runs_a_file_as_mrsmith_would(cli):
     path.write_text(SHOUT.replace('return args["text"].upper() + "!"', "import time\n    time.sleep(600)"))
     hanging = tried(str(path), '{"text": "x"}', "--timeout", "0.5")
     assert hanging.returncode == 1 and hanging.stderr.startswith("drop-in tool shout timed out after 0.5 s")
+
+
+def test_the_self_skill_writes_tests_and_asks_for_a_reload(cli, loopback):
+    """The scripted model follows the skill: load it, write the tool, try it with try_tool.py, ask for /tools reload."""
+    from loopback import text_turn, tool_turn
+
+    command = f"python3 {TRY} .mrsmith/tools/shout.py '{{\"text\": \"hi\"}}'"
+    srv = loopback([
+        tool_turn("skill", {"name": "self"}, call_id="s"),
+        tool_turn("write_file", {"path": ".mrsmith/tools/shout.py", "content": SHOUT}, call_id="w"),
+        tool_turn("shell", {"command": command}, call_id="t"),
+        text_turn("The tool works: please type /tools reload."),
+    ])
+    done = cli.using(srv.base_url).run("-p", "make me a shout tool", "--yes")
+    assert done.code == 0, done.err
+    assert "Writing your own drop-in tool" in srv.requests[1]["messages"][-1]["content"]  # the skill's body
+    assert (cli.cwd / ".mrsmith" / "tools" / "shout.py").read_text() == SHOUT
+    tried = srv.requests[3]["messages"][-1]["content"]
+    assert tried.startswith("contract ok: shout\nHI!\n"), tried

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -43,7 +44,7 @@ def project(tmp_path_factory) -> Path:
 
 def test_the_table_is_big_enough() -> None:
     asks = [c for v, c in ROWS if v.startswith("ask")]
-    oks = [c for v, c in ROWS if v == "ok"]
+    oks = [c for v, c in ROWS if v.startswith("ok")]
     assert len(asks) >= 200 and len(oks) >= 60
     assert len(set(asks + oks)) == len(asks) + len(oks), "a command is in the table twice"
 
@@ -51,6 +52,10 @@ def test_the_table_is_big_enough() -> None:
 @pytest.mark.parametrize(("verdict", "command"), ROWS, ids=[c[:60] for _, c in ROWS])
 def test_case(verdict: str, command: str, project: Path) -> None:
     v = classify(command, root=project)
+    if verdict == "ok:rg":
+        # rg's filters (-g, --type) are applied by asking rg itself for its file list; without rg on
+        # PATH mrsmith reads them as "every file", more than rg reads, so the secret in the folder asks
+        verdict = "ok" if shutil.which("rg") else "ask:secret"
     if verdict == "ok":
         assert v.read_only, v
         return

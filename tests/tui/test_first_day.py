@@ -111,7 +111,7 @@ def test_quit_is_exit_and_help_lists_every_alias():
         assert f"also {alias}" in text or f", {alias}" in text
 
 
-@pytest.mark.parametrize(("typed", "hint"), [("/init", None), ("/mpc", "/mcp"), ("/hlep", "/help"), ("/exti", "/exit"),
+@pytest.mark.parametrize(("typed", "hint"), [("/omit", None), ("/mpc", "/mcp"), ("/hlep", "/help"), ("/exti", "/exit"),
                                              ("/sesions", "/sessions"), ("/permisions", "/permissions"),
                                              ("/them", "/theme")])
 def test_an_unknown_command_suggests_only_a_close_match(typed, hint):

@@ -11,6 +11,7 @@
     permissions.py  /permissions
     mcp.py          /mcp
     tools.py        /tools
+    files.py        /undo
 
 /help, completion and the command palette all read REGISTRY. A new family is one module with a
 `COMMANDS` tuple, and its name in FAMILIES.
@@ -22,7 +23,8 @@ from importlib import import_module
 
 from mrsmith_tui.tui.commands.registry import CommandContext, CommandRegistry, SlashCommand, run_command
 
-FAMILIES = ("session", "agents", "model", "usage", "jobs", "theme", "export", "permissions", "mcp", "tools")
+FAMILIES = ("session", "agents", "model", "usage", "jobs", "theme", "export", "permissions", "mcp", "tools",
+            "files")
 
 REGISTRY = CommandRegistry(command for family in FAMILIES for command in import_module(f"{__name__}.{family}").COMMANDS)
 

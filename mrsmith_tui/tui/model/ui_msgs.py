@@ -41,6 +41,7 @@ __all__ = [
     "Resized",
     "ResumeLast",
     "Scrolled",
+    "SendPrompt",
     "SessionSwitched",
     "StopAgentKey",
     "Submit",
@@ -243,3 +244,9 @@ class CustomCommandsLoaded(Msg):
     """The custom /commands the shell found on disk (tui/shell/custom_loader.py)."""
 
     found: CommandSet
+
+
+class SendPrompt(Msg):
+    """A prompt a command made (/init): sent to the model literally, as the person's turn."""
+
+    text: str

@@ -12,6 +12,7 @@ from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.commands import REGISTRY
 from mrsmith_tui.tui.model import Model
 from mrsmith_tui.tui.update import effects as fx
+from mrsmith_tui.tui.update.blocks import flash, set_state
 from mrsmith_tui.tui.update.effects import Effects, Handler
 
 WARNINGS_SHOWN = 4  # a toast names this many files, then says how many more
@@ -57,4 +58,13 @@ def _loaded(model: Model, msg: ui.CustomCommandsLoaded) -> tuple[Model, Effects]
     return model, (fx.Notify(text),)
 
 
-HANDLERS: dict[type, Handler] = {ui.CustomCommandsLoaded: _loaded}
+def _send(model: Model, msg: ui.SendPrompt) -> tuple[Model, Effects]:
+    """/init's prompt: a turn like a typed one (the command waited for the run to end), sent literally."""
+    if model.run.running:
+        return flash(model, "a run is going: try again when it ends", msg.at), ()
+    model = replace(model, run=replace(model.run, running=True, cancelling=False),
+                    conv=replace(model.conv, follow=True, unseen=False))
+    return set_state(model, "thinking"), (fx.StartRun(msg.text, literal=True),)
+
+
+HANDLERS: dict[type, Handler] = {ui.CustomCommandsLoaded: _loaded, ui.SendPrompt: _send}
