@@ -194,6 +194,7 @@ class MrSmithApp(App[int]):
     def dispatch(self, msg: m.Msg) -> None:
         if isinstance(msg, ui.WorkerDone):
             self.call_after_refresh(settle_memory, self)
+        self.attention.saw(self.model, msg)  # a long run ended, a request waits: the bell (shell/attention.py)
         self.model, effects = update(self.model, msg)
         for effect in effects:
             carry_out(self, effect)

@@ -20,9 +20,12 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
+from mrsmith_tui.tui.update.attention import Call, attention_for
+
 if TYPE_CHECKING:
+    from mrsmith_tui import msgs as m
     from mrsmith_tui.config.schema import Config
-    from mrsmith_tui.tui.update.effects import Attention as AttentionEffect
+    from mrsmith_tui.tui.model import Model
 
 __all__ = ["NOTE_CHARS", "Attention", "notification_bytes", "safe_text", "terminal_kind"]
 
@@ -79,17 +82,24 @@ class Attention:
     def focus(self, focused: bool) -> None:
         self.focused = focused
 
-    def ring(self, effect: AttentionEffect) -> bool:
-        """Ring for `effect` unless it is not wanted; True when something was written."""
+    def saw(self, before: Model, msg: m.Msg) -> bool:
+        """Every Msg, before `update` folds it into `before`: ring when it calls the person back."""
+        if not self.enabled:
+            return False
+        call = attention_for(before, msg)
+        return call is not None and self.ring(call)
+
+    def ring(self, call: Call) -> bool:
+        """Ring for `call` unless it is not wanted; True when something was written."""
         if not self.enabled or self.focused is True:
             return False
-        if effect.kind == "ended" and effect.took < self.after:
+        if call.kind == "ended" and call.took < self.after:
             return False
         driver = getattr(self._app, "_driver", None)
         if driver is None:
             return False
         try:
-            driver.write(notification_bytes(self.kind, effect.text))
+            driver.write(notification_bytes(self.kind, call.text))
         except (OSError, ValueError):  # a closed terminal: nobody to call back
             return False
         return True

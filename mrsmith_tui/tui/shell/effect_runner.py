@@ -47,8 +47,6 @@ def carry_out(app: AppHost, effect: fx.Effect) -> None:
         _focus(app, effect.target)
     elif isinstance(effect, fx.SwitchSession):
         app.link.switch(effect.session_id)
-    elif isinstance(effect, fx.Attention):
-        app.attention.ring(effect)
     elif isinstance(effect, fx.SetPermissionMode):
         set_mode(app, effect.mode)
     elif isinstance(effect, fx.OpenEditor):

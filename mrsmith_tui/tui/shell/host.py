@@ -50,10 +50,6 @@ class RoutesPart(Protocol):
     def sync(self, model: ui.Model) -> None: ...
 
 
-class AttentionPart(Protocol):
-    def ring(self, effect: Any) -> bool: ...
-
-
 class ApproverPart(Protocol):
     def resolve(self, request_id: str, answer: str) -> None: ...
 
@@ -85,9 +81,6 @@ class AppHost(Protocol):
 
     @property
     def routes(self) -> RoutesPart: ...
-
-    @property
-    def attention(self) -> AttentionPart: ...
 
     @property
     def command_context(self) -> Any: ...

@@ -96,15 +96,6 @@ class SetPermissionMode(Effect):
 
 
 @dataclass(frozen=True)
-class Attention(Effect):
-    """Call the person back (update/attention.py): the shell rings, or not (shell/attention.py)."""
-
-    kind: str  # "ended" (a run; `took` seconds) or "waiting" (a request)
-    text: str
-    took: float = 0.0
-
-
-@dataclass(frozen=True)
 class Notify(Effect):
     """A passing notification (a toast), for news that arrives while the person is elsewhere."""
 

@@ -8,7 +8,6 @@ from dataclasses import replace
 
 from mrsmith_tui import msgs as m
 from mrsmith_tui.tui.model import Model
-from mrsmith_tui.tui.update.attention import attention_for
 from mrsmith_tui.tui.update.effects import Effects, Handler
 from mrsmith_tui.tui.update.requests import try_arm
 
@@ -19,10 +18,7 @@ def update(model: Model, msg: m.Msg) -> tuple[Model, Effects]:
     handler = ROUTES.get(type(msg))
     if handler is None:
         return model, ()
-    before = model
     model, effects = handler(model, msg)
-    if (called := attention_for(before, msg)) is not None:  # a long run ended, a request waits: ring?
-        effects += (called,)
     if model.pending.head is not None and not model.pending.armed:
         model = try_arm(model, msg.at)
     if model.now < msg.at:
