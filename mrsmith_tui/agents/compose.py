@@ -71,13 +71,15 @@ def compose_session(
     tools: Sequence[Tool] = (),
     mcp_trust: TrustMode = "ask",
     tool_trust: TrustMode = "ask",
+    frontend: str = "tui",
 ) -> AgentSession:
     """A new session on `agent_name` (else the default agent), or with `resume` the recorded session
     `target` (an id prefix or transcript; None: the newest of `cwd`), its Msgs replayed to the sink
     first with `replay` (the TUI draws them). `allow`: --allow specs. `tools`: tools besides the
     built-in and agent ones. `mcp_trust`: how project MCP servers get trusted (mcp.trust; headless: "yes"
     with --mcp-trust, else "stored", and it waits for the servers to settle). `tool_trust`: the same for the
-    project's drop-in tools (tools.dropin; headless: "yes" with --trust-project-tools, else "stored"). Raises ConfigError or
+    project's drop-in tools (tools.dropin; headless: "yes" with --trust-project-tools, else "stored").
+    `frontend`: what a new transcript's header names ("tui" or "headless": --list marks those). Raises ConfigError or
     SessionNotFound (both MrSmithErrors, exit 2)."""
     book = AgentBook(sink)
     mcp_warnings: list[str] = []
@@ -97,7 +99,7 @@ def compose_session(
     else:
         session = build_session(config=config, agent_name=agent_name, cwd=cwd, sink=sink, approver=approver,
                                 persist=persist, provider_factory=provider_factory, gate_approver=gate_approver,
-                                allow=allow, add_ons=add_ons)
+                                allow=allow, add_ons=add_ons, frontend=frontend)
     for text in skill_warnings:
         sink(msgs.Warning(text=text, code="skill"))
     start_mcp(mcp, sink, mcp_warnings, wait=mcp_trust != "ask")

@@ -49,6 +49,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         startup_gc.ready()
     if argv is None:  # a finished headless run ends here, without the interpreter's teardown
+        process_exit.flush_stdout()
         process_exit.end(code)
     return code
 
@@ -300,6 +301,7 @@ def _build_session(args: argparse.Namespace, config: Config, *, sink: Sink, appr
         allow=args.allow, max_agents=args.max_agents, agent_wait_ms=args.agent_wait_ms,
         mcp_trust="yes" if args.mcp_trust else "ask" if replay else "stored",  # replay: the TUI's session
         tool_trust="yes" if args.trust_project_tools else "ask" if replay else "stored",
+        frontend="tui" if replay else "headless",
     )
 
 

@@ -29,6 +29,23 @@ def allow() -> None:
     _allowed = True
 
 
+def flush_stdout() -> None:
+    """Flush stdout while mrsmith still handles the error: a reader that went away (`mrsmith --list |
+    head -1`, output still in the buffer) is quiet, as docs/headless.md says. Left to the interpreter's
+    exit, the same flush prints "Exception ignored ... BrokenPipeError" and exits 120."""
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        try:  # point stdout at /dev/null: what is still buffered has nowhere to go, and says nothing
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
+        except (OSError, ValueError, AttributeError):
+            pass
+    except (OSError, ValueError, AttributeError):  # a closed or odd stdout: the interpreter's exit copes
+        pass
+
+
 def end(code: int) -> None:
     """End the process now with `code` when allowed (see the module's text); else return."""
     if not _allowed:

@@ -59,6 +59,7 @@ class TranscriptOpener:
     cwd: Path
     sink: Sink
     persist: bool = True  # False (--no-session): no transcript at all
+    frontend: str = "tui"  # "headless" for -p and pipes: --list and the picker mark those
 
     def new(self, session_id: str, agent: AgentConfig) -> TranscriptWriter | None:
         if not self.persist:
@@ -67,9 +68,11 @@ class TranscriptOpener:
         header = records.header(
             session_id=session_id, created=time.time(), cwd=str(self.cwd), agent=agent.name,
             model=agent.model, provider=agent.provider, protocol=_protocol(self.config, agent.provider),
-            version=__version__,
+            version=__version__, frontend=self.frontend,
         )
-        return TranscriptWriter(path, sink=self.sink, secrets=session_secrets(self.config), header=header)
+        # made at the first prompt: a start that never got one leaves no session behind
+        return TranscriptWriter(path, sink=self.sink, secrets=session_secrets(self.config), header=header,
+                                from_first_prompt=True)
 
     def append(self, path: Path) -> TranscriptWriter | None:
         """The recorded transcript at `path`, written on without a second header."""
@@ -111,6 +114,7 @@ def session_parts(
     allow: Iterable[str] = (),
     persist: bool = True,
     provider_factory: ProviderFactory | None = None,
+    frontend: str = "tui",
 ) -> SessionParts:
     """The parts of a session on `agent`. `gate_approver`: whom the gate asks (default `approver`;
     the agents wrap it so an agent waiting on the person shows as waiting). `allow`: specs granted
@@ -125,7 +129,7 @@ def session_parts(
         config=config, cwd=cwd, sink=sink, approver=approver, gate=gate, budget=budget,
         ledger=UsageLedger(sink, max_context_tokens=agent.max_context_tokens, budget=budget), ids=IdSource(),
         file_ledger=_file_ledger(), provider_factory=provider_factory or default_provider_factory(config),
-        transcripts=TranscriptOpener(config, cwd, sink, persist),
+        transcripts=TranscriptOpener(config, cwd, sink, persist, frontend),
     )
 
 

@@ -37,6 +37,7 @@ class TranscriptHeader(Msg):
     parent_id: str | None = None
     background: bool = False
     label: str = ""
+    frontend: str = ""  # "tui" or "headless" ("": written before the field, or an agent's own: the TUI)
 
 
 class PromptRecorded(Recorded):

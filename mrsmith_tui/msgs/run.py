@@ -174,6 +174,7 @@ class ApprovalRequested(Msg):
     diff: str | None = None
     agent_id: str | None = None
     rule: str = "other"  # the trust rule that asked (tools.base.RULE_TEXT): writes, runs, secret, ...
+    exact: str = ""  # a shell call's exact command (`shell=rm -rf build`): what "always" allows; `spec` is the rule
 
 
 class ContinueRequested(Msg):
@@ -197,7 +198,7 @@ class RequestResolved(Msg):
 
     type: Literal["RequestResolved"] = "RequestResolved"
     request_id: str
-    answer: str  # "yes" | "no" | "always" | "cancelled" | the question's answer text
+    answer: str  # "yes" | "no" | "always" | "always_rule" | "cancelled" | the question's answer text
 
 
 class PermissionsInForce(Msg):

@@ -65,11 +65,11 @@ V1_TYPES = frozenset(
 
 def header(*, session_id: str, created: float, cwd: str, agent: str, model: str, provider: str,
            protocol: str = "", version: str = __version__, agent_id: str | None = None, parent_id: str | None = None,
-           background: bool = False, label: str = "") -> msgs.TranscriptHeader:
+           background: bool = False, label: str = "", frontend: str = "") -> msgs.TranscriptHeader:
     """The first line of a new transcript (an agent's own names the agent: agent_id, parent_id, background, label)."""
     return msgs.TranscriptHeader(at=created, format=FORMAT_VERSION, session_id=session_id, created=created, cwd=cwd,
                                  agent=agent, model=model, provider=provider, protocol=protocol, version=version, agent_id=agent_id,
-                                 parent_id=parent_id, background=background, label=label)
+                                 parent_id=parent_id, background=background, label=label, frontend=frontend)
 
 
 def load_line(line: bytes) -> dict[str, Any] | None:

@@ -58,6 +58,7 @@ class SessionInfo:
     turns: int
     first_prompt: str
     format: int  # 0: written before the header carried a format version
+    frontend: str = "tui"  # "headless": a -p or piped run (a header without the field: the TUI)
 
 
 def read_info(path: Path) -> SessionInfo | None:
@@ -91,6 +92,7 @@ def read_info(path: Path) -> SessionInfo | None:
         turns=turns,
         first_prompt=first,
         format=int(header["format"]) if isinstance(header.get("format"), int) else 0,
+        frontend="headless" if header.get("frontend") == "headless" else "tui",
     )
 
 
@@ -166,25 +168,37 @@ def typed_id(session_id: str, width: int = 8) -> str:
     return bare[-width:] if len(bare) >= 16 else session_id
 
 
-def _matches(session_id: str, typed: str) -> bool:
-    """An id's start (dashes or not), or its random tail (4 characters or more, as --list shows it)."""
+RANDOM_FROM = 12  # a UUIDv7's hex digits after its 48-bit time: version and random bits
+
+
+def _matches(session_id: str, typed: str) -> int:
+    """How well `typed` names the id: 2 its start (dashes or not) or its whole tail as --list shows it
+    (8 digits or more); 1, 4 characters or more, a shorter end, or the start of a tail --list could
+    show (`d086` of `d086a159`, as one types a short hash; only in its random part); 0 not at all."""
     bare, want = _bare(session_id), _bare(typed)
-    return session_id.lower().startswith(typed) or bare.startswith(want) or (len(want) >= 4 and bare.endswith(want))
+    if session_id.lower().startswith(typed) or bare.startswith(want):
+        return 2
+    if len(want) < 4 or len(bare) < 16:
+        return 0
+    if bare.endswith(want):
+        return 2 if len(want) >= 8 else 1
+    return 1 if any(bare.startswith(want, at) for at in range(RANDOM_FROM, len(bare) - 7)) else 0
 
 
 def find_session(root: Path, prefix: str) -> SessionInfo:
-    """The one session whose id starts with `prefix` or ends with it (the tail --list shows). Raises
-    SessionNotFound (none, or ambiguous)."""
+    """The one session whose id starts with `prefix`, ends with it, or whose tail as --list shows it
+    starts with it. Raises SessionNotFound (none, or ambiguous)."""
     prefix = prefix.strip().lower()
     if not prefix:
         raise SessionNotFound("no session id given")
+    scored = [(score, path) for path in _transcripts(root) if (score := _matches(path.parent.name, prefix))]
+    best = max((score for score, _ in scored), default=0)  # a whole start or tail wins over a tail's start
     matches = []
-    for path in _transcripts(root):
-        if _matches(path.parent.name, prefix):
-            info = read_info(path)
-            if info is None:
-                raise SessionNotFound(f"session {path.parent.name}: the transcript has no readable header ({path})")
-            matches.append(info)
+    for path in (path for score, path in scored if score == best):
+        info = read_info(path)
+        if info is None:
+            raise SessionNotFound(f"session {path.parent.name}: the transcript has no readable header ({path})")
+        matches.append(info)
     if not matches:
         raise SessionNotFound(f"no session id starts with {prefix!r} (or ends with it) in {root} (see mrsmith --list --all)")
     if len(matches) > 1:
@@ -253,8 +267,10 @@ def _unique_width(ids: list[str], least: int = 8) -> int:
     return width
 
 
-def format_sessions(sessions: list[SessionInfo], *, show_dir: bool = False, prompt_width: int = 60) -> str:
-    """The `--list` table: id, started, agent/model, turns, [directory,] first prompt."""
+def format_sessions(sessions: list[SessionInfo], *, show_dir: bool = False, prompt_width: int = 60,
+                    headless_mark: str = "[headless]") -> str:
+    """The `--list` table: id, started, agent/model, turns, [directory,] first prompt; a headless run's
+    first prompt follows `headless_mark` (the picker's is shorter)."""
     if not sessions:
         return "no sessions"
     rows = [["ID", "STARTED", "AGENT/MODEL", "TURNS"] + (["DIRECTORY"] if show_dir else []) + ["FIRST PROMPT"]]
@@ -263,7 +279,8 @@ def format_sessions(sessions: list[SessionInfo], *, show_dir: bool = False, prom
         row = [typed_id(s.id, width), local_minute(s.created), f"{s.agent}/{s.model}", str(s.turns)]
         if show_dir:
             row.append(_home_short(s.cwd))
-        row.append(_clip(s.first_prompt, prompt_width) or "-")
+        mark = f"{headless_mark} " if s.frontend == "headless" else ""
+        row.append(mark + (_clip(s.first_prompt, max(8, prompt_width - len(mark))) or "-"))
         rows.append(row)
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
     return "\n".join(

@@ -28,7 +28,10 @@ from mrsmith_tui.session import records
 from mrsmith_tui.session.migrate import from_v1
 from mrsmith_tui.session.session_ids import new_session_id
 
-__all__ = ["REDACTED", "TranscriptWriter", "new_session_id", "parse_line", "private_dir", "read_transcript", "scrub"]
+# The Msgs that start a run with the person's prompt: a new session's file is made with the first of them.
+FIRST_PROMPT_TYPES = frozenset({"UserPrompt", "RunStarted", "PromptRecorded"})
+
+__all__ = ["FIRST_PROMPT_TYPES", "REDACTED", "TranscriptWriter", "new_session_id", "parse_line", "private_dir", "read_transcript", "scrub"]
 
 
 def scrub(value: Any, secrets: Iterable[str] = ()) -> Any:
@@ -42,7 +45,14 @@ class TranscriptWriter:
     `header`, when given, is written before the first Msg, so a session that never ran leaves
     no file behind. Without one the file is being continued (a resume): if it was written in an
     older format, a format-2 TranscriptHeader taken from its own header goes first.
+
+    `from_first_prompt`: a new session's file is made at its first prompt (or `!command`). What comes
+    before it (an agent or model switch, a skill loaded by hand) is held and written then, so a start that never
+    got a prompt (an endpoint down, the person leaving at once) leaves no session behind. At most
+    MAX_HELD Msgs are held; one more and the file is made anyway.
     """
+
+    MAX_HELD = 256
 
     def __init__(
         self,
@@ -51,6 +61,7 @@ class TranscriptWriter:
         sink: Callable[[msgs.Msg], None] | None = None,
         secrets: Iterable[str] = (),
         header: msgs.TranscriptHeader | None = None,
+        from_first_prompt: bool = False,
     ) -> None:
         self.path = Path(path)
         self.enabled = True
@@ -59,6 +70,12 @@ class TranscriptWriter:
         self._pending_header = header
         self._file: IO[bytes] | None = None
         self._lock = threading.Lock()
+        self._held: list[msgs.Msg] | None = [] if from_first_prompt else None  # None: writing
+
+    @property
+    def started(self) -> bool:
+        """Whether the file is being written (False while it waits for the first prompt)."""
+        return self._held is None
 
     def append(self, msg: msgs.Msg) -> None:
         """Write `msg` when it is one a transcript holds (records.TRANSCRIPT_TYPES); any other is left out."""
@@ -67,20 +84,33 @@ class TranscriptWriter:
         with self._lock:
             if not self.enabled:
                 return
-            try:
-                if self._file is None:
-                    if self._pending_header is None:
-                        self._pending_header = _format_marker(self.path)
-                    private_dir(self.path.parent, levels=2)  # the session's folder and the sessions folder
-                    # 0600, an older transcript (0644) being resumed too; never through a symbolic link
-                    fd = open_private(self.path, os.O_WRONLY | os.O_APPEND)
-                    self._file = os.fdopen(fd, "ab", buffering=0)
-                if self._pending_header is not None:
-                    self._write(self._pending_header)
-                    self._pending_header = None
-                self._write(msg)
-            except (OSError, TypeError, ValueError) as e:
-                self._fail(e)
+            if self._held is not None:
+                if not _the_persons(msg) and len(self._held) < self.MAX_HELD:
+                    self._held.append(msg)
+                    return
+                held, self._held = self._held, None
+                for earlier in held:
+                    self._append(earlier)
+                    if not self.enabled:
+                        return
+            self._append(msg)
+
+    def _append(self, msg: msgs.Msg) -> None:
+        """Write `msg` (under the lock), the file made and the header written before the first."""
+        try:
+            if self._file is None:
+                if self._pending_header is None:
+                    self._pending_header = _format_marker(self.path)
+                private_dir(self.path.parent, levels=2)  # the session's folder and the sessions folder
+                # 0600, an older transcript (0644) being resumed too; never through a symbolic link
+                fd = open_private(self.path, os.O_WRONLY | os.O_APPEND)
+                self._file = os.fdopen(fd, "ab", buffering=0)
+            if self._pending_header is not None:
+                self._write(self._pending_header)
+                self._pending_header = None
+            self._write(msg)
+        except (OSError, TypeError, ValueError) as e:
+            self._fail(e)
 
     def _write(self, msg: msgs.Msg) -> None:
         record = PROCESS.redact_value(self._redactor.redact_value(msgs.to_json(msg)))
@@ -100,7 +130,9 @@ class TranscriptWriter:
             )
 
     def close(self) -> None:
+        """Close the file; Msgs held for a first prompt that never came are dropped with the session."""
         with self._lock:
+            self._held = [] if self._held is not None else None
             self._close_file()
 
     def _close_file(self) -> None:
@@ -110,6 +142,12 @@ class TranscriptWriter:
             except OSError:
                 pass
             self._file = None
+
+
+def _the_persons(msg: msgs.Msg) -> bool:
+    """A Msg of the person's own input: a prompt, or what a `!command` they ran put in the context (a
+    ContextAdded that is not a skill's)."""
+    return msg.type in FIRST_PROMPT_TYPES or (isinstance(msg, msgs.ContextAdded) and not msg.skill)
 
 
 def _format_marker(path: Path) -> msgs.TranscriptHeader | None:

@@ -109,15 +109,15 @@ class ApprovalGate:
         ruling = self.mode.judge_need(tool_name, need)
         if not isinstance(ruling, Ask):
             return ruling  # None (approved) or the mode's refusal
-        if self.always_allowed(need.spec, need.rule):
+        if self.always_allowed(need.spec, need.rule) or (need.exact and self.always_allowed(need.exact, need.rule)):
             return None
         query = ApprovalQuery(
             tool=tool_name, arguments=raw_args, reason=need.reason, spec=need.spec, diff=need.diff, agent_id=ctx.agent_id,
-            rule=need.rule,
+            rule=need.rule, exact=need.exact,
         )
         decision = self.approver.approve(query)
-        if decision == "always":
-            self.grant(need.spec, "answer")
+        if decision in ("always", "always_rule"):  # "always": the exact command when there is one (#23)
+            self.grant(need.exact if decision == "always" and need.exact else need.spec, "answer")
             return None
         if decision == "yes":
             return None
@@ -155,7 +155,7 @@ class PolicyApprover:
         self.allow = tuple(allow)
 
     def approve(self, query: ApprovalQuery) -> Decision:
-        if self.yes or any(spec_matches(a, query.spec, query.rule) for a in self.allow):
+        if self.yes or any(spec_matches(a, query.spec, query.rule) or (query.exact and a == query.exact) for a in self.allow):
             return "yes"
         return "no"
 

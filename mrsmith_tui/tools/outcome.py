@@ -9,7 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-Decision = Literal["yes", "no", "always"]
+# "always": what the call's own spec allows (its exact command when it has one: ApprovalNeed.exact);
+# "always_rule": the broader rule (`shell:rm`), a choice of its own.
+Decision = Literal["yes", "no", "always", "always_rule"]
 
 # Which trust rule made a call ask (DESIGN.md, "Trust boundaries"); the approval modal and the
 # headless refusal name it in words (RULE_TEXT), next to the detail in ApprovalNeed.reason.
@@ -46,6 +48,7 @@ class ApprovalNeed:
     spec: str  # "write_file", "edit", "shell:git commit", "web_fetch:127.0.0.1"
     diff: str | None = None
     rule: Rule = "other"
+    exact: str = ""  # a shell call's exact command (`shell=rm -rf build`): what "always" allows; spec is the rule
 
 
 @dataclass(frozen=True)
@@ -57,3 +60,4 @@ class ApprovalQuery:
     diff: str | None = None
     agent_id: str | None = None
     rule: Rule = "other"
+    exact: str = ""  # ApprovalNeed.exact

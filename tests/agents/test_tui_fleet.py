@@ -92,8 +92,9 @@ async def test_three_agents_watched_stopped_and_collected(loopback, tmp_path):
         assert records[0]["type"] == "TranscriptHeader" and records[-1]["type"] == "RunEnded"
 
 
-async def test_skills_command_lists_and_loads_a_skill_once(tmp_path):
-    config = Config(providers=[ProviderConfig(name="loop", base_url="http://127.0.0.1:9/v1")],
+async def test_skills_command_lists_and_loads_a_skill_once(tmp_path, loopback):
+    srv = loopback([text_turn("planned")])
+    config = Config(providers=[ProviderConfig(name="loop", base_url=srv.base_url)],
                     agents=[AgentConfig(name="default", provider="loop", model="m1")],
                     sessions_dir=str(tmp_path / "sessions"))
     work = tmp_path / "project"
@@ -116,6 +117,10 @@ async def test_skills_command_lists_and_loads_a_skill_once(tmp_path):
         contexts = [e for e in app.session.history if isinstance(e, UserEntry) and e.kind == "context"]
         assert len(contexts) == 1 and "plan" in contexts[0].text
         transcript = app.session.transcript_path
+        assert not transcript.exists()  # #23: a session's file is made at its first prompt
+        await pilot.press(*"go", "enter")
+        await until(pilot, lambda: any(b.text == "planned" for b in app.model.conv.blocks) and not app.model.run.running)
     records = [json.loads(x) for x in transcript.read_text().splitlines()]
     (skill,) = [r for r in records if r["type"] == "ContextAdded"]
     assert skill["entry"]["text"] == contexts[0].text and skill["skill"] == "plan"
+    assert [r["type"] for r in records][:3] == ["TranscriptHeader", "ContextAdded", "UserPrompt"]

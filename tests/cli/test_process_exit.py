@@ -90,3 +90,17 @@ def test_main_called_with_arguments_never_ends_the_process(loopback, tmp_path, m
     monkeypatch.setenv("MRSMITH_SESSIONS_DIR", str(tmp_path / "sessions"))
     assert main(["--base-url", srv.base_url, "--model", "m", "--api-key", "none", "-p", "hi"]) == 0
     assert "in process" in capsys.readouterr().out  # and this test is still running
+
+
+def test_a_reader_gone_before_the_last_flush_is_quiet(tmp_path):
+    """`mrsmith --list | head -1` with the listing still buffered: exit 0, nothing on stderr (not the
+    interpreter's "Exception ignored ... BrokenPipeError" and exit 120)."""
+    proc = subprocess.Popen([sys.executable, "-m", "mrsmith_tui", "--list", "--sessions-dir", str(tmp_path / "none")],
+                            cwd=tmp_path, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env={**{k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"},  # buffered
+                                 "PYTHONPATH": str(REPO), "HOME": str(tmp_path)})
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # the reader is gone before mrsmith writes anything
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == 0
+    assert err == b""

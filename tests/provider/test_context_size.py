@@ -32,7 +32,7 @@ def session_on(base_url, tmp_path, api_key=None):
 def test_what_a_server_told_is_remembered_and_not_asked_again(loopback, tmp_path):
     srv = loopback([text_turn("ok")], get_routes=LLAMA_PROPS)
     first = session_on(srv.base_url, tmp_path)
-    first.wait_for_context_size(30)
+    first.wait_for_context_size(90)
     assert first.ledger.max_context_tokens == 4096
     first.close()
     srv.get_routes.clear()  # the server now tells nothing: only the cache can know
@@ -109,7 +109,7 @@ def test_a_run_never_waits_for_the_probe_and_its_late_answer_still_counts(loopba
     result = session.run("hi", CancelToken())  # the probe is still held: the run went ahead
     assert result.final_text == "answer" and session.ledger.max_context_tokens == 128_000
     held.release.set()
-    session.wait_for_context_size(30)
+    session.wait_for_context_size(90)
     assert session.ledger.max_context_tokens == 4096
     assert remembered(srv.base_url, "m")[0] == (4096, "held")
     session.close()

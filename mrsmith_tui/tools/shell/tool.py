@@ -18,6 +18,7 @@ from mrsmith_tui.security.environment import child_environment
 from mrsmith_tui.security.sensitive import SensitivePaths
 from mrsmith_tui.tools import joblog
 from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResult
+from mrsmith_tui.tools.exact_command import offered
 from mrsmith_tui.tools.jobs import JOBS, Job, job_log_dir
 from mrsmith_tui.tools.output_limit import HeadTail, LiveThrottle
 
@@ -93,7 +94,8 @@ class ShellTool(BaseTool):
         verdict = classify(command, self.harmless, self.dangerous, root=ctx.root, sensitive=self.sensitive)
         if verdict.read_only:
             return None
-        return ApprovalNeed(reason=verdict.reason or "the command may change files", spec=verdict.spec, rule=verdict.rule)
+        return ApprovalNeed(reason=verdict.reason or "the command may change files", spec=verdict.spec, rule=verdict.rule,
+                            exact=offered(self.name, command, verdict.spec))  # "always" remembers this command
 
     def plan_read_only(self, args: dict[str, Any], ctx: ToolContext) -> str | None:
         """Plan mode (tools.permission_mode): None when the allowlist alone judges the command read-only, the

@@ -41,9 +41,10 @@ SIDE_BY_SIDE = 100  # columns from which the sidebar sits beside the conversatio
 MOVE_KEYS = "Tab or F2"  # move from the prompt to a request waiting behind typed text
 
 # The single keys that answer a modal; a question takes any key (its options and free text).
-# "a" (always) is the costly answer: the first press asks for a second ("a" again or Enter).
+# "a" (always) is the costly answer: the first press asks for a second ("a" again or Enter). With a
+# shell command "a" remembers that exact command, and "r" the broader rule (`shell:rm`), confirmed the same way.
 ANSWER_KEYS: dict[str, dict[str, str]] = {
-    "approval": {"y": "yes", "n": "no", "a": "always", "escape": "no", "tab": "explain"},
+    "approval": {"y": "yes", "n": "no", "a": "always", "r": "always_rule", "escape": "no", "tab": "explain"},
     "continue": {"y": "yes", "enter": "yes", "n": "no", "escape": "no"},
 }
 REQUEST_WORDS = {"approval": "approval", "continue": "go-on request", "question": "question"}

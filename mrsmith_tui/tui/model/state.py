@@ -178,6 +178,7 @@ class Request:
     questions: tuple[Question, ...] = ()
     agent_id: str | None = None
     rule: str = "other"  # approvals: the trust rule that asked (tools.base.RULE_TEXT)
+    exact: str = ""  # approvals: the exact command "a" remembers (`shell=rm -rf build`); "r" remembers `spec`
 
 
 @dataclass(frozen=True)
@@ -193,6 +194,7 @@ class Pending:
     keys_from: float | None = None  # keys at or after this time are answers; None: its modal is not painted yet
     held: bool = False  # the head waits behind the person's typing or another screen until Tab / F2 / a sent prompt
     confirm_always: bool = False  # "a" was pressed once: a second "a" (or Enter) gives "always"
+    confirm_rule: bool = False  # with confirm_always: it was "r" (the broader rule), and a second "r" gives it
     explaining: bool = False  # Tab on an approval: the person types what the model should do instead
     noticed: str = ""  # the request whose "waiting" notice is in the conversation
     notice_key: str = ""  # that notice's block

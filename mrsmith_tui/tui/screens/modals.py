@@ -25,6 +25,7 @@ from textual.widgets import Input, Static
 from mrsmith_tui.security.redact import map_strings
 from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.tools.base import RULE_TEXT
+from mrsmith_tui.tools.exact_command import shown_rule
 from mrsmith_tui.tui.model import ANSWER_KEYS, Request, one_line
 from mrsmith_tui.tui.screens.choices import ChoiceList
 from mrsmith_tui.tui.view.blocks import diff_line, join_lines
@@ -91,8 +92,8 @@ class RequestModal(ModalScreen[str]):
         self.call_after_refresh(self.fit_body)
         self.call_after_refresh(lambda: self.post_message(self.Shown(self)))
 
-    def confirming_always(self, on: bool) -> None:
-        """The first "a" was pressed: say that a second one (or Enter) is needed."""
+    def confirming_always(self, on: bool, rule: bool = False) -> None:
+        """The first "a" (or "r": `rule`) was pressed: say that a second one (or Enter) is needed."""
 
     def explaining(self, on: bool) -> None:
         """Tab on an approval: a line to tell the model what to do instead goes with the "no"."""
@@ -145,7 +146,12 @@ def why_text(req: Request, width: int = 100) -> Content:
 
 
 def remember_text(req: Request, width: int = 100) -> Content:
-    """What an "always" would remember, on one line (a long command is cut; its full text is in the body)."""
+    """What an "always" would remember, on one line (a long command is cut; its full text is in the body).
+    A shell command: "a" this exact command, "r" the broader rule (#23)."""
+    if req.exact:
+        return Content.assemble(("Always: ", "bold"), ("a", "bold $accent"), (" this exact command · ", ""),
+                                ("r", "bold $accent"), (" the rule ", ""),
+                                (one_line(req.spec, max(8, width - 48)), "bold $accent"))
     return Content.assemble(("Always remembers: ", "bold"), (one_line(req.spec, max(8, width - 18)), "bold $accent"))
 
 
@@ -164,6 +170,14 @@ def in_full(req: Request, width: int) -> Content | None:
     return Content.assemble(*parts) if parts else None
 
 
+def approval_keys(req: Request) -> tuple[tuple[str, str], ...]:
+    """The keys an approval offers: with a shell command, "a" this command and "r" its rule (#23)."""
+    if not req.exact:
+        return ApprovalModal.KEYS
+    return (("y", "yes"), ("n", "no (Tab: say why)"), ("a", "always this command"),
+            ("r", f"always {one_line(shown_rule(req.spec), 24)}"), ("esc", "no"))
+
+
 class ApprovalModal(RequestModal):
     ANSWER_KEYS = ANSWER_KEYS["approval"]
     KEYS = (("y", "yes"), ("n", "no (Tab: say why)"), ("a", "always (press twice)"), ("esc", "no"))
@@ -179,7 +193,7 @@ class ApprovalModal(RequestModal):
                 yield Static(why_text(r, width), classes="reason")
                 if r.spec:
                     yield Static(remember_text(r, width), classes="remember")
-                yield Static(_keys(*self.KEYS), classes="keys")
+                yield Static(_keys(*approval_keys(r)), classes="keys")
             with VerticalScroll(classes="body"):
                 full = in_full(r, width)
                 if full is not None:
@@ -204,18 +218,19 @@ class ApprovalModal(RequestModal):
         said = " ".join(event.value.split())
         self.answer(f"no: {said}" if said else "no")
 
-    def confirming_always(self, on: bool) -> None:
+    def confirming_always(self, on: bool, rule: bool = False) -> None:
         keys = self.query(".keys")
         if not keys:
             return
         if on:
-            spec = one_line(self.req.spec or self.req.tool, 40)
-            keys.first(Static).update(Content.assemble(("a", "bold $warning"), (" again or ", "bold"), ("enter", "bold $warning"),
-                                                 (f": always allow {spec} this session · ", "bold"),
+            what = "this exact command" if self.req.exact and not rule else one_line(self.req.spec or self.req.tool, 40)
+            keys.first(Static).update(Content.assemble(("r" if rule else "a", "bold $warning"), (" again or ", "bold"),
+                                                 ("enter", "bold $warning"),
+                                                 (f": always allow {what} this session · ", "bold"),
                                                  ("y", "bold $accent"), (" once  ", "$text-muted"),
                                                  ("n", "bold $accent"), (" no", "$text-muted")))
         else:
-            keys.first(Static).update(_keys(*self.KEYS))
+            keys.first(Static).update(_keys(*approval_keys(self.req)))
 
 
 class ContinueModal(RequestModal):
@@ -297,18 +312,27 @@ class QuestionModal(RequestModal):
             event.stop()
             self._take_selection()
 
+    def on_choice_list_chosen(self, event: ChoiceList.Chosen) -> None:
+        event.stop()
+        self._take_selection(event.ticked, event.under_cursor)
+
     def on_option_list_option_selected(self, event: ChoiceList.OptionSelected) -> None:
         event.stop()  # Enter is on_key's (the options' own "selected" would send twice)
 
-    def _take_selection(self) -> None:
+    def _take_selection(self, ticked: list[str] | None = None, under_cursor: str | None = None) -> None:
+        """Send what is ticked (or, with nothing ticked, the option under the cursor) and the free text;
+        `ticked`/`under_cursor`: the options as they were when Enter was pressed on them."""
         q = self.req.questions[self.index]
         options = self.query_one(ChoiceList)
-        chosen = list(options.selected)
+        if ticked is None:
+            ticked = list(options.selected)
+            under_cursor = options.values[options.highlighted] if options.highlighted is not None and options.values else None
+        chosen = list(ticked)
         free = self.query_one(Input).value.strip()
         if free:
             chosen.append(free)
-        elif not chosen and q.options and options.highlighted is not None:  # Enter on the option under the cursor
-            chosen = [q.options[options.highlighted].label]
+        elif not chosen and q.options and under_cursor is not None:  # Enter on the option under the cursor
+            chosen = [under_cursor]
         if chosen:
             self._next(", ".join(chosen))
 

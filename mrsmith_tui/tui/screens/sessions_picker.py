@@ -30,14 +30,17 @@ class SessionPicker(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         # The --list table, one row an option, so the picker and the CLI read the same.
         width = self.app.size.width or 120  # the prompt column takes what the others leave: no row wraps
-        header, *rows = format_sessions(self.sessions, prompt_width=max(12, min(48, width - 66))).splitlines()
+        header, *rows = format_sessions(self.sessions, prompt_width=max(12, min(48, width - 66)),
+                                        headless_mark="[h]").splitlines()
         options = []
         for info, row in zip(self.sessions, rows, strict=False):  # one row a session
             mark = "● " if info.id == self.current else "  "
             row = clean(PROCESS.redact(row))  # first prompts from transcripts: text, never markup
             options.append(Option(Content(mark + row + ("  (this session)" if info.id == self.current else "")), id=info.id))
         with Vertical(classes="dialog"):
-            yield Static(f"Sessions in this folder · Enter resume · Esc back\n  {header}", classes="title")
+            headless = " · [h] headless run" if any(s.frontend == "headless" for s in self.sessions) else ""
+            yield Static(Content(f"Sessions in this folder · Enter resume · Esc back{headless}\n  {header}"),
+                         classes="title")  # Content: "[h]" is text, not markup
             yield OptionList(*options, id="session-list")
 
     def on_mount(self) -> None:

@@ -61,11 +61,11 @@ class TuiApprover:
     def approve(self, query: ApprovalQuery) -> Decision:
         answer = self._wait(lambda rid: m.ApprovalRequested(
             request_id=rid, tool=query.tool, arguments=query.arguments, reason=query.reason, spec=query.spec,
-            diff=query.diff, agent_id=query.agent_id, rule=query.rule), query.agent_id)
+            diff=query.diff, agent_id=query.agent_id, rule=query.rule, exact=query.exact), query.agent_id)
         if answer.startswith("no:") and answer[3:].strip():
             with self._lock:
                 self._said[id(query)] = answer[3:].strip()
-        return answer if answer in ("yes", "always") else "no"  # type: ignore[return-value]
+        return answer if answer in ("yes", "always", "always_rule") else "no"  # type: ignore[return-value]
 
     def refusal(self, query: ApprovalQuery) -> str:
         """What the model reads of a "no" (the gate asks right after approve): the person's own line, if any."""

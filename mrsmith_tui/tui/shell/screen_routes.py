@@ -78,7 +78,7 @@ class ScreenRoutes:
             self.modal = modal
             app.push_screen(modal)
         if self.modal is not None and head is not None:
-            self.modal.confirming_always(model.pending.confirm_always)
+            self.modal.confirming_always(model.pending.confirm_always, rule=model.pending.confirm_rule)
             self.modal.explaining(model.pending.explaining)
 
     def _keyboard_elsewhere(self) -> bool:

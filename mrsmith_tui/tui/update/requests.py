@@ -22,7 +22,7 @@ GRACE = 0.4  # seconds after a request takes the keyboard in which keys are drop
 def _request(kind: Literal["approval", "continue", "question"]) -> Handler:
     def handle(model: Model, msg: Any) -> tuple[Model, Effects]:
         fields = {"approval": lambda: dict(tool=msg.tool, arguments=msg.arguments, reason=msg.reason,
-                                           spec=msg.spec, diff=msg.diff, rule=msg.rule),
+                                           spec=msg.spec, diff=msg.diff, rule=msg.rule, exact=msg.exact),
                   "continue": lambda: dict(rounds=msg.rounds),
                   "question": lambda: dict(questions=msg.questions)}[kind]()
         req = Request(request_id=msg.request_id, kind=kind, at=msg.at, agent_id=msg.agent_id, **fields)
@@ -105,7 +105,7 @@ def answer_for(model: Model, key: str) -> str | None:
         return "no" if key == "escape" else None  # Enter sends the typed line (the modal's input)
     answer = ANSWER_KEYS.get(head.kind, {}).get(key)
     if answer is None and key == "enter" and head.kind == "approval" and model.pending.confirm_always:
-        return "always"
+        return "always_rule" if model.pending.confirm_rule else "always"
     return answer
 
 
@@ -161,8 +161,8 @@ def _key_ignored(model: Model, msg: ui.KeyIgnored) -> tuple[Model, Effects]:
     return flash(model, "key ignored: the request had just appeared (answer after a short pause)", msg.at), ()
 
 
-ANSWER_WORDS = {"yes": "allowed once", "always": "always allowed", "no": "refused", "": "cancelled",
-                "cancelled": "cancelled"}
+ANSWER_WORDS = {"yes": "allowed once", "always": "always allowed", "always_rule": "always allowed (the rule)",
+                "no": "refused", "": "cancelled", "cancelled": "cancelled"}
 
 
 def _pop_request(model: Model, request_id: str, answer: str = "", at: float = 0.0) -> Model:
@@ -210,8 +210,12 @@ def _answer(model: Model, msg: ui.Answer) -> tuple[Model, Effects]:
         return model, ()
     if not takes_keys(model, msg.at):
         return _key_ignored(model, ui.KeyIgnored(at=msg.at))
-    if head.kind == "approval" and msg.answer == "always" and not p.confirm_always:
-        return replace(model, pending=replace(p, confirm_always=True)), ()
+    if head.kind == "approval" and msg.answer in ("always", "always_rule"):
+        rule = msg.answer == "always_rule"
+        if rule and not head.exact:  # "r": only a shell command has a rule broader than itself
+            return flash(model, "no broader rule here: a always allows this call", msg.at), ()
+        if not p.confirm_always or p.confirm_rule != rule:  # the first press: a second one (or Enter) confirms
+            return replace(model, pending=replace(p, confirm_always=True, confirm_rule=rule)), ()
     if head.kind == "approval" and msg.answer == "explain":  # Tab: a "no" with a line for the model
         return replace(model, pending=replace(p, explaining=True, confirm_always=False)), ()
     return _pop_request(model, msg.request_id, msg.answer, msg.at), (fx.Resolve(msg.request_id, msg.answer),)

@@ -150,6 +150,10 @@ class AnswerView(Vertical):
         if not self._tail.is_attached:  # its chunks are mounted before the tail: once it is there
             self._early = (block, now, width)
             return
+        # The tail is attached from its compose on, which may be before this view's own Mount: a block
+        # shown then supersedes the one kept early, which on_mount must not draw again over it (a long
+        # answer that ended before its view was mounted stayed a streaming one, never Markdown).
+        self._early = None
         if block is self.block and width == self.width:
             return
         self.block, self.width = block, width

@@ -102,6 +102,12 @@ class PromptArea(TextArea):
             event.stop()
             event.prevent_default()
             self.post_message(self.Send(self.text))
+            if self.text.strip():
+                # A sent prompt leaves the editor now, as update will clear the draft: keys typed in
+                # the same burst (a fast typist, a paste without brackets) start the next prompt instead
+                # of landing behind the sent text before the clearing is painted ("first⏎second" sent
+                # "first" and left "firstsecond").
+                self.load_text("")
             return
         if key in ("ctrl+j", "shift+enter", "alt+enter"):
             event.stop()

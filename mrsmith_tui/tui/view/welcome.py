@@ -32,8 +32,8 @@ def welcome_content(w: Welcome, led: StatusLedger, width: int) -> Content:
     lines.append(Content(""))
     lines.append(Content.styled("  Type a request and press Enter.", "bold"))
     lines.append(Content.assemble(("  Approvals: ", MUTED), ("y", "bold $accent"), (" yes · ", MUTED),
-                                  ("n", "bold $accent"), (" no · ", MUTED), ("a a", "bold $accent"),
-                                  (" always · ", MUTED), ("Esc", "bold $accent"), (" no", MUTED)))
+                                  ("n", "bold $accent"), (" no · ", MUTED), ("a", "bold $accent"),
+                                  (" twice: always · ", MUTED), ("Esc", "bold $accent"), (" no", MUTED)))
     keys: list[tuple[str, str]] = [("  ", "")]
     used = 2
     for i, (key, what) in enumerate(KEYS):
