@@ -104,7 +104,10 @@ async def test_a_waiting_approval_rings_at_once_even_in_a_short_run(monkeypatch)
 
 def test_a_cancelled_or_agent_run_end_calls_nobody_and_questions_do():
     model = initial_model()
-    running = Model(ledger=model.ledger.__class__(run_started=AT))
+    running = Model(ledger=model.ledger.__class__(run_started=AT), run=model.run.__class__(running=True))
+    replayed = Model(ledger=model.ledger.__class__(run_started=AT))  # a resumed session's recorded run: no worker
+    assert attention_for(replayed, m.RunEnded(run_id="r", at=AT + 60)) is None
+    assert attention_for(running, m.RunEnded(run_id="r", at=AT + 60)) is not None
     assert attention_for(running, m.RunEnded(run_id="r", cancelled=True, at=AT + 60)) is None
     assert attention_for(running, m.FromAgent(agent_id="agent-1", msg=m.RunEnded(run_id="r", at=AT + 60), at=AT)) is None
     assert attention_for(model, m.TextDelta(block_id="t", text="x", at=AT)) is None

@@ -26,7 +26,8 @@ def attention_for(before: Model, msg: m.Msg) -> Call | None:
         return None
     if isinstance(msg, m.RunEnded):  # a bare RunEnded is the person's own run (agents' come as FromAgent)
         started = before.ledger.run_started
-        if started is None or msg.cancelled:  # a cancel is the person's own doing: they are there
+        # not a live run (a resumed session replays its recorded runs), or one the person cancelled: they are there
+        if started is None or msg.cancelled or not before.run.running:
             return None
         took = max(0.0, msg.at - started)
         how = f"failed: {one_line(msg.error, 80)}" if msg.error else "finished"
