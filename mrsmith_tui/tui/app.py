@@ -35,7 +35,7 @@ from mrsmith_tui.tui.model import agent_fields
 from mrsmith_tui.tui.shell.attention import Attention
 from mrsmith_tui.tui.shell.bridge import CoalescingSink, TuiApprover
 from mrsmith_tui.tui.shell.command_context import ShellCommandContext
-from mrsmith_tui.tui.shell.custom_loader import palette_entries, start_custom_commands
+from mrsmith_tui.tui.shell.custom_loader import palette_commands, start_custom_commands
 from mrsmith_tui.tui.shell.effect_runner import carry_out
 from mrsmith_tui.tui.shell.history_file import default_history_path, load_history
 from mrsmith_tui.tui.shell.link import Dispatch, ResumeFactory, SessionComposed, SessionFactory, SessionLink
@@ -179,8 +179,7 @@ class MrSmithApp(App[int]):
                 continue  # type it in the prompt
             yield SystemCommand(command.name, escape(command.help_line),  # "[path]" is not markup
                                 lambda name=command.name: self.ui(ui.Submit, text=name))
-        for name, line in palette_entries(self.model):  # the custom commands, each saying whose it is
-            yield SystemCommand(name, escape(line), lambda name=name: self.ui(ui.Submit, text=name))
+        yield from palette_commands(self.model, lambda name: self.ui(ui.Submit, text=name))  # custom, with whose
         yield SystemCommand("Review", "the whole conversation unfolded (Ctrl-O)", self.action_review)
         yield SystemCommand("Toggle sidebar", "tasks and agents (Ctrl-B)", self.action_sidebar)
 
