@@ -335,6 +335,11 @@ class ConversationView(VerticalScroll):
     def on_resize(self, event: events.Resize) -> None:
         self.call_after_refresh(self._resync)
 
+    def watch_show_vertical_scrollbar(self, shown: bool) -> None:
+        """The scrollbar came or went: the blocks were wrapped for the other width (a listing that made
+        the conversation scroll had its last words wrap to the left edge), so they are drawn again."""
+        self.call_after_refresh(self._resync)
+
     def _resync(self) -> None:
         """Draw again at the new width (from the latest synced model, never a stale one)."""
         conv = self._conv
