@@ -45,13 +45,15 @@ def checkpoints_folder(transcript: Path | None) -> Path | None:
     return transcript.parent / FOLDER if transcript is not None else None
 
 
-def recorded_turns(transcript: Path | None) -> list[Turn]:
-    """The turns that can be undone, newest first."""
+def recorded_turns(transcript: Path | None, limit: int = MAX_TURNS) -> list[Turn]:
+    """The newest `limit` turns that can be undone, newest first (only their records are read)."""
     folder = checkpoints_folder(transcript)
     if folder is None:
         return []
-    turns = []
+    turns: list[Turn] = []
     for number, path in reversed(turn_folders(folder)[-MAX_TURNS:]):
+        if len(turns) >= limit:
+            break
         try:
             manifest = json.loads(read_regular(path / MANIFEST, MAX_MANIFEST_BYTES))
             files = tuple(f for f in manifest["files"] if isinstance(f, dict) and isinstance(f.get("path"), str))
@@ -83,7 +85,7 @@ def plan_lines(turns: list[Turn]) -> list[str]:
 def undo(root: Path, transcript: Path | None, steps: int = 1) -> Outcome:
     """Put back the last `steps` turns' files. Never raises for a file: each result is a line."""
     out = Outcome()
-    turns = recorded_turns(transcript)[:steps]
+    turns = recorded_turns(transcript, steps)
     if not turns:
         out.lines.append(f"nothing to undo: no turn of this session changed files through the file tools ({SHELL_NOTE})")
         return out

@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import os
 import random
+import re
 
 import pytest
 
@@ -233,3 +234,32 @@ def test_deep_folders_and_bad_names(dirs):
     assert found.names() == ("/a:b:c:ok",)
     assert any("a/b/c/d: folders deeper than 3 levels" in w for w in found.warnings)
     assert any("bad name.md: not a command name" in w for w in found.warnings)
+
+
+# ------------------------------------------------------------------ generated tables
+
+
+def _file_names():
+    rng = random.Random(2025)
+    alphabet = "aZ09._-:;$ /\\\n\t\x1b\x00é!@#`'\"*?[]{}|&<>~%"
+    names = {"".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 12))) + ".md" for _ in range(400)}
+    return sorted(names)
+
+
+NAMES = _file_names()
+
+
+def test_only_plain_names_become_commands():
+    assert len(NAMES) > 300
+    safe = re.compile(r"^/[A-Za-z0-9][A-Za-z0-9_.-]*(:[A-Za-z0-9][A-Za-z0-9_.-]*)*$")
+    for name in NAMES:
+        made = command_name(tuple(name.split("/")))
+        assert made is None or safe.match(made), (name, made)
+
+
+def test_arguments_are_never_expanded_twice():
+    rng = random.Random(7)
+    pieces = ["$ARGUMENTS", "$1", "$9", "$0", "$", "a", " ", "'", '"', "$$1", "\\$1", "é"]
+    for _ in range(500):
+        args = "".join(rng.choice(pieces) for _ in range(rng.randrange(1, 8)))
+        assert expand(cmd("<$ARGUMENTS>"), args) == f"<{args.strip()}>"

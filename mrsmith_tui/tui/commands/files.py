@@ -36,7 +36,7 @@ class UndoCommand(SlashCommand[int]):
         from mrsmith_tui.tools.undo import SHELL_NOTE, plan_lines, recorded_turns
 
         session = session_of(ctx)
-        turns = recorded_turns(session.transcript_path)[:args]
+        turns = recorded_turns(session.transcript_path, args)
         if not turns:
             ctx.note(f"nothing to undo: no turn of this session changed files through the file tools ({SHELL_NOTE})")
             return
