@@ -40,6 +40,8 @@ __all__ = ["CONTINUE_HINT", "EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_MAX_ROUNDS"
 CONTINUE_HINT = "stopped at maxToolRounds; continue where it stopped with: mrsmith -c -p continue"
 
 _DIM, _RED, _YELLOW, _CYAN, _MAGENTA = "2", "31", "33", "36", "35"
+MODE_WORDS = {"accept-edits": "file edits in this folder run without asking", "plan": "only read-only tools run",
+              "auto": "every call runs without asking"}
 
 
 @dataclass(frozen=True)
@@ -95,6 +97,8 @@ def _lines_for(m: msgs.Msg) -> list[tuple[str, str | None]]:
         ]
     if isinstance(m, msgs.PermissionsInForce):
         return _permission_lines(m)
+    if isinstance(m, msgs.PermissionModeChanged) and m.mode != "ask":
+        return [(f"permission mode: {m.mode} ({MODE_WORDS.get(m.mode, m.mode)})", _RED if m.mode == "auto" else _YELLOW)]
     if isinstance(m, msgs.JobStarted):
         lasts = "kept after exit" if m.detach else "stopped at exit"
         return [(f"background {m.job_id} started: pid {m.pid} · {_one_line(m.command, 120)} · {lasts} · log {m.log}", _DIM)]

@@ -58,6 +58,7 @@ EXAMPLES: list[m.Msg] = [
     m.McpServerChanged(name="demo", state="failed", tools=0, error="cannot start", source="project", transport="stdio"),
     m.MentionsRead(attached=("src/a.py (1 line, 4 bytes)",), refused=("@.env: not attached (you said no)",)),
     m.CommandRan(command="make test", output="ok\n[exit code 0]", exit_code=0, cancelled=False),
+    m.PermissionModeChanged(mode="plan"),
 ]
 
 

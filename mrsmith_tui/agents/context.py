@@ -125,7 +125,7 @@ class ContextFactory:
             agent, TakingTurns(self.provider_for(agent)), tools, ctx, s.gate, sink,
             TranscriptWriter(append_to, sink=self.book.sink, secrets=s.secrets()) if append_to is not None
             else self.transcript_for(record, agent), s.budget,
-            ledger=ledger, ids=s.ids, history=history if history is not None else [], system_prompt=lambda: build_system_prompt(agent, s.cwd, sections),
+            ledger=ledger, ids=s.ids, history=history if history is not None else [], system_prompt=lambda: s.gate.mode.framed(build_system_prompt(agent, s.cwd, sections)),
             context_builder=agent.context_builder or s.config.context_builder,
             context_window_ratio=s.config.context_window_ratio, include_usage=s.config.include_usage,
         )

@@ -62,7 +62,9 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("-p", "--prompt", metavar="PROMPT", help="run one prompt without the UI; piped stdin becomes context")
     run.add_argument("-f", "--file", dest="files", metavar="FILE", action="append", default=[], help="attach a file as context (repeatable)")
     run.add_argument("--json", action="store_true", help="print one JSON object per event to stdout")
-    run.add_argument("--yes", action="store_true", help="approve every tool call that needs approval")
+    run.add_argument("--yes", action="store_true", help="approve every tool call that needs approval (--permission-mode auto)")
+    run.add_argument("--permission-mode", metavar="MODE", help="ask (default), accept-edits (file edits in the folder "
+                     "run unasked), plan (only read-only tools run), auto (everything runs); also in the UI (Shift-Tab)")
     run.add_argument("--allow", metavar="SPEC", action="append", default=[],
                      help="approve one kind of call without asking: a tool (write_file) or a shell command ('shell:git commit'); "
                      "repeatable; also in the UI (/permissions lists and revokes)")

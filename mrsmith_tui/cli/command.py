@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from mrsmith_tui.cli import process_exit, startup_gc
 from mrsmith_tui.cli.args import SESSION_COMMANDS, UsageError, build_parser, check_session_flags, session_parser
+from mrsmith_tui.cli.mode_flags import apply_mode_flags
 from mrsmith_tui.cli.wire_flags import apply_wire_flags
 from mrsmith_tui.config.load import apply_cli, default_config_paths, load_config, resolve_agent, sessions_dir
 from mrsmith_tui.config.schema import Config
@@ -187,7 +188,7 @@ def _load(args: argparse.Namespace) -> Config:
         model=args.model,
         api_key=args.api_key,
     )
-    return apply_wire_flags(config, args)  # --protocol and its knobs (cli.wire_flags)
+    return apply_mode_flags(apply_wire_flags(config, args), args)  # --protocol and its knobs (cli.wire_flags), the mode
 
 
 # --------------------------------------------------------------------------- keys
@@ -326,6 +327,7 @@ def _run_headless(args: argparse.Namespace, config: Config) -> int:
     session = _build_session(args, config, sink=printer, approver=PolicyApprover(yes=args.yes))
     startup_gc.ready()  # built: what the run allocates is collected as usual
     printer(permissions_in_force(session.gate, approve_all=args.yes))
+    printer(session.gate.mode.announce())
     try:
         if (code := slash_outcome(slash, session, yes=args.yes, json_lines=args.json)) is not None:
             return code  # `-c -p /undo [N]` puts back files; `-p /init` without leave to write is one line

@@ -21,6 +21,8 @@ Thinking = Literal["strip", "preserve"]
 ProtocolName = Literal["openai", "anthropic", "minimax", "zai", "deepseek"]  # config.vendors has each one's rules
 Effort = Literal["low", "medium", "high", "max"]
 CacheMode = Literal["auto", "active"]
+# tools.permission_mode: what runs without asking. "auto" is never a default: only --permission-mode auto or --yes.
+PermissionModeName = Literal["ask", "accept-edits", "plan", "auto"]
 
 
 class _Model(BaseModel):
@@ -103,6 +105,12 @@ class Config(_Model):
     sensitive_paths: list[str] = Field(default_factory=list)
     # hosts web_fetch may reach without asking ("docs.python.org", "*.readthedocs.io")
     web_fetch_allowed_hosts: list[str] = Field(default_factory=list)
+    # the permission mode a session starts in (--permission-mode beats it; Shift-Tab cycles in the UI)
+    default_mode: PermissionModeName = "ask"
+    # ring the bell (and send a desktop notification where the terminal takes one) when a run of more than
+    # notify_after_seconds ends, or an approval or a question waits, while the terminal does not have the focus
+    notify: bool = True
+    notify_after_seconds: float = Field(default=10.0, ge=0)
     # seconds a drop-in tool's call may run before its process group is killed (docs/drop-in-tools.md)
     drop_in_tool_timeout: float = Field(default=60.0, gt=0, le=3600)
 
@@ -114,6 +122,13 @@ class Config(_Model):
             if problem:
                 raise ValueError(problem)
         return [spec.strip() for spec in v]
+
+    @field_validator("default_mode")
+    @classmethod
+    def _never_auto(cls, v: str) -> str:
+        if v == "auto":  # the command line alone starts one (cli.mode_flags puts it here)
+            raise ValueError("auto is never a default: start with --permission-mode auto (or --yes) when you mean it")
+        return v
 
     @model_validator(mode="after")
     def _references(self) -> Config:

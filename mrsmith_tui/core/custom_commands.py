@@ -24,9 +24,11 @@ import shlex
 from dataclasses import dataclass
 
 from mrsmith_tui.errors import MrSmithError
+from mrsmith_tui.security.terminal_text import clean
 
 MAX_FRONT_LINES = 40  # front matter longer than this is a mistake (or an attack)
 MAX_FIELD_CHARS = 300
+MAX_PLACEHOLDERS = 32  # $ARGUMENTS and $1..$9 in one body: each one copies the argument into the prompt
 SEGMENT_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")  # one folder or file name of a command
 _KEY_RE = re.compile(r"^([A-Za-z][A-Za-z0-9_-]{0,63})\s*:(.*)$")
 _USED = ("description", "argument-hint")
@@ -102,8 +104,10 @@ def parse_command(text: str, *, name: str, origin: str, path: str) -> CustomComm
     body = text.strip("\n")
     if not body.strip():
         raise CommandFileError(f"{path}: the command's text is empty")
-    return CustomCommand(name=name, body=body, origin=origin, path=path,
-                         description=front.get("description", ""), argument_hint=front.get("argument-hint", ""))
+    if len(_PLACEHOLDER.findall(body)) > MAX_PLACEHOLDERS:  # thousands of copies of a pasted argument: no prompt
+        raise CommandFileError(f"{path}: more than {MAX_PLACEHOLDERS} $ARGUMENTS/$1..$9 placeholders")
+    return CustomCommand(name=name, body=body, origin=origin, path=path,  # what is shown is data: controls made visible
+                         description=clean(front.get("description", "")), argument_hint=clean(front.get("argument-hint", "")))
 
 
 def _front_matter(lines: list[str], path: str) -> dict[str, str]:
@@ -183,6 +187,6 @@ def merged(user: list[CustomCommand], project: list[CustomCommand], builtin: fro
                             "which wins")
         else:
             chosen[command.name] = command
-    broken = [(n, line) for n, line in broken if n not in chosen and n not in builtin]
+    broken = [(n, clean(line)) for n, line in broken if n not in chosen and n not in builtin]
     commands = tuple(sorted(chosen.values(), key=lambda c: c.name))
-    return CommandSet(commands=commands, broken=tuple(broken), warnings=tuple(warnings))
+    return CommandSet(commands=commands, broken=tuple(broken), warnings=tuple(clean(w) for w in warnings))  # a file name's controls

@@ -17,8 +17,9 @@ import json
 import os
 import stat
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from mrsmith_tui.core.prompt_syntax import MAX_MENTIONS, Mention
 from mrsmith_tui.errors import MrSmithError
@@ -27,7 +28,7 @@ from mrsmith_tui.security.sensitive import SensitivePaths
 from mrsmith_tui.security.tree_secrets import learn_tree_secrets
 from mrsmith_tui.tools import dirfd
 from mrsmith_tui.tools.approval import ApprovalGate
-from mrsmith_tui.tools.base import Tool, ToolContext
+from mrsmith_tui.tools.base import ApprovalNeed, Tool, ToolContext, ToolResult
 from mrsmith_tui.tools.list_dir import ListDirTool
 from mrsmith_tui.tools.read_file import ReadFileTool
 from mrsmith_tui.tools.sandbox import SandboxError, display, resolve
@@ -113,7 +114,7 @@ def _read_one(reading: _Reading, mention: Mention) -> None:
         return  # mentioned twice (or by two names): attached once
     args = {"path": raw.rstrip("/") if len(raw) > 1 else raw}
     tool: Tool = ListDirTool(reading.sensitive) if is_dir else ReadFileTool(reading.sensitive)
-    refusal = reading.gate.authorize(tool, args, json.dumps(args), reading.ctx)
+    refusal = reading.gate.authorize(_Mentioned(tool, raw), args, json.dumps(args), reading.ctx)
     if refusal is not None:
         why = refusal.splitlines()[0]
         raise _Refused("not attached (you said no)" if why.startswith("The person did not approve") else f"not attached: {why}")
@@ -126,6 +127,28 @@ def _read_one(reading: _Reading, mention: Mention) -> None:
         _attach(reading, shown + ("" if shown.endswith("/") else "/"), text, f"listing, {count} entries")
     else:
         _attach(reading, shown, _file_text(reading, path), "")
+
+
+class _Mentioned:
+    """The file tool as a mention uses it: its own rules and name (`read_file:.env` is the spec an
+    "always" answer or `--allow` names), the question saying where the path came from."""
+
+    def __init__(self, tool: Tool, raw: str) -> None:
+        self._tool, self._raw = tool, raw
+        self.name, self.description, self.parameters = tool.name, tool.description, tool.parameters
+        self.read_only = tool.read_only
+
+    def approval(self, args: dict[str, Any], ctx: ToolContext) -> ApprovalNeed | None:
+        need = self._tool.approval(args, ctx)
+        if need is None:
+            return None
+        return replace(need, reason=f"@{_shown_raw(self._raw)} in your prompt: {need.reason}")
+
+    def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:  # never called: the reader reads
+        return self._tool.run(args, ctx)
+
+    def summary(self, args: dict[str, Any]) -> str:
+        return self._tool.summary(args)
 
 
 def _sandbox_line(message: str, raw: str) -> str:

@@ -73,6 +73,9 @@ def run_prompt(session: Session, text: str, cancel: CancelToken, *, typed: bool,
         return session.run(text, cancel, attachments=attachments)
     parsed = parse_prompt(text)
     if parsed.command is not None:
+        if attachments:  # -f FILE, piped stdin: a command has no prompt for them to go with
+            labels = ", ".join(label for label, _ in attachments)
+            show(msgs.Warning(text=f"not used by a !command (it sends nothing to the model): {labels}", code="unused"))
         return run_command(session, parsed.command, cancel, show, live=live)
     if not parsed.mentions:
         return session.run(text, cancel, attachments=attachments)

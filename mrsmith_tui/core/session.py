@@ -157,8 +157,9 @@ class AgentSession:
             )
         )
 
-    def system_prompt(self) -> str:
-        return build_system_prompt(self.agent, self.cwd, self._sections, compact=is_small(self.agent.max_context_tokens))
+    def system_prompt(self) -> str:  # plan mode adds its note (tools.permission_mode)
+        return self.gate.mode.framed(build_system_prompt(self.agent, self.cwd, self._sections,
+                                                         compact=is_small(self.agent.max_context_tokens)))
 
     # ------------------------------------------------------------------ the context size
 

@@ -27,6 +27,7 @@ from mrsmith_tui.session import records
 from mrsmith_tui.session.transcript import TranscriptWriter
 from mrsmith_tui.tools.approval import ApprovalGate, Permission
 from mrsmith_tui.tools.base import Approver
+from mrsmith_tui.tools.permission_mode import PermissionMode
 
 if TYPE_CHECKING:
     from mrsmith_tui.tools.ledger import FileLedger
@@ -119,7 +120,8 @@ def session_parts(
     the agents wrap it so an agent waiting on the person shows as waiting). `allow`: specs granted
     for this run (--allow), after the config's."""
     cwd = Path(cwd).resolve()
-    gate = ApprovalGate(gate_approver or approver, [Permission(spec, "config") for spec in config.allow])
+    mode = PermissionMode(config.default_mode, sink)  # the CLI puts --permission-mode / --yes there (cli.mode_flags)
+    gate = ApprovalGate(gate_approver or approver, [Permission(spec, "config") for spec in config.allow], mode)
     for spec in allow:
         gate.grant(spec, "--allow")
     budget = ToolCallBudget(agent.max_tool_calls_per_session)

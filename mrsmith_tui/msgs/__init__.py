@@ -62,6 +62,7 @@ from mrsmith_tui.msgs.run import (
     JobStarted,
     McpServerChanged,
     Notice,
+    PermissionModeChanged,
     PermissionsInForce,
     QuestionRequested,
     ReasoningDelta,
@@ -89,7 +90,7 @@ AnyMsg = Annotated[
     | ApprovalRequested | ContinueRequested | QuestionRequested | RequestResolved | PermissionsInForce | TasksChanged
     | SkillLoaded | AgentSpawned | AgentStateChanged | FromAgent | TranscriptHeader | PromptRecorded | AnswerRecorded
     | ContextAdded | Compacted | AgentChanged | McpServerChanged
-    | MentionsRead | CommandRan,
+    | MentionsRead | CommandRan | PermissionModeChanged,
     Field(discriminator="type"),
 ]
 # FromAgent names the union it is part of: its module gets the name, and FromAgent is built with the
@@ -146,6 +147,7 @@ __all__ = [
     "MentionsRead",
     "Msg",
     "Notice",
+    "PermissionModeChanged",
     "PermissionsInForce",
     "PromptRecorded",
     "Question",

@@ -209,6 +209,14 @@ class PermissionsInForce(Msg):
     approve_all: bool = False  # --yes: every call that would ask is approved
 
 
+class PermissionModeChanged(Msg):
+    """The session's permission mode (tools.permission_mode): reported once before a headless run and on
+    every change (Shift-Tab). Posted, never recorded: a resumed session starts in the mode it is started with."""
+
+    type: Literal["PermissionModeChanged"] = "PermissionModeChanged"
+    mode: str  # ask | accept-edits | plan | auto
+
+
 # --------------------------------------------------------------------------- tasks, skills
 
 

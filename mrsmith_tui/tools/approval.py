@@ -26,6 +26,7 @@ from mrsmith_tui.tools.base import (
     Tool,
     ToolContext,
 )
+from mrsmith_tui.tools.permission_mode import Ask, PermissionMode
 
 Origin = Literal["answer", "--allow", "config"]
 MCP_PREFIX = "mcp__"  # an MCP tool's name and spec: mcp__<server>__<tool> (mcp.names)
@@ -51,8 +52,9 @@ class Permission:
 class ApprovalGate:
     """One per session: its permissions hold for every agent of the session. Thread-safe."""
 
-    def __init__(self, approver: Approver, permissions: Iterable[Permission] = ()) -> None:
+    def __init__(self, approver: Approver, permissions: Iterable[Permission] = (), mode: PermissionMode | None = None) -> None:
         self.approver = approver
+        self.mode = mode if mode is not None else PermissionMode()  # asked before any permission (permission_mode)
         self._permissions: list[Permission] = []
         self._lock = threading.Lock()
         for p in permissions:
@@ -94,6 +96,9 @@ class ApprovalGate:
     def authorize(self, tool: Tool, args: dict[str, Any], raw_args: str, ctx: ToolContext) -> str | None:
         """None when the call may run; otherwise the refusal for the model."""
         need = tool.approval(args, ctx)
+        ruling = self.mode.judge(tool, args, need, ctx)
+        if not isinstance(ruling, Ask):
+            return ruling  # None (runs) or the mode's refusal
         if need is None:
             return None
         return self.confirm(tool.name, need, raw_args, ctx)
@@ -101,6 +106,9 @@ class ApprovalGate:
     def confirm(self, tool_name: str, need: ApprovalNeed, raw_args: str, ctx: ToolContext) -> str | None:
         """Ask about `need` (unless an "always" covers it): None when allowed, else the refusal.
         Also for a tool that finds mid-run that it must ask (web_fetch redirected to a new host)."""
+        ruling = self.mode.judge_need(tool_name, need)
+        if not isinstance(ruling, Ask):
+            return ruling  # None (approved) or the mode's refusal
         if self.always_allowed(need.spec, need.rule) or (need.exact and self.always_allowed(need.exact, need.rule)):
             return None
         query = ApprovalQuery(

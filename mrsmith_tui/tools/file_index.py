@@ -81,7 +81,7 @@ def index_files(root: Path, sensitive: SensitivePaths | None = None,
             rel = f"{rel_folder}/{name}" if rel_folder else name
             if is_dir and name in _ALWAYS_SKIPPED:
                 continue
-            if sensitive.matches(rel + "/" if is_dir else rel) or sensitive.matches(rel):
+            if sensitive.matches(rel):  # a folder such as .ssh/ is left out with all it holds
                 continue
             if _ignored(specs, rel, is_dir):
                 continue

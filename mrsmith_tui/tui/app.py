@@ -8,7 +8,6 @@ The session and its channel are the link's (shell/link.py); /commands live in co
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
@@ -35,11 +34,11 @@ from mrsmith_tui.tui.commands import REGISTRY, run_command
 from mrsmith_tui.tui.model import agent_fields
 from mrsmith_tui.tui.shell.bridge import CoalescingSink, TuiApprover
 from mrsmith_tui.tui.shell.command_context import ShellCommandContext
-from mrsmith_tui.tui.shell.custom_loader import palette_entries, start_custom_commands
+from mrsmith_tui.tui.shell.custom_loader import palette_commands, start_custom_commands
 from mrsmith_tui.tui.shell.effect_runner import carry_out
 from mrsmith_tui.tui.shell.history_file import default_history_path, load_history
 from mrsmith_tui.tui.shell.link import Dispatch, ResumeFactory, SessionComposed, SessionFactory, SessionLink
-from mrsmith_tui.tui.shell.painter import Painter
+from mrsmith_tui.tui.shell.painter import Painter, paint_sooner
 from mrsmith_tui.tui.shell.request_keys import key_at, take_request_key
 from mrsmith_tui.tui.shell.screen_routes import ScreenRoutes
 from mrsmith_tui.tui.shell.theme_file import default_theme_path, load_theme
@@ -52,22 +51,8 @@ from mrsmith_tui.tui.view.prompt_box import PromptArea
 from mrsmith_tui.tui.view.sidebar import PanelKeyPressed, PanelRowClicked, SidebarView, TypedAway
 from mrsmith_tui.tui.view.status import StatusBar
 
-SCREEN_FPS = 120  # the most often a changed screen is painted; Textual's default is 60
-
 # ui.* Msgs the app makes whose text is shown as is (key and scroll events are left alone)
 _SHOWN_AS_TEXT = (ui.Note, ui.AgentSwitched, m.Error)
-
-
-def _paint_sooner() -> None:
-    """A key typed while agents stream waits for the screen's next paint tick: at 120 instead of
-    60 ticks a second the bench's 100-agent key median went from 11 to 4.5 ms (p95 38–41 -> 34–39).
-    An idle screen is never painted (no ticks), so idle costs nothing. TEXTUAL_FPS, if the person
-    set it, wins."""
-    if os.environ.get("TEXTUAL_FPS"):
-        return
-    import textual.screen
-
-    textual.screen.UPDATE_PERIOD = 1 / SCREEN_FPS  # type: ignore[misc]  # read each time a screen starts its update timer
 
 
 class MrSmithApp(App[int]):
@@ -87,6 +72,7 @@ class MrSmithApp(App[int]):
         Binding("alt+down", "focus_move(1)", "next block", show=False, priority=True),
         Binding("pageup", "page(-1)", "page up", show=False, priority=True),
         Binding("pagedown", "page(1)", "page down", show=False, priority=True),
+        Binding("shift+tab", "cycle_mode", "permission mode", show=False, priority=True),  # block focus: Alt-Up/Down
     ]
 
     def __init__(self, make_session: SessionFactory | None, *, config: Config | None = None, theme: str | None = None,
@@ -131,7 +117,7 @@ class MrSmithApp(App[int]):
     def _initial_model(self, config: Config) -> ui.Model:
         agent = resolve_agent(config, None) if config.agents else None
         fields = map_strings(agent_fields(agent), clean) if agent else {}  # names from a config file are shown
-        return initial_model(**fields, history=load_history(self.history_path),
+        return initial_model(**fields, history=load_history(self.history_path), mode=config.default_mode,
                              agents=tuple(clean(a.name) for a in config.agents),
                              models=tuple(sorted({clean(a.model) for a in config.agents})))
 
@@ -191,8 +177,7 @@ class MrSmithApp(App[int]):
                 continue  # type it in the prompt
             yield SystemCommand(command.name, escape(command.help_line),  # "[path]" is not markup
                                 lambda name=command.name: self.ui(ui.Submit, text=name))
-        for name, line in palette_entries(self.model):  # the custom commands, each saying whose it is
-            yield SystemCommand(name, escape(line), lambda name=name: self.ui(ui.Submit, text=name))
+        yield from palette_commands(self.model, lambda name: self.ui(ui.Submit, text=name))  # custom, with whose
         yield SystemCommand("Review", "the whole conversation unfolded (Ctrl-O)", self.action_review)
         yield SystemCommand("Toggle sidebar", "tasks and agents (Ctrl-B)", self.action_sidebar)
 
@@ -338,6 +323,9 @@ class MrSmithApp(App[int]):
     def action_sidebar(self) -> None:
         self.ui(ui.ToggleSidebar)
 
+    def action_cycle_mode(self) -> None:
+        self.ui(ui.CycleMode)
+
     def action_focus_move(self, step: int) -> None:
         if self.routes.modal is not None and self.screen is self.routes.modal:
             return
@@ -379,7 +367,7 @@ def run_tui(make_session: SessionFactory, *, config: Config, theme: str | None =
             sessions_root: Path | None = None, pick_session: bool = False) -> int:
     """Run the full-screen UI. `make_session(sink, approver)` builds the session;
     `resume(session_id, sink, approver)` builds one on a recorded session (for /sessions)."""
-    _paint_sooner()
+    paint_sooner()
     app = MrSmithApp(make_session, config=config, theme=theme,
                      history_path=history_path if history_path is not None else default_history_path(),
                      resume=resume, sessions_root=sessions_root, theme_path=default_theme_path(),

@@ -119,6 +119,8 @@ def tree(tmp_path_factory):
     (root / ".ssh" / "config").write_text("Host x\n")
     (root / ".aws").mkdir()
     (root / ".aws" / "credentials").write_text("[default]\n")
+    (root / ".git").mkdir()
+    (root / ".git" / "config").write_text('[remote "o"]\n\turl = https://u:tok@example.com/r\n')
     os.symlink(outside / "o.txt", root / "link_out")
     os.symlink(outside / "dir", root / "dirlink_out")
     os.symlink(root / ".env", root / "notes.txt")  # an innocent name leading to a secret
@@ -141,12 +143,12 @@ def tree(tmp_path_factory):
 
 def _secret_files(root: Path) -> set[str]:
     real = {os.path.realpath(root / name) for name in SECRET_NAMES}
-    return real | {os.path.realpath(root / ".ssh" / "config"), os.path.realpath(root / ".aws" / "credentials")}
+    return real | {os.path.realpath(root / p) for p in (".ssh/config", ".aws/credentials", ".git/config")}
 
 
 def _generated(root: Path, outside: Path) -> list[str]:
     targets = [".env", "src/a.py", "src", "link_out", "dirlink_out", "dirlink_out/inner.txt", "notes.txt", "hard.txt",
-               "loop_a", "huge.txt", "bin.dat", "many", "fifo", "nothing-here", ".ssh", ".ssh/config", ".aws/credentials",
+               "loop_a", "huge.txt", "bin.dat", "many", "fifo", "nothing-here", ".ssh", ".ssh/config", ".aws/credentials", ".git/config",
                "unicodé.txt", *SECRET_NAMES[1:8]]
     prefixes = ["", "./", "src/../", "src/./../", f"{root}/", f"{root}//", "../root/", f"{outside}/../root/",
                 "/proc/self/cwd/", "~/", "~", ".//"]

@@ -160,3 +160,11 @@ def test_a_custom_command_file_is_sent_as_it_is_never_run_or_read(cli, loopback)
     assert "NOTES-BODY" not in sent and "abcdef0123456789xyz" not in sent
     assert "!touch pwned-by-command @.env @notes.txt more" in user_texts(srv.requests[0])
     assert "attached" not in done.err
+
+
+def test_attachments_beside_a_bang_command_are_named_as_unused(cli, loopback):
+    srv = loopback([])
+    (cli.cwd / "a.txt").write_text("A")
+    done = cli.using(srv.base_url).run("-p", "!echo hi", "-f", "a.txt")
+    assert done.code == 0 and done.out.strip() == "hi"
+    assert any("not used by a !command" in line and "a.txt" in line for line in done.err_lines)

@@ -58,6 +58,7 @@ async def test_a_secret_mention_asks_and_no_leaves_it_out(loopback, tmp_path):
         await _send(pilot, app, "look at @.env")
         await until(pilot, lambda: painted(app, ApprovalModal))
         assert app.screen.req.rule == "secret" and app.screen.req.spec == "read_file:.env"
+        assert app.screen.req.reason.startswith("@.env in your prompt: .env looks like a secret")
         clock.later(10)
         await pilot.press("n")
         await until(pilot, lambda: _idle(app) and any(b.kind == "usage" for b in app.model.conv.blocks))

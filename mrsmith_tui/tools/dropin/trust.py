@@ -7,7 +7,8 @@ servers use) under the file's digest, so an edited file asks again; "yes" holds 
 The prompt must never hide code: the approval dialog shows at most SHOWN_LINES lines of at most
 LINE_CAP characters (longer lines are wrapped up to that cap). A file that does not fit, or that
 holds characters that can make code look other than it runs (terminal controls, a lone carriage
-return, bidirectional overrides, invisible joiners, line separators), is not asked about: one
+return, bidirectional overrides, line separators, any character drawn as nothing: zero-width and
+default-ignorable ones, some of which Python takes into names), is not asked about: one
 warning says why, and `--trust-project-tools` (after reading the file elsewhere) still loads it.
 """
 
@@ -22,8 +23,15 @@ __all__ = ["KIND", "LINE_CAP", "SHOWN_LINES", "trust_query", "unshowable"]
 KIND = "tool"
 SHOWN_LINES = 400  # tui.view.blocks / screens.modals: the lines of a diff the dialog shows
 LINE_CAP = 998  # tui.view.blocks.LINE_CAP (1000) less the diff's "+" and a margin
-_HIDING = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff"
-                     "\ufff9-\ufffb]")
+# Controls, line separators, and every Unicode default-ignorable character (drawn as nothing): Python takes
+# some into names (the Hangul fillers U+115F/U+1160/U+3164/U+FFA0 are letters; variation selectors and U+034F
+# continue a name), so `f(args, ㅤ="…")` reads as blank space. A variation selector 16 after a pictograph is an
+# emoji's look (✔️), never part of a name.
+_PICTO = "\u2600-\u27bf\u2b00-\u2bff\U0001f000-\U0001faff"
+_HIDING = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f"
+                     "\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufe00-\ufe0e\ufeff\uffa0\ufff0-\ufffb"
+                     "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0000-\U000e0fff]"
+                     f"|(?<![{_PICTO}])\ufe0f")
 
 
 def _lines(text: str) -> list[str]:

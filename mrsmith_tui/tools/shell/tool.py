@@ -97,6 +97,17 @@ class ShellTool(BaseTool):
         return ApprovalNeed(reason=verdict.reason or "the command may change files", spec=verdict.spec, rule=verdict.rule,
                             exact=offered(self.name, command, verdict.spec))  # "always" remembers this command
 
+    def plan_read_only(self, args: dict[str, Any], ctx: ToolContext) -> str | None:
+        """Plan mode (tools.permission_mode): None when the allowlist alone judges the command read-only, the
+        person's harmless commands left out (they may write: `make test`); otherwise why not."""
+        command = args.get("command")
+        if not isinstance(command, str) or not command.strip():
+            return None  # run() reports it
+        from mrsmith_tui.tools.shell.classify import classify  # lazily, as approval() does
+
+        verdict = classify(command, (), self.dangerous, root=ctx.root, sensitive=self.sensitive)
+        return None if verdict.read_only else (verdict.reason or "the command may change files")
+
     def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
         command = args.get("command")
         if not isinstance(command, str) or not command.strip():

@@ -15,7 +15,7 @@ from mrsmith_tui.tui.model import Model, counted, one_line
 if TYPE_CHECKING:
     from mrsmith_tui.tools.approval import ApprovalGate, Permission
 
-USAGE = "/permissions lists · /permissions revoke N, SPEC or all"
+USAGE = "/permissions lists · /permissions revoke N, SPEC or all · /permissions mode MODE"
 SPEC_SHOWN = 60  # a spec longer than this (a whole heredoc command) is listed cut, on one line
 
 
@@ -48,6 +48,8 @@ def permissions_command(gate: ApprovalGate, arg: str) -> tuple[str, NoteKind]:
     perms = gate.permissions()
     if not verb:
         return permissions_text(perms), "notice"
+    if verb == "mode":
+        return set_mode(gate, rest)
     if verb != "revoke":
         return f"/permissions: unknown {verb!r} · {USAGE}", "warning"
     if not rest:
@@ -71,17 +73,41 @@ def permissions_command(gate: ApprovalGate, arg: str) -> tuple[str, NoteKind]:
     return f"revoked {short(gone.spec)} (from {_origin(gone.origin)}) · such calls ask again", "notice"
 
 
+def mode_text(mode: str) -> str:
+    from mrsmith_tui.tui.model import MODE_BADGE, MODE_WORDS
+
+    cut = " (the permissions below are refused too)" if mode == "plan" else ""
+    return (f"Permission mode: {MODE_BADGE.get(mode, mode)} · {MODE_WORDS.get(mode, '')}{cut} · "
+            "Shift-Tab cycles ask → accept edits → plan")
+
+
+def set_mode(gate: ApprovalGate, mode: str) -> tuple[str, NoteKind]:
+    """`/permissions mode MODE`: auto only when the session started in it (--permission-mode auto, --yes)."""
+    from mrsmith_tui.tools.permission_mode import MODES
+
+    mode = mode.strip().lower()
+    if mode not in MODES:
+        return f"/permissions mode: which one? ({', '.join(MODES)})", "warning"
+    if mode == "auto" and gate.mode.started != "auto":
+        return "/permissions mode: auto only when mrsmith starts in it (--permission-mode auto or --yes)", "warning"
+    gate.mode.set(mode)
+    return mode_text(mode), "notice"
+
+
 class PermissionsCommand(SlashCommand[str]):
     name = "/permissions"
-    usage = "[revoke SPEC|N|all]"
-    summary = "what runs without asking, and where it came from"
+    usage = "[revoke SPEC|N|all | mode MODE]"
+    summary = "the permission mode, what runs without asking and where it came from"
     rank = 160
 
     def argument_choices(self, model: Model) -> tuple[str, ...]:
-        return ("revoke",)
+        return ("revoke", "mode")
 
     def run(self, ctx: CommandContext, args: str) -> None:
-        text, kind = permissions_command(session_of(ctx).gate, args)
+        gate = session_of(ctx).gate
+        if not args.strip():
+            ctx.note(mode_text(gate.mode.current), "notice")
+        text, kind = permissions_command(gate, args)
         ctx.note(text, kind)
 
 

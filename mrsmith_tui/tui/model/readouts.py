@@ -13,6 +13,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ANSWER_KEYS",
+    "MODE_BADGE",
+    "MODE_WORDS",
     "MOVE_KEYS",
     "NOTE_SECONDS",
     "REQUEST_WORDS",
@@ -78,6 +80,10 @@ SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 STATE_WORDS = {"idle": "idle", "thinking": "thinking", "streaming": "streaming", "tool": "tool",
                "waiting": "waiting for you"}
 SEPARATOR = "  ·  "
+PINNED = 1000  # a status field with this priority is never shed (the permission mode's badge)
+MODE_BADGE = {"ask": "ask", "accept-edits": "accept edits", "plan": "plan", "auto": "AUTO"}
+MODE_WORDS = {"ask": "calls that need approval ask", "accept-edits": "file edits in this folder run without asking",
+              "plan": "only read-only tools run; the model presents a plan", "auto": "every call runs without asking"}
 
 
 def spinner(now: float) -> str:
@@ -126,6 +132,7 @@ def status_fields(model: Model) -> list[tuple[int, str, str]]:
         text = f"{led.background} agent{'s' if led.background != 1 else ''} running"
         fields.append((70, text + (f" ({waiting} waiting for you)" if waiting else ""),  # kept over the agent's name
                        "agents-waiting" if waiting else "agents"))
+    fields.append((PINNED, MODE_BADGE.get(led.mode, led.mode), "mode-" + led.mode))  # drawn first (view.status)
     return fields
 
 
@@ -134,10 +141,11 @@ def fit_status(fields: list[tuple[int, str, str]], width: int) -> list[tuple[str
     kept = list(fields)
     while kept:
         total = sum(len(t) for _, t, _ in kept) + len(SEPARATOR) * (len(kept) - 1) + 2
-        if total <= width or len(kept) == 1:
+        sheddable = [i for i in range(len(kept)) if kept[i][0] < PINNED]
+        if total <= width or len(sheddable) <= 1:
             break
-        weakest = min(range(len(kept)), key=lambda i: kept[i][0])
-        if kept[weakest][0] >= 90 and len(kept) <= 2:
+        weakest = min(sheddable, key=lambda i: kept[i][0])
+        if kept[weakest][0] >= 90 and len(sheddable) <= 2:
             break
         kept.pop(weakest)
     return [(t, s) for _, t, s in kept]

@@ -95,6 +95,8 @@ class StatusLedger:
     tool_used: int = 0
     tool_limit: int | None = None
     background: int = 0  # running background agents
+    mode: str = "ask"  # the permission mode (tools.permission_mode): its badge is never shed
+    mode_auto: bool = False  # the session started in auto: Shift-Tab's cycle reaches it again
     run_started: float | None = None
     # this turn's usage (the dim line at the end of a turn)
     turn_in: int = 0

@@ -21,6 +21,7 @@ __all__ = [
     "CloseAgent",
     "CopyBlock",
     "CustomCommandsLoaded",
+    "CycleMode",
     "DraftChanged",
     "EffortChanged",
     "FocusBlock",
@@ -113,6 +114,10 @@ class Resized(Msg):
 
 class ToggleSidebar(Msg):
     pass
+
+
+class CycleMode(Msg):
+    """Shift-Tab: the next permission mode."""
 
 
 class ToggleReview(Msg):

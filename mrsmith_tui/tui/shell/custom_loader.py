@@ -4,13 +4,16 @@ folds them in as one `CustomCommandsLoaded` Msg. Their warnings become a toast, 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
+from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.tui import model as ui
 
 if TYPE_CHECKING:
+    from textual.app import SystemCommand
+
     from mrsmith_tui.core.custom_commands import CommandSet
     from mrsmith_tui.tui.shell.host import AppHost
 
@@ -52,8 +55,13 @@ def completion_label(model: ui.Model, draft: str) -> str:
     return f"{draft} ({command.label})" if command is not None else draft
 
 
-def palette_entries(model: ui.Model) -> Iterable[tuple[str, str]]:
-    """(name, help) of each custom command for the command palette."""
+def palette_commands(model: ui.Model, submit: Callable[[str], None]) -> Iterator[SystemCommand]:
+    """Each custom command for the command palette, saying whose it is. Its help is Content, never markup:
+    a file's text is data, and Textual's markup parser raises on `[a='` even escaped (the palette crashed)."""
+    from textual.app import SystemCommand
+    from textual.content import Content
+
     for command in model.custom.commands:
-        yield command.name, command.help_line()
+        shown = cast(str, Content(clean(command.help_line())))  # Content.from_markup returns a Content as it is
+        yield SystemCommand(command.name, shown, lambda name=command.name: submit(name))
 

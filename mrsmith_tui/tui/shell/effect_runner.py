@@ -47,12 +47,24 @@ def carry_out(app: AppHost, effect: fx.Effect) -> None:
         _focus(app, effect.target)
     elif isinstance(effect, fx.SwitchSession):
         app.link.switch(effect.session_id)
+    elif isinstance(effect, fx.SetPermissionMode):
+        set_mode(app, effect.mode)
     elif isinstance(effect, fx.OpenEditor):
         open_editor(app, effect.text)
     elif isinstance(effect, fx.IndexFiles):
         index_in_background(app)
     elif isinstance(effect, fx.Notify):
         app.notify(clean(PROCESS.redact(effect.text)), timeout=6, markup=False)
+
+
+def set_mode(app: AppHost, mode: str) -> None:
+    """The session's gate takes the mode the model shows (before the session is composed, the link gives it
+    the model's mode when it is: SessionLink._adopt)."""
+    if app.session is not None:
+        try:
+            app.session.gate.mode.set(mode)
+        except ValueError as e:
+            app.ui(ui.Note, text=str(e), kind="error")
 
 
 def cancel_run(app: AppHost) -> None:

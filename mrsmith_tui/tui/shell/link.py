@@ -151,6 +151,7 @@ class SessionLink:
             fields = agent_fields(self.session.agent)
             fields["context_limit"] = app.model.ledger.context_limit or fields["context_limit"]
             app.model = replace(app.model, ledger=replace(app.model.ledger, **fields))
+            self.session.gate.mode.set(app.model.ledger.mode)  # a mode chosen (Shift-Tab) before it was composed
 
     def switch(self, session_id: str) -> None:
         """Put a recorded session on screen in place of this one; the old one is closed, its Msgs dropped."""

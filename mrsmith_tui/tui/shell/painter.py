@@ -5,6 +5,7 @@ something waits or a passing note is up.
 
 from __future__ import annotations
 
+import os
 from typing import TYPE_CHECKING
 
 from textual.content import Content
@@ -25,6 +26,19 @@ if TYPE_CHECKING:
     from mrsmith_tui.tui.shell.host import AppHost
 
 SPINNER_INTERVAL = 0.1  # 10 fps, only while something runs
+SCREEN_FPS = 120  # the most often a changed screen is painted; Textual's default is 60
+
+
+def paint_sooner() -> None:
+    """A key typed while agents stream waits for the screen's next paint tick: at 120 instead of
+    60 ticks a second the bench's 100-agent key median went from 11 to 4.5 ms (p95 38–41 -> 34–39).
+    An idle screen is never painted (no ticks), so idle costs nothing. TEXTUAL_FPS, if the person
+    set it, wins."""
+    if os.environ.get("TEXTUAL_FPS"):
+        return
+    import textual.screen
+
+    textual.screen.UPDATE_PERIOD = 1 / SCREEN_FPS  # type: ignore[misc]  # read each time a screen starts its update timer
 
 
 class Painter:

@@ -5,6 +5,7 @@
     requests.py   approvals, go-on requests and questions: when they take the keyboard, their answers
     agents.py     the task list, the agents' panel and each agent's own conversation
     mcp.py        the MCP servers' rows in the sidebar
+    modes.py      the permission mode: Shift-Tab, and the badge's mode
     input.py      the prompt: typing, completion, history, sending
     commands.py   a /command: what the screen answers at once, what goes to the shell
     custom.py     custom /commands: found, listed, completed, expanded into a prompt
@@ -25,6 +26,7 @@ from mrsmith_tui.tui.update import (
     custom,
     keys,
     mcp,
+    modes,
     prompt_extras,
     prompt_keys,
     requests,
@@ -38,7 +40,7 @@ from mrsmith_tui.tui.update.requests import GRACE, answer_for, key_route
 from mrsmith_tui.tui.update.routing import ROUTES, update
 from mrsmith_tui.tui.update.sessions import initial_model
 
-for _concern in (stream, tools, requests, agents, mcp, prompt_input, keys, sessions, custom, prompt_extras, prompt_keys):
+for _concern in (stream, tools, requests, agents, mcp, modes, prompt_input, keys, sessions, custom, prompt_extras, prompt_keys):
     ROUTES.update(_concern.HANDLERS)
 
 __all__ = ["GRACE", "answer_for", "completions", "initial_model", "key_route", "update"]

@@ -89,6 +89,13 @@ class SwitchSession(Effect):
 
 
 @dataclass(frozen=True)
+class SetPermissionMode(Effect):
+    """Put the session's gate in this permission mode (tools.permission_mode)."""
+
+    mode: str
+
+
+@dataclass(frozen=True)
 class Notify(Effect):
     """A passing notification (a toast), for news that arrives while the person is elsewhere."""
 

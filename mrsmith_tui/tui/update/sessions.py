@@ -15,9 +15,10 @@ from mrsmith_tui.tui.update.requests import drop_requests
 
 def initial_model(*, agent: str = "", model: str = "", effort: str | None = None, context_limit: int = 0,
                   history: tuple[str, ...] = (), agents: tuple[str, ...] = (), themes: tuple[str, ...] = (),
-                  width: int = 120, height: int = 40, models: tuple[str, ...] = ()) -> Model:
+                  width: int = 120, height: int = 40, models: tuple[str, ...] = (), mode: str = "ask") -> Model:
     return Model(
-        ledger=ui.StatusLedger(agent=agent, model=model, effort=effort, context_limit=context_limit),
+        ledger=ui.StatusLedger(agent=agent, model=model, effort=effort, context_limit=context_limit, mode=mode,
+                               mode_auto=mode == "auto"),
         input=ui.InputState(history=history[-ui.HISTORY_CAP:]),
         screen=ui.Screen(width=width, height=height),
         agents_known=agents,

@@ -77,18 +77,22 @@ class PromptArea(TextArea):
         if key == "ctrl+g":
             self.post_message(self.Say(ui.EditPrompt, text=self.text))
         elif key == "ctrl+r":
+            self.searching = True  # at once: keys typed before the next paint are the query, not the prompt's
             self.post_message(self.Say(ui.SearchKey, action="start"))
         elif not self.searching:
             return False
         elif key in ("enter", "tab"):
+            self.searching = False
             self.post_message(self.Say(ui.SearchKey, action="accept"))
         elif key == "escape":
+            self.searching = False
             self.post_message(self.Say(ui.SearchKey, action="cancel"))
         elif key == "backspace":
             self.post_message(self.Say(ui.SearchKey, action="erase"))
         elif event.is_printable and event.character:
             self.post_message(self.Say(ui.SearchKey, action="type", text=event.character))
         else:  # any other key ends the search with the match in the prompt
+            self.searching = False
             self.post_message(self.Say(ui.SearchKey, action="accept"))
         event.stop()
         event.prevent_default()

@@ -21,12 +21,18 @@ STYLES = {
     "ctx-error": "bold $error",
     "agents": "$accent",
     "agents-waiting": "bold $warning",
+    "mode-ask": "$text-muted",
+    "mode-accept-edits": "bold $accent",
+    "mode-plan": "bold $success",
+    "mode-auto": "bold $text on $error",  # the red badge
 }
 
 
 def status_content(model: Model, width: int) -> Content:
     parts: list[Content] = []
-    for i, (text, style) in enumerate(fit_status(status_fields(model), width)):
+    kept = fit_status(status_fields(model), width)
+    kept = [f for f in kept if f[1].startswith("mode-")] + [f for f in kept if not f[1].startswith("mode-")]  # the badge
+    for i, (text, style) in enumerate(kept):
         if i:
             parts.append(Content.styled(SEPARATOR, "$text-muted"))
         parts.append(Content.styled(text, STYLES.get(style, "")))

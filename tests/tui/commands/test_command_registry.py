@@ -36,7 +36,7 @@ HELP_BEFORE = {
     "/init": "write AGENTS.md (build, test, layout notes) from what the repository holds; asks with the diff",
     "/undo": "[N]  put back the files the last turn (or N turns) changed with the file tools",
     "/sessions": "this folder's sessions: pick one to resume",
-    "/permissions": "[revoke SPEC|N|all]  what runs without asking, and where it came from",
+    "/permissions": "[revoke SPEC|N|all | mode MODE]  the permission mode, what runs without asking and where it came from",
 }
 
 
