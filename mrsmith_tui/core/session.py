@@ -79,7 +79,7 @@ class AgentSession:
     ) -> None:
         """`resumed`: going on with a recorded session (SessionStarted says so); `history` its recorded
         history. `add_ons` is called once, here, with this session (not yet announced, no conversation)."""
-        msgs.build_all()  # before this session starts a thread (see msgs.msg_base)
+        msgs.ready_for_threads()  # before this session starts a thread (see msgs.msg_base)
         self._parts = parts
         self.config: Config = parts.config
         self.cwd: Path = parts.cwd
