@@ -162,7 +162,7 @@ def test_a_command_the_person_ran_starts_the_file_a_skill_does_not(tmp_path):
     assert [getattr(r, "skill", None) for r in read_transcript(path)[0][1:]] == ["plan", ""]
 
 
-@pytest.mark.parametrize("size", [(80, 24), (120, 30), (200, 60)])
+@pytest.mark.parametrize("size", [(60, 20), (80, 24), (89, 24), (90, 24), (120, 30), (200, 60)])
 async def test_no_picker_row_wraps(tmp_path, size):
     from textual.app import App
 
@@ -187,3 +187,4 @@ async def test_no_picker_row_wraps(tmp_path, size):
         for i in range(options.option_count):
             text = str(options.get_option_at_index(i).prompt)
             assert len(text) <= inner - 2, (inner, text)  # the option's own padding: one line each
+            assert ("coder/qwen3" in text) is (size[0] >= 90)  # narrow: no agent/model column

@@ -32,7 +32,8 @@ class SessionPicker(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         # The --list table, one row an option, so the picker and the CLI read the same.
         prompt_width, say_current = self._prompt_width()
-        header, *rows = format_sessions(self.sessions, prompt_width=prompt_width, headless_mark="[h]").splitlines()
+        header, *rows = format_sessions(self.sessions, prompt_width=prompt_width, headless_mark="[h]",
+                                        narrow=self._narrow).splitlines()
         options = []
         for info, row in zip(self.sessions, rows, strict=False):  # one row a session
             mark = "● " if info.id == self.current else "  "
@@ -45,13 +46,18 @@ class SessionPicker(ModalScreen[str | None]):
                          classes="title")  # Content: "[h]" is text, not markup
             yield OptionList(*options, id="session-list")
 
+    @property
+    def _narrow(self) -> bool:
+        """Under 90 columns the rows leave out the agent/model and the year (at 60 they wrapped)."""
+        return (self.app.size.width or 120) < 90
+
     def _prompt_width(self) -> tuple[int, bool]:
         """The first prompt's column takes what the others leave in the dialog, so no row wraps (at 80
         columns it did): the dialog's border and padding, the list's padding and scrollbar and the mark
         are taken off first, and "(this session)" when there is room for it (the mark says it too)."""
         width = self.app.size.width or 120
         room = min(140, int(width * 0.95)) - 6 - 4 - 2
-        room -= format_sessions(self.sessions, headless_mark="[h]").splitlines()[0].index("FIRST PROMPT")
+        room -= format_sessions(self.sessions, headless_mark="[h]", narrow=self._narrow).splitlines()[0].index("FIRST PROMPT")
         say_current = bool(self.current) and room - len(CURRENT) >= 24
         return max(12, min(48, room - (len(CURRENT) if say_current else 0))), say_current
 
