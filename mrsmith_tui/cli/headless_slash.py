@@ -78,12 +78,13 @@ def slash_outcome(slash: HeadlessPrompt, session: Any, *, yes: bool, json_lines:
 
 
 def _may_write(session: Any, yes: bool) -> bool:
-    """Whether a write_file call would run without a person to ask (--yes, an allow, a mode that lets edits)."""
+    """Whether writing AGENTS.md would run without a person to ask: --yes (auto mode) or an allow. Plan mode
+    refuses every write; accept-edits still asks for AGENTS.md (a file agents take instructions from)."""
     mode = getattr(getattr(session.gate, "mode", None), "current", "ask")
     mode = mode() if callable(mode) else mode
     if mode == "plan":
         return False
-    return yes or mode in ("accept-edits", "auto") or session.gate.allowed_by("write_file", "writes") is not None
+    return yes or mode == "auto" or session.gate.allowed_by("write_file", "writes") is not None
 
 
 def headless_undo(session: Any, steps: int, *, json_lines: bool) -> int:

@@ -71,6 +71,7 @@ def load_commands(root: Path, *, builtin: Iterable[str], user_dir: Path | None =
             _walk(fd, (), _home_shown(user_dir), "user", user, found)
         finally:
             os.close(fd)
+    mine_broken = {name for name, _ in found.broken}  # yours that cannot be used keep their names
     project: list[CustomCommand] = []
     real_root = Path(os.path.realpath(root))
     try:
@@ -85,6 +86,9 @@ def load_commands(root: Path, *, builtin: Iterable[str], user_dir: Path | None =
         found.warnings.append(f"{PROJECT_DIR}: cannot read it: {e.strerror or e}")
     if found.over:
         found.warnings.append(f"more than {MAX_FILES} command files: the rest are not read")
+    for command in [c for c in project if c.name in mine_broken]:  # never sent in the place of your own
+        project.remove(command)
+        found.warnings.append(f"{command.path}: {command.name} is also yours, which wins though it cannot be used")
     return merged(user, project, frozenset(builtin), found.broken, found.warnings)
 
 

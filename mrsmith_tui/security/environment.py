@@ -32,7 +32,10 @@ _SECRET_NAME = re.compile(
     r"|(?:^|_)(?:TOKEN|SECRET|CREDENTIALS?|PASSWD|PRIVATE_KEY|ACCESS_KEY|SECRET_KEY)S?(?:_|$)"
     r"|_(?:PWD|PAT|PASS)$"  # MYSQL_PWD, GITHUB_PAT, DB_PASS; not PWD, the working directory
     r"|(?:^|_)DSN$"  # SENTRY_DSN carries its key in the URL
-    r"|(?:^|_)KEY(?:_ID)?$",
+    r"|(?:^|_)KEY(?:_ID)?$"
+    # Carriers known by name: a vault's unlocked session (Bitwarden, 1Password), sshpass's password, a webhook
+    # URL (the URL is the secret), registry credentials, a cookie. Not DESKTOP_SESSION nor DBUS_SESSION_BUS_ADDRESS.
+    r"|^BW_SESSION$|^OP_SESSION_|^SSHPASS$|(?:^|_)WEBHOOK(?:_URL)?$|(?:^|_)AUTH_CONFIG$|(?:^|_)COOKIE$",
     re.IGNORECASE,
 )
 # Kept from children but not redacted: AWS_REGION=us-east-1 is configuration, not a secret.
@@ -42,6 +45,7 @@ _SECRET_VALUE = re.compile(
     r"\b(?:sk-[A-Za-z0-9_-]{16,}|sk_(?:live|test)_[A-Za-z0-9]{16,}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,}"
     r"|xox[abposr]-[A-Za-z0-9-]{10,}|(?:AKIA|ASIA)[0-9A-Z]{16}|AIza[0-9A-Za-z_-]{35}|glpat-[A-Za-z0-9_-]{20,}"
     r"|hf_[A-Za-z0-9]{30,}|npm_[A-Za-z0-9]{36}|pypi-[A-Za-z0-9_-]{50,})"
+    r"|https://(?:hooks\.slack\.com/services|(?:discord|discordapp)\.com/api/webhooks)/[A-Za-z0-9/_-]{16,}"
     r"|-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----"
 )
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from loopback import text_turn, tool_turn
 
 
@@ -59,3 +61,14 @@ def test_init_headless_without_leave_is_one_line(cli, loopback):
     assert done.code == 2 and not srv.requests and not (cli.cwd / "AGENTS.md").exists()
     assert done.err_lines[-1] == ("mrsmith: /init writes AGENTS.md, which needs leave to write: "
                                   "add --allow write_file (or --yes)")
+
+
+@pytest.mark.parametrize(("mode", "writes"), [("accept-edits", False), ("auto", True), ("plan", False)])
+def test_init_headless_follows_the_permission_mode(cli, loopback, mode, writes):
+    """accept-edits still asks for AGENTS.md (agents take instructions from it): headless, one line."""
+    pytest.importorskip("mrsmith_tui.tools.permission_mode")  # the modes of #25 (another part)
+    srv = loopback([tool_turn("write_file", {"path": "AGENTS.md", "content": "# notes\n"}), text_turn("done")])
+    done = cli.using(srv.base_url).run("-p", "/init", "--permission-mode", mode)
+    assert (cli.cwd / "AGENTS.md").exists() == writes, done.err
+    if not writes:
+        assert done.code == 2 and not srv.requests and "/init writes AGENTS.md" in done.err_lines[-1]

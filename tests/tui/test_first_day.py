@@ -333,23 +333,44 @@ def _long_answer(n: int) -> str:
 
 
 def test_a_60k_answer_streams_with_its_end_shown_and_ends_as_markdown():
+    """The live tail shows the end of what arrived (its size capped); the Markdown worker renders
+    the closed chunks meanwhile and says when the finished answer's lines are all there (#26)."""
+    import threading
+
     from rich.console import Console
 
-    from mrsmith_tui.tui.view.chat_view import flatten
+    from mrsmith_tui.tui.model import Block
+    from mrsmith_tui.tui.view.blocks import LIVE_CHARS, render_text_live
 
     console = Console(width=100)
-    renderer = AnswerRenderer(lambda renderable, width: flatten(renderable, console, width))
+    ready = threading.Event()
+    renderer = AnswerRenderer(lambda: (console, console.options), ready.set)
     text = _long_answer(60_000)
     for cut in range(2_000, len(text), 7_000):
-        closed, tail, _ = renderer.render(text[:cut], streaming=True, width=100)
-        shown = "\n".join(c.plain for c in closed) + (tail.plain if tail else "")
-        assert text[:cut].rstrip().split("\n")[-1] in shown  # the end of what arrived is on screen
-    more = True
-    while more:
-        closed, tail, more = renderer.render(text, streaming=False, width=100)
-    shown = "\n".join(c.plain for c in closed)
-    assert tail is None and "THE END" in shown and "Part 0" in shown
+        live = render_text_live(Block(key="b1", kind="text", started=0.0, text=text[:cut])).plain
+        assert text[:cut].rstrip().split("\n")[-1] in live  # the end of what arrived is on screen
+        assert len(live) < LIVE_CHARS + 200
+        renderer.want(text[:cut], streaming=True, width=100)
+    renderer.want(text, streaming=False, width=100)
+    assert ready.wait(90)
+    lines = renderer.lines(text, 100)
+    assert lines is not None
+    shown = "\n".join("".join(s.text for s in line) for line in lines)
+    assert "THE END" in shown and "Part 0" in shown
     assert "## Part" not in shown and "```" not in shown and "**bold**" not in shown  # drawn, not source
+    one_line = Block(key="b2", kind="text", started=0.0, text="x" * 50_000 + "END")
+    assert render_text_live(one_line).plain.endswith("END") and len(render_text_live(one_line).plain) < 2 * LIVE_CHARS
+
+
+def test_a_short_finished_answer_is_markdown_at_once_without_the_worker():
+    from rich.console import Console
+
+    console = Console(width=100)
+    renderer = AnswerRenderer(lambda: (console, console.options), lambda: None)
+    lines = renderer.lines("## Title\n\nSome **bold** words.\n", 100)
+    assert lines is not None
+    shown = "\n".join("".join(s.text for s in line) for line in lines)
+    assert "Title" in shown and "bold" in shown and "**" not in shown and "##" not in shown
 
 
 async def test_a_long_streamed_answer_is_markdown_on_screen_when_it_ends():

@@ -9,13 +9,12 @@ from typing import TYPE_CHECKING
 
 from mrsmith_tui import msgs as m
 from mrsmith_tui.errors import message_of
-from mrsmith_tui.security.redact import PROCESS
-from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.commands import REGISTRY, run_command
 from mrsmith_tui.tui.shell.editor import open_editor
 from mrsmith_tui.tui.shell.file_index_job import index_in_background
 from mrsmith_tui.tui.shell.history_file import append_history
+from mrsmith_tui.tui.shell.toasts import toast
 from mrsmith_tui.tui.update import effects as fx
 from mrsmith_tui.tui.view.prompt_box import PromptArea
 from mrsmith_tui.tui.view.sidebar import SidebarView
@@ -54,7 +53,7 @@ def carry_out(app: AppHost, effect: fx.Effect) -> None:
     elif isinstance(effect, fx.IndexFiles):
         index_in_background(app)
     elif isinstance(effect, fx.Notify):
-        app.notify(clean(PROCESS.redact(effect.text)), timeout=6, markup=False)
+        toast(app, effect.text)  # a burst of them (a fleet finishing) is one toast
 
 
 def set_mode(app: AppHost, mode: str) -> None:

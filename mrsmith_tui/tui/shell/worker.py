@@ -32,6 +32,7 @@ class RunWorker:
             app.start_session()  # a prompt sent within the first frame
         token = CancelToken()
         self._token = token
+        hold_full_collections()
         # Sent before the session is composed: it goes out the moment the session is ready.
         if app.session is None and app.link.when_ready(lambda: self._run(prompt, token, literal)):
             self._waiting = token
@@ -92,8 +93,31 @@ class RunWorker:
 def settle_memory(app: AppHost) -> None:
     """Collect once, then freeze what survives (start-up, finished blocks) out of the collector's
     view: a full collection over the ~200k objects of a long session paused the screen for about
-    90 ms in the middle of a stream. Done only when no run is going, so the pause lands on idle."""
+    90 ms in the middle of a stream. Done only when no run is going, SETTLE_AFTER seconds after the
+    run ended (a prompt sent right away is not held up by it; a run started by then puts it off)."""
     if app.model.run.running:
+        return
+    app.set_timer(SETTLE_AFTER, lambda: _settle_now(app))
+
+
+def _settle_now(app: AppHost) -> None:
+    if app.model.run.running:  # the next run's end settles it
         return
     gc.collect()
     gc.freeze()
+    first, second, _third = gc.get_threshold()
+    gc.set_threshold(first, second, FULL_EVERY)
+
+
+SETTLE_AFTER = 1.0
+FULL_EVERY = 10  # Python's own: a full collection after this many of the middle generation's
+HELD = 1_000_000  # ... and while a run goes: none (settle_memory collects everything when it ends)
+
+
+def hold_full_collections() -> None:
+    """While a turn streams, the full collection waits for its end (issue #26): it walked every
+    object the last freeze left out, the Markdown worker's lines among them, and paused the screen
+    for 15-70 ms in the middle of a stream. The young generations still collect as they did (what a
+    delta leaves behind dies young); settle_memory collects all of it once the run is over."""
+    first, second, _third = gc.get_threshold()
+    gc.set_threshold(first, second, HELD)

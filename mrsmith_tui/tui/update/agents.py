@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from mrsmith_tui import msgs as m
 from mrsmith_tui.agents.states import FINAL
@@ -14,6 +13,7 @@ from mrsmith_tui.tui.update import effects as fx
 from mrsmith_tui.tui.update import routing
 from mrsmith_tui.tui.update.blocks import flash, note_block
 from mrsmith_tui.tui.update.effects import Effects, Handler
+from mrsmith_tui.tui.update.quick_replace import replace
 from mrsmith_tui.tui.update.requests import drop_requests
 from mrsmith_tui.tui.update.stream import end_run_blocks
 
@@ -38,11 +38,14 @@ def _agent_spawned(model: Model, msg: m.AgentSpawned) -> tuple[Model, Effects]:
     return _set_agents(model, rows + (row,)), ()
 
 
+_INDEX: list = [None, {}]  # the last rows tuple looked up in, and its agent ids' places (a memo)
+
+
 def _agent_index(model: Model, agent_id: str) -> int | None:
-    for i, r in enumerate(model.sidebar.agents):
-        if r.agent_id == agent_id:
-            return i
-    return None
+    rows = model.sidebar.agents
+    if _INDEX[0] is not rows:  # most Msgs leave the rows as they were: one dict a change, not a scan a Msg
+        _INDEX[0], _INDEX[1] = rows, {r.agent_id: i for i, r in enumerate(rows)}
+    return _INDEX[1].get(agent_id)
 
 
 def _agent_state(model: Model, msg: m.AgentStateChanged) -> tuple[Model, Effects]:

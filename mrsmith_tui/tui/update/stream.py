@@ -4,8 +4,6 @@ its end, and the worker's return. (Resume replays the same Msgs through these ha
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from mrsmith_tui import msgs as m
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.model import Model, duration, short_count
@@ -20,6 +18,7 @@ from mrsmith_tui.tui.update.blocks import (
 )
 from mrsmith_tui.tui.update.custom import start_run
 from mrsmith_tui.tui.update.effects import Effects, Handler
+from mrsmith_tui.tui.update.quick_replace import replace
 
 
 def _session_started(model: Model, msg: m.SessionStarted) -> tuple[Model, Effects]:

@@ -21,7 +21,8 @@ from mrsmith_tui.tui.model import Block, duration, one_line, spinner
 GUTTER = "│ "
 LINE_CAP = 1_000  # chars of one shown line
 SHOWN_LINES = 400  # lines of an unfolded body
-LIVE_LINES = 60  # lines of a streaming answer shown while it streams
+LIVE_LINES = 60  # lines of a streaming answer shown while it streams ...
+LIVE_CHARS = 6_000  # ... and at most this many characters of them (each frame wraps what it shows)
 LIVE_TAIL = 3  # lines of streaming reasoning / tool output shown
 FOLDED_LINES = 4
 DIFF_FOLDED = 14
@@ -133,12 +134,28 @@ def render_reasoning(b: Block, now: float, width: int) -> Content:
     return join_lines([head, *body])
 
 
-def render_text_live(b: Block) -> Content:
+def live_tail(b: Block) -> tuple[list[str], int]:
+    """The last lines of a streaming answer as shown (LIVE_LINES, LIVE_CHARS, each line cut), and
+    how many lines are above them."""
     tail, hidden = _tail_lines(b.text, LIVE_LINES)
-    parts = []
-    if hidden:
-        parts.append(Content.styled(f"… {hidden} lines above (shown whole when the answer ends)", f"{MUTED} italic"))
-    parts.extend(Content(_cut(line)) for line in tail)
+    size = sum(len(line) for line in tail)
+    while len(tail) > 1 and size > LIVE_CHARS:
+        size -= len(tail[0])
+        del tail[0]
+        hidden += 1
+    if tail and len(tail[-1]) > LINE_CAP:  # a long line still being written: its end, where the words arrive
+        tail[-1] = "…" + tail[-1][-(LINE_CAP - 1):]
+    return [_cut(line) for line in tail], hidden
+
+
+def lines_above(hidden: int) -> Content:
+    return Content.styled(f"… {hidden} lines above (shown whole when the answer ends)", f"{MUTED} italic")
+
+
+def render_text_live(b: Block) -> Content:
+    tail, hidden = live_tail(b)
+    parts = [lines_above(hidden)] if hidden else []
+    parts.extend(Content(line) for line in tail)
     return join_lines(parts)
 
 

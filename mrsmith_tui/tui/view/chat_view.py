@@ -14,24 +14,18 @@ from rich.console import Console
 from rich.text import Text
 from textual import events
 from textual.binding import BindingType
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
 
 from mrsmith_tui.tui.model import Block, ChatLog, StatusLedger, Welcome
-from mrsmith_tui.tui.view.answer import AnswerRenderer
-from mrsmith_tui.tui.view.blocks import render_block, render_text_live
+from mrsmith_tui.tui.view.answer_view import AnswerView, BlockClicked, reserve_rows
+from mrsmith_tui.tui.view.blocks import render_block
 from mrsmith_tui.tui.view.sidebar import TypedAway
 from mrsmith_tui.tui.view.welcome import welcome_content
 
 LIVE_BLOCKS = 50
-
-
-class BlockClicked(Message):
-    def __init__(self, key: str) -> None:
-        super().__init__()
-        self.key = key
 
 
 class ConversationKey(Message):
@@ -46,20 +40,6 @@ class UserScrolled(Message):
     def __init__(self, at_bottom: bool) -> None:
         super().__init__()
         self.at_bottom = at_bottom
-
-
-ROW_STEP = 8  # a streaming answer grows its block this many rows at a time
-
-
-def reserve_rows(content: Content, rules: Any, width: int) -> Content:
-    """Pad a streaming answer to a multiple of ROW_STEP rows.
-
-    Each time a block's height changes Textual lays out the conversation and repaints the
-    whole screen (everything shifts under the followed tail); inside the reserved rows only
-    the block repaints. The blank rows go when the answer ends.
-    """
-    spare = -content.get_height(rules, width) % ROW_STEP
-    return Content.assemble(content, "\n" * spare) if spare else content
 
 
 def flatten(renderable: Any, console: Console, width: int) -> Content:
@@ -89,6 +69,7 @@ class BlockView(Static):
         self.frame: int = -1
         self.width: int = 0
         self.now: float = 0.0
+        self.rows = -1  # an open block's rows when last drawn (-1: not open, or not known)
 
     def show(self, block: Block, now: float, width: int) -> None:
         frame = int(now * 10) if not block.done else -1
@@ -101,8 +82,12 @@ class BlockView(Static):
         if not isinstance(shown, (Content, str)):
             shown = flatten(shown, self.app.console, width)
         elif block.kind == "text" and not block.done and isinstance(shown, Content):
-            shown = reserve_rows(shown, self.styles, width)
-        self.update(shown)
+            shown, _rows = reserve_rows(shown, self.styles, width)
+        rules: Any = self.styles
+        rows = shown.get_height(rules, width) if isinstance(shown, Content) and not block.done else -1
+        # An open block's spinner and clock move ten times a second: while its rows hold, only it repaints.
+        self.update(shown, layout=rows < 0 or rows != self.rows)
+        self.rows = rows
 
     def restyle(self) -> None:
         """Draw again at the next show (the theme changed: Markdown was flattened in the old colours)."""
@@ -110,103 +95,6 @@ class BlockView(Static):
 
     def text_shown(self) -> str:
         return str(self.render())
-
-    def on_click(self, event: events.Click) -> None:
-        event.stop()
-        self.post_message(BlockClicked(self.key))
-
-
-class AnswerView(Vertical):
-    """An answer block: its closed Markdown chunks, one Static each, drawn once (view/answer.py), then
-    the open tail, the only part a streamed delta redraws; folded, one Static of its first lines."""
-
-    DEFAULT_CSS = """
-    AnswerView { height: auto; }
-    AnswerView > .chunk { height: auto; margin: 0 0 1 0; }
-    AnswerView > .tail { height: auto; }
-    """
-
-    def __init__(self, block: Block) -> None:
-        super().__init__(classes=f"block -{block.kind}")
-        self.key = block.key
-        self.block: Block | None = None
-        self.width = 0
-        self._chunks: list[Static] = []
-        self._shown: list[Content] = []
-        self._tail = Static("", classes="tail")
-        self._answer = AnswerRenderer(lambda renderable, w: flatten(renderable, self.app.console, w))
-
-        self._early: tuple[Block, float, int] | None = None  # shown before it was mounted
-        self.settled = False
-
-    def compose(self):
-        yield self._tail
-
-    def on_mount(self) -> None:
-        if self._early is not None:
-            early, self._early = self._early, None
-            self.show(*early)
-
-    def show(self, block: Block, now: float, width: int) -> None:
-        if not self._tail.is_attached:  # its chunks are mounted before the tail: once it is there
-            self._early = (block, now, width)
-            return
-        # The tail is attached from its compose on, which may be before this view's own Mount: a block
-        # shown then supersedes the one kept early, which on_mount must not draw again over it (a long
-        # answer that ended before its view was mounted stayed a streaming one, never Markdown).
-        self._early = None
-        if block is self.block and width == self.width:
-            return
-        self.block, self.width = block, width
-        self.set_class(not block.done, "-open")
-        if block.done and block.folded:
-            self._set_chunks([])
-            self._tail.update(render_block(block, now, width))
-            return
-        closed, tail, more = self._answer.render(block.text, streaming=not block.done, width=width)
-        if not block.done:
-            # Streaming: its end, as plain lines (one Static, the cheapest frame); the closed chunks are
-            # rendered meanwhile, one a frame, so the Markdown is ready when the answer ends.
-            self.settled = False
-            self._set_chunks([])
-            self._tail.update(reserve_rows(render_text_live(block), self._tail.styles, width))
-            return
-        self.settled = not more  # every chunk of the finished answer is drawn
-        if more:  # the next chunk on the next frame
-            self.call_later(self._again)
-        self._set_chunks(closed)
-        self._tail.display = tail is not None
-        if tail is not None:
-            self._tail.update(tail)
-
-    def _again(self) -> None:
-        block, self.block = self.block, None
-        if block is not None and self.is_attached:
-            self.show(block, 0.0, self.width)
-
-    def _set_chunks(self, closed: list[Content]) -> None:
-        for i, content in enumerate(closed):
-            if i < len(self._chunks):
-                if self._shown[i] is not content:
-                    self._chunks[i].update(content)
-                    self._shown[i] = content
-                continue
-            chunk = Static(content, classes="chunk")
-            self._chunks.append(chunk)
-            self._shown.append(content)
-            self.mount(chunk, before=self._tail)
-        for chunk in self._chunks[len(closed):]:
-            chunk.remove()
-        del self._chunks[len(closed):], self._shown[len(closed):]
-        if not closed:
-            self._tail.display = True
-
-    def restyle(self) -> None:
-        self.block = None
-        self._answer.forget()
-
-    def text_shown(self) -> str:
-        return "\n".join(str(w.render()) for w in (*self._chunks, self._tail) if w.display)
 
     def on_click(self, event: events.Click) -> None:
         event.stop()

@@ -173,7 +173,8 @@ class SidebarView(Static):
         self._sb, self._shown = sb, key
         self.can_focus = bool(sb.agents)
         content, self._owners = sidebar_lines(sb, now, self.size.width or 38, self.size.height)
-        self.update(content)
+        # Beside the conversation the panel's size is fixed (CSS): new rows repaint it only, no layout.
+        self.update(content, layout=self.has_class("-strip"))
 
     def action_key(self, action: str) -> None:
         self.post_message(PanelKeyPressed(action))
