@@ -29,7 +29,7 @@ def test_a_sub_agent_works_in_plan_mode_too(cli, loopback):
                                        "--allow", "shell", "--json")
     assert done.code == 0, done.err
     assert not (cli.cwd / "sub.txt").exists() and not (cli.cwd / "sub2.txt").exists()
-    sub_requests = [r for r in srv.requests if any("write sub.txt" == m.get("content") for m in r["messages"])]
+    sub_requests = [r for r in srv.requests if any(m.get("content") == "write sub.txt" for m in r["messages"])]
     assert sub_requests and all("# Plan mode" in r["messages"][0]["content"] for r in sub_requests)
     refusals = [m["content"] for r in sub_requests for m in r["messages"] if m.get("role") == "tool"]
     assert sum(c.startswith("plan mode: ") for c in refusals) >= 2, refusals
