@@ -12,20 +12,25 @@ BUNDLED_THEMES_DIR = BUNDLED_DIR / "themes"
 BUNDLED_SKILLS_DIR = BUNDLED_DIR / "skills"
 
 
+def _xdg(name: str, *default: str) -> Path:
+    """$name when it is an absolute path, else ~/default…. The XDG spec says a relative one is invalid and
+    ignored: honoured, XDG_CONFIG_HOME=.config made a cloned repository's .config/mrsmith the person's own
+    config, tools (run without a trust prompt) and commands."""
+    value = os.environ.get(name) or ""
+    return Path(value) if os.path.isabs(value) else Path.home().joinpath(*default)
+
+
 def config_dir() -> Path:
     """`~/.config/mrsmith` (XDG_CONFIG_HOME honoured)."""
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "mrsmith"
+    return _xdg("XDG_CONFIG_HOME", ".config") / "mrsmith"
 
 
 def default_sessions_dir() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "mrsmith" / "sessions"
+    return _xdg("XDG_DATA_HOME", ".local", "share") / "mrsmith" / "sessions"
 
 
 def state_dir() -> Path:
     """`~/.local/state/mrsmith` (XDG_STATE_HOME honoured): what mrsmith learns and keeps for itself and the
     person (the context sizes the servers told, which project servers they trusted (security.trust_store),
     the MCP servers' stderr logs), never anything the person wrote."""
-    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(base) / "mrsmith"
+    return _xdg("XDG_STATE_HOME", ".local", "state") / "mrsmith"

@@ -33,10 +33,11 @@ from mrsmith_tui.agents.tools import (
     TaskTool,
     WaitAgentsTool,
 )
+from mrsmith_tui.config.load import resolve_agent
 from mrsmith_tui.config.schema import Config
-from mrsmith_tui.core.session import AgentSession, build_session
+from mrsmith_tui.core.session import AgentSession, open_session
 from mrsmith_tui.core.session_api import AddOnFactory, ServiceHost, SessionAddOns, Sink
-from mrsmith_tui.core.session_parts import ProviderFactory
+from mrsmith_tui.core.session_parts import ProviderFactory, session_parts
 from mrsmith_tui.history import UserEntry
 from mrsmith_tui.skills.catalog import SkillCatalog, SkillDirs, discover
 from mrsmith_tui.skills.skill import CONTEXT_PREFIX as SKILL_CONTEXT_PREFIX
@@ -97,9 +98,11 @@ def compose_session(
                                  replay=replay, other_folder=other_folder, gate_approver=gate_approver, allow=allow,
                                  add_ons=add_ons)
     else:
-        session = build_session(config=config, agent_name=agent_name, cwd=cwd, sink=sink, approver=approver,
-                                persist=persist, provider_factory=provider_factory, gate_approver=gate_approver,
-                                allow=allow, add_ons=add_ons, frontend=frontend)
+        # build_session's parts, with the frontend a new transcript's header names (--list marks headless runs)
+        agent = resolve_agent(config, agent_name)
+        parts = session_parts(config=config, agent=agent, cwd=cwd, sink=sink, approver=approver, gate_approver=gate_approver,
+                              allow=allow, persist=persist, provider_factory=provider_factory, frontend=frontend)
+        session = open_session(parts, agent=agent, add_ons=add_ons)
     for text in skill_warnings:
         sink(msgs.Warning(text=text, code="skill"))
     start_mcp(mcp, sink, mcp_warnings, wait=mcp_trust != "ask")

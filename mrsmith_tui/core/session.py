@@ -389,13 +389,11 @@ def build_session(
     gate_approver: Approver | None = None,
     allow: Iterable[str] = (),
     add_ons: AddOnFactory | None = None,
-    frontend: str = "tui",
 ) -> AgentSession:
     """The session for `agent_name` (else the default agent). `gate_approver`, `allow`: see session_parts;
     `add_ons`: see AgentSession (agents.compose gives the fleet and skills). Raises config.load.ConfigError."""
     agent = resolve_agent(config, agent_name)
     parts = session_parts(config=config, agent=agent, cwd=cwd, sink=sink, approver=approver,
-                          gate_approver=gate_approver, allow=allow, persist=persist, provider_factory=provider_factory,
-                          frontend=frontend)
+                          gate_approver=gate_approver, allow=allow, persist=persist, provider_factory=provider_factory)
     return open_session(parts, agent=agent, session_id=session_id, append_to=append_to, resumed=resumed,
                         history=history, add_ons=add_ons)

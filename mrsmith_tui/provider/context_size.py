@@ -104,7 +104,7 @@ class BackgroundProbe:
                  path: Path | None = None, probe: Probe | None = None) -> None:
         self._base_url, self._model, self._api_key = base_url, model, api_key
         self._on_answer = on_answer
-        self._path = path
+        self._path = path or cache_path()  # now: where this session's state is, whatever the environment says later
         self._probe = probe
         self._cancelled = threading.Event()
         self._client: Any = None

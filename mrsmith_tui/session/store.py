@@ -268,15 +268,19 @@ def _unique_width(ids: list[str], least: int = 8) -> int:
 
 
 def format_sessions(sessions: list[SessionInfo], *, show_dir: bool = False, prompt_width: int = 60,
-                    headless_mark: str = "[headless]") -> str:
+                    headless_mark: str = "[headless]", narrow: bool = False) -> str:
     """The `--list` table: id, started, agent/model, turns, [directory,] first prompt; a headless run's
-    first prompt follows `headless_mark` (the picker's is shorter)."""
+    first prompt follows `headless_mark` (the picker's is shorter). `narrow` (a picker under 90 columns)
+    leaves out the agent/model and the year, so a row still fits on one line."""
     if not sessions:
         return "no sessions"
-    rows = [["ID", "STARTED", "AGENT/MODEL", "TURNS"] + (["DIRECTORY"] if show_dir else []) + ["FIRST PROMPT"]]
+    rows = [["ID", "STARTED"] + ([] if narrow else ["AGENT/MODEL"]) + ["TURNS"] + (["DIRECTORY"] if show_dir else [])
+            + ["FIRST PROMPT"]]
     width = _unique_width([s.id for s in sessions])
     for s in sessions:
-        row = [typed_id(s.id, width), local_minute(s.created), f"{s.agent}/{s.model}", str(s.turns)]
+        started = local_minute(s.created)
+        row = [typed_id(s.id, width), started[5:] if narrow and started != "?" else started]
+        row += ([] if narrow else [f"{s.agent}/{s.model}"]) + [str(s.turns)]
         if show_dir:
             row.append(_home_short(s.cwd))
         mark = f"{headless_mark} " if s.frontend == "headless" else ""

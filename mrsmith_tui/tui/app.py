@@ -32,6 +32,7 @@ from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.commands import REGISTRY, run_command
 from mrsmith_tui.tui.model import agent_fields
+from mrsmith_tui.tui.shell.attention import Attention
 from mrsmith_tui.tui.shell.bridge import CoalescingSink, TuiApprover
 from mrsmith_tui.tui.shell.command_context import ShellCommandContext
 from mrsmith_tui.tui.shell.custom_loader import palette_commands, start_custom_commands
@@ -90,6 +91,7 @@ class MrSmithApp(App[int]):
         self.link = SessionLink(self, make_session, resume)
         self.worker = RunWorker(self)
         self.painter = Painter(self)
+        self.attention = Attention(self, config)  # the bell and desktop notifications (shell/attention.py)
         self.routes = ScreenRoutes(self)
         self.command_context = ShellCommandContext(self, config, sessions_root)
         self._config, self._sessions_root = config, sessions_root
@@ -191,6 +193,7 @@ class MrSmithApp(App[int]):
     def dispatch(self, msg: m.Msg) -> None:
         if isinstance(msg, ui.WorkerDone):
             self.call_after_refresh(settle_memory, self)
+        self.attention.saw(self.model, msg)  # a long run ended, a request waits: the bell (shell/attention.py)
         self.model, effects = update(self.model, msg)
         for effect in effects:
             carry_out(self, effect)
@@ -322,6 +325,12 @@ class MrSmithApp(App[int]):
 
     def action_sidebar(self) -> None:
         self.ui(ui.ToggleSidebar)
+
+    def on_app_focus(self, event: events.AppFocus) -> None:  # focus reporting: no notification while focused
+        self.attention.focus(True)
+
+    def on_app_blur(self, event: events.AppBlur) -> None:
+        self.attention.focus(False)
 
     def action_cycle_mode(self) -> None:
         self.ui(ui.CycleMode)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import uuid
+
 import pytest
 
 from loopback import LoopbackServer
@@ -121,7 +123,14 @@ def test_a_vendor_protocol_knows_its_context_and_is_never_probed(tmp_path, monke
     s.wait_for_context_size(90)
     assert asked == [] and s.ledger.max_context_tokens == 200_000
     assert "anthropic" in s.ledger.context_source
-    s2, _ = real_session(tmp_path, ProviderConfig(name="p", base_url="http://127.0.0.1:9/v1"))
+    # A model no other test uses: other tests' sessions on 127.0.0.1:9/v1 (model m1) leave probe threads that,
+    # finishing late under load, wrote "does not tell" into this test's cache (the state folder is the one
+    # in the environment when they write), so this session found a fresh answer and asked nothing.
+    from mrsmith_tui.provider.context_size import remember
+
+    remember("http://127.0.0.1:9/v1", "m1", (0, ""))  # such a late write, made here on purpose
+    s2, _ = real_session(tmp_path, ProviderConfig(name="p", base_url="http://127.0.0.1:9/v1"),
+                         model=f"probed-{uuid.uuid4().hex}")
     # the probe's thread imports httpx and builds a TLS context first: under load that took over 5 s.
     # Its end is the event waited for (join); 90 s is only the safety net.
     s2.wait_for_context_size(90)

@@ -168,3 +168,30 @@ def test_attachments_beside_a_bang_command_are_named_as_unused(cli, loopback):
     done = cli.using(srv.base_url).run("-p", "!echo hi", "-f", "a.txt")
     assert done.code == 0 and done.out.strip() == "hi"
     assert any("not used by a !command" in line and "a.txt" in line for line in done.err_lines)
+
+
+def test_ctrl_c_on_a_bang_command_kills_it_and_exits_130(cli, loopback):
+    import os
+    import select
+    import signal
+    import time
+
+    srv = loopback([])
+    proc = cli.using(srv.base_url).popen("--json", "-p", "!echo started; sleep 300; touch never.txt")
+    try:
+        got = b""
+        deadline = time.monotonic() + 90  # a safety net, not a budget
+        while b"started" not in got and time.monotonic() < deadline:
+            ready, _, _ = select.select([proc.stdout], [], [], 0.1)
+            if ready:
+                got += os.read(proc.stdout.fileno(), 4096)
+        assert b"started" in got, proc.stderr.read() if proc.poll() is not None else "no output"
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait(timeout=90)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert code == 130
+    assert not (cli.cwd / "never.txt").exists()
+    assert "Traceback" not in proc.stderr.read().decode()

@@ -142,3 +142,23 @@ def test_the_background_probe_closes_its_connections_when_cancelled(monkeypatch)
     p.join(30)
     assert answers == [] and seen["client"].is_closed
     assert remembered("http://127.0.0.1:9/v1", "m") == (None, False)  # a failure is not an answer
+
+
+def test_a_late_answer_is_remembered_where_its_session_started(tmp_path, monkeypatch):
+    """The cache's place is fixed when the probe starts: an answer that comes in after the environment
+    changed (a later test's HOME, a changed XDG_STATE_HOME) lands in the first place, not the new one."""
+    first, second = tmp_path / "first", tmp_path / "second"
+    monkeypatch.setenv("XDG_STATE_HOME", str(first))
+    gate = threading.Event()
+
+    def held(*args, **kwargs):
+        assert gate.wait(90)  # the safety net
+        return 4096, "held"
+
+    probe = context_size.BackgroundProbe("http://127.0.0.1:9/v1", "late", None, lambda answer: None, probe=held)
+    probe.start()
+    monkeypatch.setenv("XDG_STATE_HOME", str(second))
+    gate.set()
+    probe.join(90)
+    assert (first / "mrsmith" / context_size.CACHE_NAME).exists()
+    assert not (second / "mrsmith" / context_size.CACHE_NAME).exists()

@@ -160,3 +160,31 @@ def test_a_command_the_person_ran_starts_the_file_a_skill_does_not(tmp_path):
     w.append(msgs.ContextAdded(entry=UserEntry(text="$ ls\nREADME.md", kind="context")))  # `!ls`
     w.close()
     assert [getattr(r, "skill", None) for r in read_transcript(path)[0][1:]] == ["plan", ""]
+
+
+@pytest.mark.parametrize("size", [(60, 20), (80, 24), (89, 24), (90, 24), (120, 30), (200, 60)])
+async def test_no_picker_row_wraps(tmp_path, size):
+    from textual.app import App
+
+    old = {"type": "TranscriptHeader", "format": 2, "session_id": "01a2", "created": 5.0, "cwd": "/w",
+           "agent": "coder", "model": "qwen3-coder-30b", "provider": "p"}
+    long_prompt = "a first prompt that is much longer than any column a terminal could give it " * 3
+    for n, frontend in enumerate(("tui", "headless", "tui")):
+        sid = f"01a2{n}"
+        _write(tmp_path / sid / "transcript.jsonl", {**old, "session_id": sid, "created": 5.0 + n, "frontend": frontend},
+               long_prompt)
+    sessions = list_sessions(tmp_path)
+
+    class Host(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(SessionPicker(sessions, sessions[0].id))
+
+    app = Host()
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        options = app.screen.query_one(OptionList)
+        inner = options.scrollable_content_region.width
+        for i in range(options.option_count):
+            text = str(options.get_option_at_index(i).prompt)
+            assert len(text) <= inner - 2, (inner, text)  # the option's own padding: one line each
+            assert ("coder/qwen3" in text) is (size[0] >= 90)  # narrow: no agent/model column

@@ -58,7 +58,7 @@ async def test_a_remembers_the_command_and_r_the_rule(size, keys, answer, confir
         if size[0] >= 80:
             assert "r always rm" in shown
         remember = str(app.screen.query_one(".remember", Static).render())
-        assert "this exact command" in remember
+        assert "a this command · r shell:rm" in remember  # the rule whole, at 60 columns too
         for key in keys[:-1]:
             await pilot.press(key)
         await until(pilot, lambda: confirming in keys_line(app))

@@ -69,3 +69,31 @@ async def test_a_burst_on_the_options_ticks_where_the_cursor_went():
         queue_keys(app, ["down", "enter", "up"])  # Enter on the cursor's option, a key after it changes nothing
         await until(pilot, lambda: not app.model.run.running)
     assert made[0].answers == ["red, green", "blue"]
+
+
+async def test_typing_on_a_focused_block_goes_to_the_prompt_and_enter_sends_it():
+    made: list = []
+    app = MrSmithApp(factory(None, made), config=CONFIG, history_path=None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press(*"first", "enter")
+        await until(pilot, lambda: made[0].prompts == ["first"] and not app.model.run.running)
+        await pilot.press("alt+up")  # a block takes the focus
+        await until(pilot, lambda: app.model.conv.focused is not None)
+        queue_keys(app, [*"abc", "space", *"def", "enter"])  # c and Space are block keys, but typed after "a"
+        await until(pilot, lambda: len(made[0].prompts) == 2 and not app.model.run.running)
+        assert made[0].prompts[1] == "abc def" and app.model.conv.focused is None
+        assert app.query_one(PromptArea).has_focus
+
+
+async def test_the_block_keys_still_act_on_a_focused_block():
+    made: list = []
+    app = MrSmithApp(factory(None, made), config=CONFIG, history_path=None)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press(*"first", "enter")
+        await until(pilot, lambda: made[0].prompts == ["first"] and not app.model.run.running)
+        await pilot.press("alt+up")
+        await until(pilot, lambda: app.model.conv.focused is not None)
+        focused = app.model.conv.focused
+        await pilot.press("k")
+        await until(pilot, lambda: app.model.conv.focused != focused)
+        assert app.model.input.draft == "" and app.query_one(PromptArea).text == ""

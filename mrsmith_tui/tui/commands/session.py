@@ -78,7 +78,9 @@ class CompactCommand(NoArgCommand):
 
     def run(self, ctx: CommandContext, args: None) -> None:
         session = session_of(ctx)
-        ctx.run_in_worker(lambda token: session.compact(token) or "compacted")
+        # The core says what came of it ("compacted N messages … (was …)", "nothing to compact", a failure);
+        # the summary is shown when there is one, never a "compacted" after nothing was (it followed a failure).
+        ctx.run_in_worker(lambda token: session.compact(token) or None)
 
 
 class SessionsCommand(NoArgCommand):

@@ -149,9 +149,8 @@ def remember_text(req: Request, width: int = 100) -> Content:
     """What an "always" would remember, on one line (a long command is cut; its full text is in the body).
     A shell command: "a" this exact command, "r" the broader rule (#23)."""
     if req.exact:
-        return Content.assemble(("Always: ", "bold"), ("a", "bold $accent"), (" this exact command · ", ""),
-                                ("r", "bold $accent"), (" the rule ", ""),
-                                (one_line(req.spec, max(8, width - 48)), "bold $accent"))
+        return Content.assemble(("Always: ", "bold"), ("a", "bold $accent"), (" this command · ", ""),
+                                ("r", "bold $accent"), (" ", ""), (one_line(req.spec, max(8, width - 28)), "bold $accent"))
     return Content.assemble(("Always remembers: ", "bold"), (one_line(req.spec, max(8, width - 18)), "bold $accent"))
 
 

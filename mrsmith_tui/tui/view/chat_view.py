@@ -22,6 +22,7 @@ from textual.widgets import Static
 from mrsmith_tui.tui.model import Block, ChatLog, StatusLedger, Welcome
 from mrsmith_tui.tui.view.answer_view import AnswerView, BlockClicked, reserve_rows
 from mrsmith_tui.tui.view.blocks import render_block
+from mrsmith_tui.tui.view.sidebar import TypedAway
 from mrsmith_tui.tui.view.welcome import welcome_content
 
 LIVE_BLOCKS = 50
@@ -104,6 +105,9 @@ def block_view(block: Block) -> BlockView | AnswerView:
     return AnswerView(block) if block.kind == "text" else BlockView(block)
 
 
+BLOCK_KEYS = ("k", "j", "c", "i", "space")  # the printable keys a focused block takes (its BINDINGS)
+
+
 class ConversationView(VerticalScroll):
     BINDINGS: ClassVar[list[BindingType]] = [
         ("up,k", "key('up')", "previous block"),
@@ -125,6 +129,7 @@ class ConversationView(VerticalScroll):
         self._welcome_shown: tuple | None = None
         self._focused: str | None = None
         self._now = 0.0
+        self._typed_away = False  # a letter typed on a focused block went to the prompt: so do the keys after it
 
     def compose(self):
         yield self._earlier
@@ -142,6 +147,35 @@ class ConversationView(VerticalScroll):
 
     def action_key(self, action: str) -> None:
         self.post_message(ConversationKey(action))
+
+    def on_key(self, event: events.Key) -> None:
+        """Typing on a focused block: a letter that is not a block key (k j c i, Space) goes to the prompt
+        with the focus, and so does every key typed after it before the focus got there (Enter sends):
+        no key vanishes ("abc" on a block lost "ab" and copied the block)."""
+        printable = bool(event.is_printable and event.character)
+        if not (self._typed_away or (printable and event.key not in BLOCK_KEYS)) or not self._prompt_shown():
+            return
+        if not printable and event.key not in ("enter", "backspace"):
+            return
+        event.stop()
+        event.prevent_default()
+        if not self._typed_away:
+            self._typed_away = True
+            self.post_message(ConversationKey("leave"))
+        self.post_message(TypedAway("", send=True) if event.key == "enter" else TypedAway("\b")
+                          if event.key == "backspace" else TypedAway(event.character or ""))
+
+    def on_focus(self, event: events.Focus) -> None:
+        self._typed_away = False
+
+    def _prompt_shown(self) -> bool:
+        """Whether this is the main conversation and there is a prompt to type into (`mrsmith view` has
+        none; an agent's screen sends its own typing, its `x` stops the agent)."""
+        stack = self.app.screen_stack
+        if not stack or self.screen is not stack[0]:
+            return False
+        prompts = stack[0].query("PromptArea")
+        return bool(prompts) and prompts.first().display
 
     def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
         self.post_message(UserScrolled(False))
@@ -221,6 +255,11 @@ class ConversationView(VerticalScroll):
         return max(10, width - 3)
 
     def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self._resync)
+
+    def watch_show_vertical_scrollbar(self, shown: bool) -> None:
+        """The scrollbar came or went: the blocks were wrapped for the other width (a listing that made
+        the conversation scroll had its last words wrap to the left edge), so they are drawn again."""
         self.call_after_refresh(self._resync)
 
     def _resync(self) -> None:

@@ -59,7 +59,15 @@ def test_compact_runs_in_a_worker():
     ctx = FakeContext(session=s)
     run_command(REGISTRY, ctx, "/compact", "")
     assert ctx.notes == [] and ctx.emitted_later == []
-    assert ctx.run_jobs() == ["compacted"] and s.compactions == 1
+    assert ctx.run_jobs() == [None] and s.compactions == 1  # the core's notices say how it went, nothing more
+
+
+def test_a_compact_that_worked_shows_its_summary():
+    s = fake_session()
+    s.compact = lambda cancel: "the summary"
+    ctx = FakeContext(session=s)
+    run_command(REGISTRY, ctx, "/compact", "")
+    assert ctx.run_jobs() == ["the summary"]
 
 
 def test_sessions_lists_this_folders_sessions_in_a_picker(tmp_path: Path):
