@@ -312,7 +312,7 @@ def _run_headless(args: argparse.Namespace, config: Config) -> int:
     prompt, attachments = _prompt_and_attachments(args)
     from mrsmith_tui.cli.headless_slash import headless_prompt, slash_outcome  # `-p '/name args'`, `-p /undo`
 
-    slash = headless_prompt(prompt, Path.cwd())
+    slash = headless_prompt(prompt, Path.cwd(), typed=args.prompt is not None)
     prompt = slash.text
     typed = args.prompt is not None and not slash.literal  # an expanded command file is never parsed (core.prompt_run)
     resolve_agent(config, args.agent)  # a missing agent is a config error before anything starts

@@ -27,7 +27,11 @@ class HeadlessPrompt:
     init: bool = False  # `/init`: the model writes AGENTS.md (it needs leave to write)
 
 
-def headless_prompt(prompt: str, root: Path) -> HeadlessPrompt:
+def headless_prompt(prompt: str, root: Path, *, typed: bool = True) -> HeadlessPrompt:
+    """`typed`: False for a prompt piped on stdin, text the person did not type: a leading `/word` in it
+    is no command (`cat notes.md | mrsmith -c` never runs /undo or a repository's command file)."""
+    if not typed:
+        return HeadlessPrompt(prompt, literal=True)
     if not prompt.startswith("/"):
         return HeadlessPrompt(prompt)
     name, _, arg = prompt.partition(" ")

@@ -4,7 +4,7 @@ The facts are a few well-known files read through the file tools' containment (n
 followed, nothing outside the root, never a secret-looking file), each cut to a size: the top-level
 listing, build and test files (Makefile targets, package.json scripts, pyproject's tables, …), CI
 workflow names, the first lines of the README, and the AGENTS.md already there (the model is then told
-to improve it). Values of the person's keys are redacted. The model writes the file with write_file,
+to improve it). Values of the person's keys and of the tree's sensitive files are redacted. The model writes the file with write_file,
 so the write asks with its diff like any other.
 """
 
@@ -17,6 +17,7 @@ import stat
 from pathlib import Path
 
 from mrsmith_tui.security.redact import PROCESS
+from mrsmith_tui.security.tree_secrets import learn_tree_secrets
 from mrsmith_tui.tools import dirfd
 from mrsmith_tui.tools.sandbox import SandboxError
 
@@ -87,6 +88,7 @@ def _build_excerpt(name: str, text: str) -> str:
 def gather_facts(root: Path) -> tuple[str, bool]:
     """(the facts as text, whether AGENTS.md exists already)."""
     root = Path(os.path.realpath(root))
+    learn_tree_secrets(root)  # a .env's values repeated in a compose file or README go out [redacted]
     names, dirs = _listing(root)
     parts = [f"Top level of {root.name}/: " + (", ".join(names) or "(empty)")]
     for name in BUILD_FILES:

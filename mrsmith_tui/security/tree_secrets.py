@@ -18,6 +18,7 @@ left alone: redacting them would blank ordinary text.
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import re
@@ -104,6 +105,8 @@ def secret_values(text: str) -> list[str]:
     for match in _XML_VALUE.finditer(text):
         add(match.group(2), named=bool(_SECRET_KEY_WORD.search(match.group(1))),
             strong=bool(_STRONG_KEY.search(match.group(1))))
+    for key, value in _json_strings(text):  # a minified JSON file (client_secret.json) is one long line
+        add(value, named=bool(_SECRET_KEY_WORD.search(key)), strong=bool(_STRONG_KEY.search(key)))
     for line in text.splitlines():
         if not line.strip() or line.lstrip().startswith(("#", ";", "-----")):
             continue
@@ -118,6 +121,27 @@ def secret_values(text: str) -> list[str]:
         else:
             add(line, named=False)
     return list(dict.fromkeys(v for v in found if len(v) >= MIN_NAMED))
+
+
+def _json_strings(text: str) -> list[tuple[str, str]]:
+    """(key, value) of every string in `text` when it is JSON (a list's item under its list's key); [] when not."""
+    if not text.lstrip().startswith(("{", "[")):
+        return []
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return []
+    found: list[tuple[str, str]] = []
+    stack: list[tuple[str, object, int]] = [("", data, 0)]
+    while stack and len(found) < MAX_VALUES:
+        key, item, depth = stack.pop()
+        if isinstance(item, str):
+            found.append((key, item))
+        elif isinstance(item, dict) and depth < 32:
+            stack += [(str(k), v, depth + 1) for k, v in item.items()]
+        elif isinstance(item, list) and depth < 32:
+            stack += [(key, v, depth + 1) for v in item]
+    return found
 
 
 _lock = threading.Lock()

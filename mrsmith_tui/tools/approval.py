@@ -26,6 +26,7 @@ from mrsmith_tui.tools.base import (
     Tool,
     ToolContext,
 )
+from mrsmith_tui.tools.exact_command import is_exact
 from mrsmith_tui.tools.permission_mode import Ask, PermissionMode
 
 Origin = Literal["answer", "--allow", "config"]
@@ -138,6 +139,8 @@ def spec_matches(allowed: str, spec: str, rule: str | None = None) -> bool:
     part never holds `__` (mcp.names), so the prefix names one server exactly."""
     if allowed == spec:
         return True
+    if is_exact(allowed):  # one exact command (`shell=make`): never `make:; touch x`, read as a tool and a rule
+        return False
     if allowed.startswith(MCP_PREFIX) and spec.startswith(allowed + "__") and "__" not in allowed[len(MCP_PREFIX):]:
         return len(spec) > len(allowed) + 2
     tool, _, rest = spec.partition(":")

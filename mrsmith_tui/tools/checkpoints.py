@@ -15,6 +15,7 @@ to record is itself recorded as not undoable. Restoring: undo.py.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import re
@@ -96,6 +97,18 @@ class Checkpoints:
             except Exception:
                 pass
 
+    def after_write(self, run: object, root: Path, path: Path, data: bytes) -> None:
+        """Note what the turn left in `path` (its digest), so /undo can tell a file changed since the turn
+        (by the person or a command) from one the turn left as it was. Never raises."""
+        with self._lock:
+            try:
+                entry = self._entries.get(os.path.relpath(path, os.path.realpath(root))) if run is self._run else None
+                if entry is not None and self._turn is not None:
+                    entry["after"] = digest(data)
+                    self._save_manifest()
+            except Exception:
+                pass
+
     def _record(self, run: object, root: Path, path: Path, shown: str) -> None:
         transcript = self._transcript()
         if transcript is None:
@@ -163,6 +176,10 @@ class Checkpoints:
         assert self._turn is not None
         text = json.dumps({"files": list(self._entries.values())}, indent=1)
         write_private(self._turn / MANIFEST, text.encode("utf-8"))
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
 
 
 def _read(fd: int, size: int) -> bytes:

@@ -141,6 +141,8 @@ def commit_write(path: Path, after: bytes, shown: str, ctx: ToolContext) -> str 
         st = dirfd.write_atomic(ctx.root, path, after)
     except (SandboxError, OSError) as e:
         return _access_error("write", shown, e)
+    if ctx.checkpoints is not None:
+        ctx.checkpoints.after_write(ctx.cancel, ctx.root, path, after)
     if ctx.ledger is not None:
         fp = ledger_digest(after) if len(after) <= HASH_LIMIT else f"stat:{st.st_size}:{st.st_mtime_ns}:{st.st_ino}"
         ctx.ledger.record_fingerprint(path, fp)

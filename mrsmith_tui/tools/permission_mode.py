@@ -6,7 +6,8 @@
                   asking; the shell is judged as in ask, even when it writes through a redirection
                   (the mode keys on the tool, not on the "writes" rule); a secret, a file with other
                   names (hard links) and the repository's configuration and trust files (.git/,
-                  .mrsmith/, .mcp.json, AGENTS.md, ... PROTECTED) still ask
+                  .mrsmith/, .mcp.json, AGENTS.md, ... PROTECTED) still ask, and so do mrsmith's own folders
+                  (config, tools, trust store, sessions) and, started in $HOME, its dotfiles
     plan          only read-only tools run: a shell command only when the allowlist judges it read-only
                   (without the person's `shellHarmlessCommands`), an MCP tool only when its server marked it
                   read-only and is trusted for that; a drop-in tool never. Anything else is refused with
@@ -51,6 +52,8 @@ PROTECTED: Final = frozenset({
     ".git", ".mrsmith", ".mcp.json", ".envrc", ".gitmodules", ".gitattributes", ".gitconfig", ".githooks", ".husky",
     ".vscode", ".idea", ".devcontainer", ".github", ".gitlab-ci.yml", ".pre-commit-config.yaml", ".claude", ".cursor",
     "agents.md", "claude.md",
+    # other agents' and editors' instruction and settings files, and Mercurial's (its hgrc runs hooks)
+    ".cursorrules", ".windsurfrules", "gemini.md", ".aider.conf.yml", ".continue", ".zed", ".direnv", ".hg",
 })
 # Rules that read (a secret, a path outside the root, a new host): plan mode lets such a call ask as usual.
 READ_RULES: Final = frozenset({"secret", "outside", "network"})
@@ -177,6 +180,24 @@ def protected_part(relative: str) -> str | None:
     return None
 
 
+def _own_folders() -> tuple[str, ...]:
+    """mrsmith's own folders (config with its tools and commands, state with the trust store, sessions), resolved:
+    started in $HOME (or with XDG_CONFIG_HOME inside the project) they are inside the root, and a write there
+    changes what runs next time or what is trusted."""
+    from mrsmith_tui.paths import config_dir, default_sessions_dir, state_dir
+
+    return tuple(os.path.realpath(p) for p in (config_dir(), state_dir(), default_sessions_dir().parent))
+
+
+def _home_under(root: str) -> str:
+    """$HOME, resolved, when the root holds it (mrsmith started in $HOME or above); otherwise ""."""
+    try:
+        home = os.path.realpath(os.path.expanduser("~"))
+        return home if os.path.commonpath([root, home]) == root else ""
+    except (OSError, ValueError):
+        return ""
+
+
 def _plain_edit(args: dict[str, Any], ctx: ToolContext) -> bool:
     """The write lands inside the root, on no protected name (as written, and where links lead), on a
     file with no other name (a hard link would change it elsewhere too)."""
@@ -187,11 +208,18 @@ def _plain_edit(args: dict[str, Any], ctx: ToolContext) -> bool:
         root = os.path.realpath(ctx.root)
         lexical = os.path.normpath(os.path.join(root, path))
         real = os.path.realpath(lexical)
+        own = _own_folders()
+        home = _home_under(root)
         for where in (lexical, real):
             if os.path.commonpath([root, where]) != root or where == root:
                 return False
             if protected_part(os.path.relpath(where, root)) is not None:
                 return False
+            if any(os.path.commonpath([folder, where]) == folder for folder in own):
+                return False  # mrsmith's own config, tools, trust store, sessions: in a root that is $HOME
+            if home and os.path.commonpath([home, where]) == home and where != home \
+                    and os.path.relpath(where, home).startswith("."):
+                return False  # started in $HOME: its dotfiles and dot folders are the person's configuration
         st = os.lstat(real) if os.path.lexists(real) else None
     except (OSError, ValueError):
         return False

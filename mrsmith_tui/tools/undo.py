@@ -20,10 +20,11 @@ from typing import Any
 
 from mrsmith_tui.security.private_files import read_regular
 from mrsmith_tui.tools import dirfd
-from mrsmith_tui.tools.checkpoints import FOLDER, MANIFEST, MAX_FILE_BYTES, MAX_TURNS, turn_folders
+from mrsmith_tui.tools.checkpoints import FOLDER, MANIFEST, MAX_FILE_BYTES, MAX_TURNS, digest, turn_folders
 from mrsmith_tui.tools.sandbox import SandboxError
 
 SHELL_NOTE = "files changed by shell commands are not tracked and stay as they are"
+CHANGED_NOTE = "changed since that turn: those later changes are lost too"
 MAX_MANIFEST_BYTES = 4 * 1024 * 1024
 
 
@@ -73,13 +74,36 @@ def _what(entry: dict[str, Any]) -> str:
     return f"not undoable: {entry.get('why', 'not recorded')}"
 
 
-def plan_lines(turns: list[Turn]) -> list[str]:
-    """What /undo would do, a line a file, newest turn first."""
-    lines = []
+def plan_lines(turns: list[Turn], root: Path | None = None) -> list[str]:
+    """What /undo would do, a line a file, newest turn first; with `root`, a file changed since the turn
+    that last wrote it (by the person or a command) says its later changes go too."""
+    lines, seen = [], set()
     for turn in turns:
         for entry in turn.files:
-            lines.append(f"{entry.get('shown') or entry['path']}: {_what(entry)}")
+            changed = root is not None and entry["path"] not in seen and changed_since(Path(os.path.realpath(root)), entry)
+            seen.add(entry["path"])
+            lines.append(f"{entry.get('shown') or entry['path']}: {_what(entry)}" + (f" ({CHANGED_NOTE})" if changed else ""))
     return lines
+
+
+def changed_since(root: Path, entry: dict[str, Any]) -> bool:
+    """The file is not what the turn left in it (a turn recorded before this was known never says so)."""
+    after = entry.get("after")
+    if not isinstance(after, str) or entry.get("state") not in ("file", "absent"):
+        return False
+    rel = entry["path"]
+    if os.path.isabs(rel) or ".." in Path(rel).parts:
+        return False
+    try:
+        with dirfd.open_file(root, root / rel) as (fd, st):
+            if st.st_size > MAX_FILE_BYTES:
+                return True
+            data = os.pread(fd, MAX_FILE_BYTES + 1, 0)
+    except FileNotFoundError:
+        return entry.get("state") == "file"  # removed since: putting it back undoes that too
+    except (SandboxError, OSError):
+        return False  # a link or a folder there now: restoring refuses it anyway
+    return digest(data) != after
 
 
 def undo(root: Path, transcript: Path | None, steps: int = 1) -> Outcome:
@@ -112,15 +136,16 @@ def _restore(root: Path, turn: Turn, entry: dict[str, Any], out: Outcome) -> Non
         return
     path = root / rel
     state = entry.get("state")
+    changed = f" ({CHANGED_NOTE})" if changed_since(root, entry) else ""
     try:
         if state == "file":
             data = read_regular(turn.folder / str(entry.get("blob", "")), MAX_FILE_BYTES + 1)
             if len(data) != entry.get("size"):
                 raise OSError("its checkpoint is damaged")
             dirfd.write_atomic(root, path, data)
-            out.lines.append(f"{shown}: put back as it was ({len(data)} bytes)")
+            out.lines.append(f"{shown}: put back as it was ({len(data)} bytes){changed}")
         elif state == "absent":
-            out.lines.append(f"{shown}: {_remove(root, path)}")
+            out.lines.append(f"{shown}: {_remove(root, path)}{changed}")
         else:
             out.lines.append(f"{shown}: {_what(entry)}")
             return

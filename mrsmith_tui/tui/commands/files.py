@@ -52,7 +52,7 @@ class UndoCommand(SlashCommand[int]):
 
         from mrsmith_tui.tui.screens.confirm import ConfirmModal
 
-        ctx.ask(ConfirmModal(title, plan_lines(turns), "undo", note=SHELL_NOTE), answered)
+        ctx.ask(ConfirmModal(title, plan_lines(turns, session.cwd), "undo", note=SHELL_NOTE), answered)
 
 
 def _undo(session: Any, steps: int, token: CancelToken) -> str:

@@ -184,6 +184,7 @@ class SessionLink:
         # Dispatched now, so it lands before the replayed Msgs the sink has queued.
         app.ui(ui.SessionSwitched, session_id=new.session_id, **agent_fields(new.agent))
         self.session = new
+        new.gate.mode.set(app.model.ledger.mode)  # the mode on screen, not the config's default (or --yes's auto)
         if old is not None:
             try:
                 old.close()  # stops its background agents and closes its transcript

@@ -53,6 +53,8 @@ def _session_switched(model: Model, msg: ui.SessionSwitched) -> tuple[Model, Eff
                           history=model.input.history, agents=model.agents_known, themes=model.themes_known,
                           models=model.models_known,
                           width=model.screen.width, height=model.screen.height)
+    # the person's mode stays (the link puts the new session's gate in it): a switch never resets the badge
+    fresh = replace(fresh, ledger=replace(fresh.ledger, mode=model.ledger.mode, mode_auto=model.ledger.mode_auto))
     model = replace(fresh, conv=ui.ChatLog(next_key=model.conv.next_key), input=model.input, now=model.now,
                     sidebar=replace(fresh.sidebar, wanted=model.sidebar.wanted), welcome=model.welcome)
     return model, ()  # resume_session's own notice ("resumed session …") ends the replay
