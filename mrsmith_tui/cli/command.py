@@ -242,8 +242,11 @@ def _stdin_is_piped() -> bool:
     return stat.S_ISFIFO(mode) or stat.S_ISREG(mode)
 
 
-def _read_stdin() -> str:
-    return sys.stdin.buffer.read().decode("utf-8", errors="replace")
+def _read_stdin() -> str:  # bounded as -f is: `< /dev/zero`, `yes |` and a 2 GB log are one line
+    data = sys.stdin.buffer.read(MAX_ATTACHMENT_BYTES + 1)
+    if len(data) > MAX_ATTACHMENT_BYTES:
+        raise UsageError(f"stdin: more than the {MAX_ATTACHMENT_BYTES} byte limit (as for -f FILE); pipe a part of it (tail -c 1M)")
+    return data.decode("utf-8", errors="replace")
 
 
 def _prompt_and_attachments(args: argparse.Namespace) -> tuple[str, list[tuple[str, str]]]:

@@ -36,7 +36,9 @@ if TYPE_CHECKING:
 __all__ = ["CONTEXT_CHARS", "TYPED_TIMEOUT_MS", "CommandResult", "run_prompt"]
 
 TYPED_TIMEOUT_MS = 600_000  # a command the person typed gets the shell tool's longest timeout
-CONTEXT_CHARS = 50_000  # of a command's output kept for the model (the start and the end)
+# The shell tool keeps the start and end of stdout and of stderr (MAX_OUTPUT each, a note saying what was
+# cut between them); this guard is larger, so it never cuts that note away.
+CONTEXT_CHARS = 100_000 + 2_000
 _ids = itertools.count(1)
 
 Sink = Callable[[msgs.Msg], None]
