@@ -1,4 +1,4 @@
-"""While a turn runs, Python's full collection waits for its end (issue #26: it paused the screen
+"""While a turn runs, Python's full collections are rarer (issue #26: one paused the screen
 for 15-70 ms in the middle of a stream); the young generations collect as before, and once the run
 is over everything is collected and the usual threshold is back."""
 
