@@ -21,6 +21,7 @@ from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResu
 from mrsmith_tui.tools.exact_command import offered
 from mrsmith_tui.tools.jobs import JOBS, Job, job_log_dir
 from mrsmith_tui.tools.output_limit import HeadTail, LiveThrottle
+from mrsmith_tui.tools.shell.pipe_drain import drain
 
 DEFAULT_TIMEOUT_MS = 30_000
 MAX_TIMEOUT_MS = 600_000
@@ -185,6 +186,8 @@ class ShellTool(BaseTool):
                     kept[key].add(tail)
             stream.close()
 
+        assert proc.stdout is not None and proc.stderr is not None
+        fds = [proc.stdout.fileno(), proc.stderr.fileno()]
         readers = [threading.Thread(target=pump, args=(proc.stdout, "stdout"), daemon=True),
                    threading.Thread(target=pump, args=(proc.stderr, "stderr"), daemon=True)]
         for r in readers:
@@ -206,8 +209,7 @@ class ShellTool(BaseTool):
             unregister()
             untrack()
             _kill_group(proc)  # children left behind (`sleep 100 &`) would hold the pipes open
-            for r in readers:
-                r.join(timeout=1.0)
+            drain(readers, fds)
             with lock:
                 finished.set()
         live.close()
