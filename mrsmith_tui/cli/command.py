@@ -277,7 +277,10 @@ def _read_attachment(name: str) -> str:
             raise UsageError(f"-f {name}: not a file")
         if size > MAX_ATTACHMENT_BYTES:
             raise UsageError(f"-f {name}: {size} bytes is more than the {MAX_ATTACHMENT_BYTES} byte limit")
-        data = path.read_bytes()
+        with path.open("rb") as f:  # read bounded too: the file may grow after its size was read
+            data = f.read(MAX_ATTACHMENT_BYTES + 1)
+        if len(data) > MAX_ATTACHMENT_BYTES:
+            raise UsageError(f"-f {name}: more than the {MAX_ATTACHMENT_BYTES} byte limit")
     except FileNotFoundError:
         raise UsageError(f"-f {name}: no such file") from None
     except OSError as e:
