@@ -47,8 +47,7 @@ class HeadTail:
 
     def text(self) -> str:
         tail = "".join(self._tail)
-        kept = len(self.head) + len(tail)
-        if kept >= self.total:
+        if self.total <= 2 * self.half:  # nothing was ever dropped: all of it, as it came
             return self.head + tail
         tail = tail[-self.half :] if len(tail) > self.half else tail
         cut = self.total - len(self.head) - len(tail)

@@ -119,3 +119,33 @@ def test_a_long_diff_is_cut_for_the_screen(ctx, root: Path) -> None:
     r = WriteFileTool().run({"path": "many.txt", "content": content}, ctx)
     assert r.ok and len(r.diff) < MAX_DIFF_SHOWN + 100 and "[diff cut:" in r.diff
     assert (root / "many.txt").read_text() == content
+
+
+def test_head_tail_never_gives_more_than_its_limit_whatever_the_chunks():
+    # the tail keeps whole chunks while dropping the oldest would leave less than half: 11 characters
+    # through a limit of 10 came back whole, with no note (a `!command` of 50,001 characters, by chance)
+    import random
+
+    rng = random.Random(7)
+    for _ in range(2_000):
+        limit = rng.randint(2, 40)
+        buf, sent = HeadTail(limit), ""
+        for _ in range(rng.randint(0, 12)):
+            chunk = "".join(rng.choice("ab\n") for _ in range(rng.randint(1, 9)))
+            buf.add(chunk)
+            sent += chunk
+        got = buf.text()
+        if len(sent) <= 2 * (limit // 2):
+            assert got == sent
+        else:
+            head, rest = got.split("\n[... ", 1)
+            note, tail = rest.split(" ...]\n", 1)
+            assert note == f"{len(sent) - len(head) - len(tail)} characters cut from the middle of {len(sent)}"
+            assert sent.startswith(head) and sent.endswith(tail) and len(head) + len(tail) <= limit
+
+
+def test_eleven_characters_through_ten_say_one_was_cut():
+    buf = HeadTail(10)
+    for chunk in ("aaaaa", "bb", "bbbb"):
+        buf.add(chunk)
+    assert buf.text() == "aaaaa\n[... 1 characters cut from the middle of 11 ...]\nbbbbb"
