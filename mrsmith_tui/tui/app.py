@@ -42,6 +42,7 @@ from mrsmith_tui.tui.shell.link import Dispatch, ResumeFactory, SessionComposed,
 from mrsmith_tui.tui.shell.painter import Painter, paint_sooner
 from mrsmith_tui.tui.shell.request_keys import key_at, take_request_key
 from mrsmith_tui.tui.shell.screen_routes import ScreenRoutes
+from mrsmith_tui.tui.shell.textual_memory import keep_no_dead_widgets
 from mrsmith_tui.tui.shell.theme_file import default_theme_path, load_theme
 from mrsmith_tui.tui.shell.theming import MarkdownTheme, choose_theme
 from mrsmith_tui.tui.shell.welcome import start_welcome
@@ -82,6 +83,7 @@ class MrSmithApp(App[int]):
                  theme_path: Path | None = None, welcome: bool = True, pick_session: bool = False,
                  **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        keep_no_dead_widgets()  # removed blocks' rendered lines are freed (shell/textual_memory.py)
         self.animation_level = "none"
         config = config or Config()
         self.clock = clock
