@@ -154,16 +154,17 @@ class MrSmithApp(App[int]):
         for msg in self._replay:  # a recorded session: its text is as untrusted as a live one's
             for shown in outbound(msg):
                 self.dispatch(shown)
-        if self._welcome and not self.link.read_only:
-            start_welcome(self, self._config, self._sessions_root)
-        start_custom_commands(self)
         self.painter.request()
-        # The session (provider, tools, skills) is composed in a worker once the first frame is on
-        # screen; the prompt takes keys meanwhile, and a prompt sent before it is ready waits.
+        # The welcome, the custom commands and the session (provider, tools, skills) are gathered and
+        # composed in threads once the first frame is on screen (their CPU held it up, #26); the prompt
+        # takes keys meanwhile, and a prompt sent before the session is ready waits.
         self.call_after_refresh(self._after_first_frame)
 
     def _after_first_frame(self) -> None:
         self._first_frame()
+        if self._welcome and not self.link.read_only:
+            start_welcome(self, self._config, self._sessions_root)
+        start_custom_commands(self)
         self.start_session()
 
     def start_session(self) -> None:
