@@ -10,15 +10,21 @@ import subprocess
 import sys
 from pathlib import Path
 
+from mrsmith_tui.tui.commands import FAMILIES
+
 REPO = Path(__file__).resolve().parents[2]
 
-# Imported by the UI thread before the first frame, they would delay it: the session's API and the
+# Imported before the first frame, they would delay it: the session's API and the
 # tools' services (loaded with the session), a turn's runner, the secrets scan of a turn's prompt,
 # the provider and its HTTP client, and importlib.metadata (the welcome's version is the package's own).
+# The welcome's reading of the recorded sessions and the custom commands' scan of their folders start
+# once the first frame is on screen too.
 NOT_BEFORE_THE_FIRST_FRAME = ("mrsmith_tui.core.session_api", "mrsmith_tui.core.session", "mrsmith_tui.core.prompt_run",
                               "mrsmith_tui.security.tree_secrets", "mrsmith_tui.provider", "mrsmith_tui.agents.compose",
-                              "mrsmith_tui.tools.registry", "mrsmith_tui.tools.builtin", "mrsmith_tui.mcp", "httpx",
-                              "importlib.metadata", "mrsmith_tui.tui.screens")
+                              "mrsmith_tui.tools.registry", "mrsmith_tui.tools.builtin", "mrsmith_tui.tools.base",
+                              "mrsmith_tui.tools.services", "mrsmith_tui.mcp", "httpx", "importlib.metadata",
+                              "mrsmith_tui.tui.screens", "mrsmith_tui.session", "mrsmith_tui.core.command_files",
+                              *(f"mrsmith_tui.tui.commands.{family}" for family in FAMILIES))  # at the first `/`
 
 CHILD = """
 import gc, json, os, sys, asyncio
@@ -41,9 +47,7 @@ def run(self, *args, **kwargs):
 App._display = display
 App.run = run
 from mrsmith_tui.cli import command as cli
-from mrsmith_tui.tui.shell import welcome
 
-welcome.start_welcome = lambda *args: None  # its thread would race the first frame (it reads the sessions)
 cli._stdin_is_terminal = lambda: True
 sys.argv = ["mrsmith"]
 cli.main()
