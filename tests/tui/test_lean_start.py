@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from mrsmith_tui.tui.commands import FAMILIES
+
 REPO = Path(__file__).resolve().parents[2]
 
 # Imported before the first frame, they would delay it: the session's API and the
@@ -21,7 +23,8 @@ NOT_BEFORE_THE_FIRST_FRAME = ("mrsmith_tui.core.session_api", "mrsmith_tui.core.
                               "mrsmith_tui.security.tree_secrets", "mrsmith_tui.provider", "mrsmith_tui.agents.compose",
                               "mrsmith_tui.tools.registry", "mrsmith_tui.tools.builtin", "mrsmith_tui.tools.base",
                               "mrsmith_tui.tools.services", "mrsmith_tui.mcp", "httpx", "importlib.metadata",
-                              "mrsmith_tui.tui.screens", "mrsmith_tui.session", "mrsmith_tui.core.command_files")
+                              "mrsmith_tui.tui.screens", "mrsmith_tui.session", "mrsmith_tui.core.command_files",
+                              *(f"mrsmith_tui.tui.commands.{family}" for family in FAMILIES))  # at the first `/`
 
 CHILD = """
 import gc, json, os, sys, asyncio

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import InstanceOf
-
 from mrsmith_tui.core.custom_commands import CommandSet
 from mrsmith_tui.msgs import Msg
 
@@ -245,9 +243,7 @@ class ResumeLast(Msg):
 class CustomCommandsLoaded(Msg):
     """The custom /commands the shell found on disk (tui/shell/custom_loader.py)."""
 
-    # Checked as an instance: a schema of the dataclass took ~7 ms (and pydantic's dataclass support) to build
-    # while the first frame was drawn (start-up time, #26).
-    found: InstanceOf[CommandSet]
+    found: CommandSet
 
 
 class SendPrompt(Msg):
