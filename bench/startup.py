@@ -90,7 +90,7 @@ DEAD_ENDPOINT = "http://127.0.0.1:9/v1"
 
 
 def _cli_child() -> None:
-    """What a person gets from `mrsmith`: `cli.main([])` with a config file in the default place
+    """What a person gets from `mrsmith`: `cli.main()` with a config file in the default place
     (the real config load and validation, the real composition). The process gets its own
     fresh HOME first, so the person's config, history and sessions are never touched."""
     import tempfile
@@ -114,7 +114,8 @@ def _cli_child() -> None:
     from mrsmith_tui.cli import command as cli
 
     cli._stdin_is_terminal = lambda: True  # headless Textual stands in for the terminal a person has
-    sys.exit(cli.main([]))
+    sys.argv = ["mrsmith"]
+    sys.exit(cli.main())  # as the `mrsmith` script calls it (argv None: the program's own run, cli.startup_gc)
 
 
 def _naive_child() -> None:

@@ -102,12 +102,14 @@ def load_themes(user_dir: Path | None = None) -> list[Theme]:
 def load_themes_with_warnings(user_dir: Path | None = None, *,
                               bundled_dir: Path | None = None) -> tuple[list[Theme], list[str]]:
     """(themes in load order, one warning line per skipped file)."""
-    folders = [bundled_dir or paths.BUNDLED_THEMES_DIR, user_dir or user_themes_dir()]
+    # The bundled themes' palettes are known to build (tests/tui/test_themes.py): trying each at every
+    # start took ~3 ms before the first frame (#26). A person's own theme is tried before it is offered.
+    folders = [(bundled_dir or paths.BUNDLED_THEMES_DIR, False), (user_dir or user_themes_dir(), True)]
     by_name: dict[str, Theme] = {}
     warnings: list[str] = []
-    for folder in folders:
+    for folder, try_palette in folders:
         for path in sorted(folder.glob("*.toml")) if folder.is_dir() else ():
-            theme, problem = read_theme(path)
+            theme, problem = read_theme(path, try_palette=try_palette)
             if problem:
                 warnings.append(problem)
             elif theme is not None:
@@ -116,23 +118,23 @@ def load_themes_with_warnings(user_dir: Path | None = None, *,
     return list(by_name.values()), warnings
 
 
-def read_theme(path: Path) -> tuple[Theme | None, str | None]:
+def read_theme(path: Path, *, try_palette: bool = True) -> tuple[Theme | None, str | None]:
     """(theme, None) or (None, "theme <path>: <field>: <what is wrong> (skipped)")."""
-    label = f"theme {_label(path)}"
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as e:
-        return None, f"{label}: cannot read: {getattr(e, 'strerror', None) or e} (skipped)"
+        return None, f"theme {_label(path)}: cannot read: {getattr(e, 'strerror', None) or e} (skipped)"
     except tomllib.TOMLDecodeError as e:
-        return None, f"{label}: TOML syntax error: {e} (skipped)"
+        return None, f"theme {_label(path)}: TOML syntax error: {e} (skipped)"
     try:
         theme = ThemeFile.model_validate(data).to_theme()
     except ValidationError as e:
-        return None, f"{label}: {_describe(e)} (skipped)"
+        return None, f"theme {_label(path)}: {_describe(e)} (skipped)"
     try:
-        theme.to_color_system().generate()
+        if try_palette:
+            theme.to_color_system().generate()
     except Exception as e:  # a colour combination Textual cannot derive a palette from
-        return None, f"{label}: Textual cannot build a palette from it: {e} (skipped)"
+        return None, f"theme {_label(path)}: Textual cannot build a palette from it: {e} (skipped)"
     return theme, None
 
 

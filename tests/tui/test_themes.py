@@ -28,6 +28,8 @@ def test_bundled_themes_load_without_warnings(tmp_path):
     assert 4 <= len(names) <= 6 and sorted(names) == BUNDLED  # file stem == theme name
     assert DEFAULT_THEME in names and NO_COLOR_THEME in names
     assert any(not t.dark for t in themes)  # at least one light theme
+    for theme in themes:  # loading does not try them (start-up time): each builds its palette
+        assert theme.to_color_system().generate()
 
 
 def test_no_color_theme_is_monochrome():

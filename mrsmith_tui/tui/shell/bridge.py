@@ -16,7 +16,7 @@ from concurrent.futures import Future
 
 from mrsmith_tui import msgs as m
 from mrsmith_tui.coalesce import FRAME_SECONDS, CoalescingSink
-from mrsmith_tui.tools.base import ApprovalQuery, Decision
+from mrsmith_tui.tools.outcome import ApprovalQuery, Decision
 
 __all__ = ["FRAME_SECONDS", "CoalescingSink", "TuiApprover"]  # the app's sink: CoalescingSink(post_many=...)
 

@@ -24,18 +24,18 @@ from textual.message import Message
 
 from mrsmith_tui import msgs as m
 from mrsmith_tui.core.outbound import OutboundFilter
-from mrsmith_tui.core.session_api import Session, Sink
 from mrsmith_tui.errors import message_of
-from mrsmith_tui.tools.base import Approver
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.model import agent_fields
 from mrsmith_tui.tui.shell.bridge import CoalescingSink, TuiApprover
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the session's modules load in the composing worker, after the first frame
+    from mrsmith_tui.core.session_api import Session, Sink
+    from mrsmith_tui.tools.base import Approver
     from mrsmith_tui.tui.shell.host import AppHost
 
-SessionFactory = Callable[[Sink, Approver], Session]
-ResumeFactory = Callable[[str, Sink, Approver], Session]  # (session_id, sink, approver): a recorded session
+SessionFactory = Callable[["Sink", "Approver"], "Session"]
+ResumeFactory = Callable[[str, "Sink", "Approver"], "Session"]  # (session_id, sink, approver): a recorded session
 
 
 class Dispatch(Message):

@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 from mrsmith_tui import msgs as m
 from mrsmith_tui.cancel import CancelToken
-from mrsmith_tui.core.prompt_run import run_prompt
 from mrsmith_tui.tui import model as ui
 
 if TYPE_CHECKING:
@@ -50,6 +49,7 @@ class RunWorker:
             app.sink(ui.WorkerDone(at=app.clock()))
             return
         session, sink, clock = app.session, app.sink, app.clock
+        from mrsmith_tui.core.prompt_run import run_prompt  # loaded by then with the session (start-up time, #26)
 
         def work() -> None:
             crashed = None

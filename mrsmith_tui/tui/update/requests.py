@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any, Literal
 
 from mrsmith_tui import msgs as m
-from mrsmith_tui.tools.base import RULE_TEXT
+from mrsmith_tui.tools.outcome import RULE_TEXT
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.model import ANSWER_KEYS, MOVE_KEYS, Model, Request
 from mrsmith_tui.tui.update import effects as fx
