@@ -23,6 +23,8 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import quote
 
+from mrsmith_tui.records import Frozen, text_fields
+
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
@@ -124,12 +126,21 @@ def map_strings(value: Any, fn: Callable[[str], str]) -> Any:
         return [map_strings(v, fn) for v in value]
     if isinstance(value, tuple):
         return tuple(map_strings(v, fn) for v in value)
+    if isinstance(value, Frozen):  # a Msg, a history entry: frozen, so a changed one is a copy
+        updates = {}
+        for name in text_fields(type(value)):
+            old = getattr(value, name)
+            if isinstance(old, (str, tuple, list, dict, Frozen)) or dataclasses.is_dataclass(old):
+                new = map_strings(old, fn)
+                if new is not old and new != old:
+                    updates[name] = new
+        return value.model_copy(update=updates) if updates else value
     model = _base_model()
-    if model is not None and isinstance(value, model):  # a Msg, a history entry: frozen, so a changed one is a copy
+    if model is not None and isinstance(value, model):  # another pydantic model (a Msg was one)
         updates = {}
         for name in _text_fields(type(value)):
             old = getattr(value, name)
-            if isinstance(old, (str, tuple, list, dict, model)) or dataclasses.is_dataclass(old):
+            if isinstance(old, (str, tuple, list, dict, model, Frozen)) or dataclasses.is_dataclass(old):
                 new = map_strings(old, fn)
                 if new is not old and new != old:
                     updates[name] = new

@@ -65,11 +65,14 @@ def test_a_bad_config_exits_2_with_one_line_before_any_ui_module_loads(tmp_path)
 # converter of web_fetch (loaded when a page is fetched), the session export, the MCP client (no
 # server configured), the shell command's parser and rules (at the first shell call), pathspec (at
 # the first path judged), PyYAML (plain skill frontmatter is read without it), httpx's command line
-# (click, pygments) and pydantic's plugin search (importlib.metadata): mrsmith_tui.lean_imports.
+# (click, pygments) and pydantic's plugin search (importlib.metadata): mrsmith_tui.lean_imports. Nor
+# pydantic at all: the config is checked by config.fields, Msgs and history entries are plain records
+# (mrsmith_tui.records), checked with pydantic only when read back from a transcript.
 NOT_IN_A_ONE_SHOT = ("textual", "mrsmith_tui.tui", "mrsmith_tui.core.resume", "mrsmith_tui.session.replay",
                      "mrsmith_tui.session.export", "html2text", "rich", "markdown_it", "mcp", "mrsmith_tui.mcp.hub",
                      "tree_sitter", "mrsmith_tui.tools.shell.classify", "pathspec", "yaml", "httpx._main", "click",
-                     "pygments", "importlib.metadata", "pydantic.plugin._loader", "ctypes.util")
+                     "pygments", "importlib.metadata", "pydantic", "annotated_types", "typing_inspection",
+                     "mrsmith_tui.records_check", "ctypes.util")
 
 
 def test_a_one_shot_imports_nothing_it_does_not_use(loopback, tmp_path):
