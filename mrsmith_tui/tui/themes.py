@@ -7,7 +7,7 @@
 A file is one theme; its fields are exactly Textual's `Theme` fields (`name`, `primary`,
 `secondary`, `accent`, `foreground`, `background`, `surface`, `panel`, `boost`,
 `warning`, `error`, `success`, `dark`, `luminosity_spread`, `text_alpha`, `ansi`,
-`[variables]`). A file that does not parse or validate is skipped with one warning line
+`[variables]`). A file that does not parse or pass `tui.theme_file` is skipped with one warning line
 naming the file and the field. A later theme with the same name replaces an earlier one,
 so a person's own file can override a bundled theme.
 
@@ -18,76 +18,16 @@ switches to a built-in Textual theme (TEXTUAL-NOTES.md).
 
 from __future__ import annotations
 
-import re
 import tomllib
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
-from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
 from mrsmith_tui import paths
+from mrsmith_tui.tui.theme_file import ThemeFileError, theme_fields
 
 DEFAULT_THEME = "mrsmith"
 NO_COLOR_THEME = "no-color"  # the terminal's own colours, for terminals that want them
-
-_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
-_VARIABLE = re.compile(r"^[a-z][a-z0-9-]*$")
-
-
-class ThemeFile(BaseModel):
-    """One themes/*.toml file, checked field by field before it becomes a `Theme`."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)  # TOML has real types
-
-    name: str
-    primary: str
-    secondary: str | None = None
-    accent: str | None = None
-    foreground: str | None = None
-    background: str | None = None
-    surface: str | None = None
-    panel: str | None = None
-    boost: str | None = None
-    warning: str | None = None
-    error: str | None = None
-    success: str | None = None
-    dark: bool = True
-    luminosity_spread: float = Field(default=0.15, ge=0, le=1)
-    text_alpha: float = Field(default=0.95, ge=0, le=1)
-    ansi: bool = False
-    variables: dict[str, str] = Field(default_factory=dict)
-
-    @field_validator("name")
-    @classmethod
-    def _name(cls, v: str) -> str:
-        if not _NAME.match(v):
-            raise ValueError(f"{v!r} is not a theme name (lower-case letters, digits, '-' and '_')")
-        return v
-
-    @field_validator("primary", "secondary", "accent", "foreground", "background", "surface", "panel",
-                     "boost", "warning", "error", "success")
-    @classmethod
-    def _colour(cls, v: str | None) -> str | None:
-        if v is not None:
-            try:
-                Color.parse(v)
-            except ColorParseError:
-                raise ValueError(f"{v!r} is not a colour") from None
-        return v
-
-    @field_validator("variables")
-    @classmethod
-    def _variables(cls, v: dict[str, str]) -> dict[str, str]:
-        for key, value in v.items():
-            if not _VARIABLE.match(key):
-                raise ValueError(f"{key!r} is not a variable name (lower-case, '-' between words)")
-            if not value.strip():
-                raise ValueError(f"{key!r} is empty")
-        return v
-
-    def to_theme(self) -> Theme:
-        return Theme(**self.model_dump())
 
 
 def user_themes_dir() -> Path:
@@ -127,25 +67,15 @@ def read_theme(path: Path, *, try_palette: bool = True) -> tuple[Theme | None, s
     except tomllib.TOMLDecodeError as e:
         return None, f"theme {_label(path)}: TOML syntax error: {e} (skipped)"
     try:
-        theme = ThemeFile.model_validate(data).to_theme()
-    except ValidationError as e:
-        return None, f"theme {_label(path)}: {_describe(e)} (skipped)"
+        theme = Theme(**theme_fields(data))  # checked field by field (tui.theme_file)
+    except ThemeFileError as e:
+        return None, f"theme {_label(path)}: {e} (skipped)"
     try:
         if try_palette:
             theme.to_color_system().generate()
     except Exception as e:  # a colour combination Textual cannot derive a palette from
         return None, f"theme {_label(path)}: Textual cannot build a palette from it: {e} (skipped)"
     return theme, None
-
-
-def _describe(error: ValidationError) -> str:
-    first = error.errors()[0]
-    field = ".".join(str(p) for p in first["loc"]) or "(top level)"
-    if first["type"] == "extra_forbidden":
-        return f"{field}: not a theme field"
-    if first["type"] == "missing":
-        return f"{field}: missing"
-    return f"{field}: {first['msg'].removeprefix('Value error, ')}"
 
 
 def _label(path: Path) -> str:
