@@ -56,12 +56,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="fewer repeats, shorter idle (under a minute)")
     parser.add_argument("--app", choices=["mrsmith", "naive"], default="mrsmith")
     parser.add_argument("--only", default="headless,app,startup,filter,latency",
-                        help="comma list of: headless, app, startup, filter, bounds, latency")
+                        help="comma list of: headless, app, keys (app's stream and 5,000-block sections only), startup, "
+                             "filter, bounds, latency")
     parser.add_argument("--race-ops", type=int, default=100_000, help="operations of the containment race (bounds)")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a figure misses its target")
     args = parser.parse_args(argv)
     parts = {p.strip() for p in args.only.split(",") if p.strip()}
-    known = {"headless", "app", "startup", "filter", "bounds", "latency"}
+    known = {"headless", "app", "keys", "startup", "filter", "bounds", "latency"}
     if not parts <= known:
         parser.error(f"--only: unknown part(s): {', '.join(sorted(parts - known))}")
 
@@ -74,6 +75,9 @@ def main(argv: list[str] | None = None) -> int:
     from bench.server import ServerProcess
 
     settings = scenarios.Settings.quick() if args.quick else scenarios.Settings()
+    if "keys" in parts and "app" not in parts:
+        parts.add("app")
+        settings.keys_only = True
     print(f"mrsmith bench · app={args.app} · {'quick' if args.quick else 'full'} · {os.cpu_count()} cores · "
           f"Python {sys.version.split()[0]} · Textual {textual.__version__}")
     started = time.perf_counter()

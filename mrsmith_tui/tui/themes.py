@@ -7,7 +7,7 @@
 A file is one theme; its fields are exactly Textual's `Theme` fields (`name`, `primary`,
 `secondary`, `accent`, `foreground`, `background`, `surface`, `panel`, `boost`,
 `warning`, `error`, `success`, `dark`, `luminosity_spread`, `text_alpha`, `ansi`,
-`[variables]`). A file that does not parse or pass `tui.theme_file` is skipped with one warning line
+`[variables]`). A file that does not parse or validate is skipped with one warning line
 naming the file and the field. A later theme with the same name replaces an earlier one,
 so a person's own file can override a bundled theme.
 
@@ -24,11 +24,9 @@ from pathlib import Path
 from textual.theme import Theme
 
 from mrsmith_tui import paths
-from mrsmith_tui.tui.theme_file import ThemeFileError, theme_fields
 
 DEFAULT_THEME = "mrsmith"
 NO_COLOR_THEME = "no-color"  # the terminal's own colours, for terminals that want them
-
 
 def user_themes_dir() -> Path:
     return paths.config_dir() / "themes"
@@ -42,14 +40,15 @@ def load_themes(user_dir: Path | None = None) -> list[Theme]:
 def load_themes_with_warnings(user_dir: Path | None = None, *,
                               bundled_dir: Path | None = None) -> tuple[list[Theme], list[str]]:
     """(themes in load order, one warning line per skipped file)."""
-    # The bundled themes' palettes are known to build (tests/tui/test_themes.py): trying each at every
-    # start took ~3 ms before the first frame (#26). A person's own theme is tried before it is offered.
-    folders = [(bundled_dir or paths.BUNDLED_THEMES_DIR, False), (user_dir or user_themes_dir(), True)]
+    # The bundled themes are known to be good (tests/tui/test_themes.py checks each): checking them again
+    # at every start cost ~5 ms and pydantic's import before the first frame (#26). A person's own
+    # theme is checked field by field, and its palette tried, before it is offered.
+    folders = [(bundled_dir or paths.BUNDLED_THEMES_DIR, bundled_dir is None), (user_dir or user_themes_dir(), False)]
     by_name: dict[str, Theme] = {}
     warnings: list[str] = []
-    for folder, try_palette in folders:
+    for folder, trusted in folders:
         for path in sorted(folder.glob("*.toml")) if folder.is_dir() else ():
-            theme, problem = read_theme(path, try_palette=try_palette)
+            theme, problem = read_theme(path, trusted=trusted)
             if problem:
                 warnings.append(problem)
             elif theme is not None:
@@ -58,21 +57,24 @@ def load_themes_with_warnings(user_dir: Path | None = None, *,
     return list(by_name.values()), warnings
 
 
-def read_theme(path: Path, *, try_palette: bool = True) -> tuple[Theme | None, str | None]:
-    """(theme, None) or (None, "theme <path>: <field>: <what is wrong> (skipped)")."""
+def read_theme(path: Path, *, trusted: bool = False) -> tuple[Theme | None, str | None]:
+    """(theme, None) or (None, "theme <path>: <field>: <what is wrong> (skipped)"). `trusted`: a bundled
+    file, made into a theme as it is."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as e:
         return None, f"theme {_label(path)}: cannot read: {getattr(e, 'strerror', None) or e} (skipped)"
     except tomllib.TOMLDecodeError as e:
         return None, f"theme {_label(path)}: TOML syntax error: {e} (skipped)"
+    if trusted:
+        return Theme(**data), None
+    from mrsmith_tui.tui.theme_schema import check
+
+    theme, problem = check(data)
+    if theme is None:
+        return None, f"theme {_label(path)}: {problem} (skipped)"
     try:
-        theme = Theme(**theme_fields(data))  # checked field by field (tui.theme_file)
-    except ThemeFileError as e:
-        return None, f"theme {_label(path)}: {e} (skipped)"
-    try:
-        if try_palette:
-            theme.to_color_system().generate()
+        theme.to_color_system().generate()
     except Exception as e:  # a colour combination Textual cannot derive a palette from
         return None, f"theme {_label(path)}: Textual cannot build a palette from it: {e} (skipped)"
     return theme, None

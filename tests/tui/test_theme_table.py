@@ -1,4 +1,4 @@
-"""A wide table of theme-file values, good and bad, each with what `tui.theme_file` makes of it: the
+"""A wide table of theme-file values, good and bad, each with what `tui.theme_schema` makes of it: the
 Theme's fields, or the one line naming the field. The expected column was written by the pydantic model
 the themes were checked with before (strict: TOML has real types), so the reading and the wording
 stay; the themes load before the first frame, and pydantic no longer does (#26).
@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from mrsmith_tui.tui.theme_file import FIELDS, ThemeFileError, theme_fields
+from mrsmith_tui.tui.theme_schema import FIELDS, ThemeFileError, theme_fields
 
 TABLE = Path(__file__).with_name("theme_table.txt")
 VALUES: list[Any] = [0, 1, -1, 0.5, 1.5, -0.1, True, False, None, "", " ", "x", "#fff", "red", "blurple", "Bad Name",

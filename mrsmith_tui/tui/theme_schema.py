@@ -1,7 +1,8 @@
-"""One themes/*.toml file checked field by field before it becomes a Textual `Theme`, without pydantic
-(the themes load before the first frame: start-up time, #26). TOML has real types, so nothing is
-converted: a string where a boolean goes is wrong. The first problem is raised as `ThemeFileError`,
-naming the field as the file does (`variables.Foo`)."""
+"""A person's own theme file, checked field by field before it becomes a Textual `Theme` (tui/themes.py),
+without pydantic (start-up time, #26; the bundled themes need no check at start). TOML has real types,
+so nothing is converted: a string where a boolean goes is wrong. The first problem is `ThemeFileError`,
+naming the field as the file does (`variables.Foo`).
+"""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from textual.color import Color, ColorParseError
+from textual.theme import Theme
 
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 _VARIABLE = re.compile(r"^[a-z][a-z0-9-]*$")
@@ -109,3 +111,11 @@ def _variables(v: Any) -> dict[str, str]:
         if not value.strip():
             raise ValueError(f"{key!r} is empty")
     return dict(v)
+
+
+def check(data: dict[str, Any]) -> tuple[Theme | None, str]:
+    """(theme, "") or (None, "<field>: <what is wrong>")."""
+    try:
+        return Theme(**theme_fields(data)), ""
+    except ThemeFileError as e:
+        return None, str(e)
