@@ -272,8 +272,9 @@ print("pydantic" in sys.modules)
 """
     root = Path(__file__).resolve().parents[2]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(root / "tests")])}
-    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=120,
-                         cwd=root, env=env).stdout.split("\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, cwd=root, env=env)
+    assert done.returncode == 0, done.stderr[-4000:]  # what went wrong, not only that it did
+    out = done.stdout.split("\n")
     assert out[:2] == ["False", "True"]
 
 
@@ -311,8 +312,10 @@ def test_first_uses_of_the_checkers_from_many_threads_at_once_are_safe():
 
     root = Path(__file__).resolve().parents[2]
     for _ in range(3):
-        out = subprocess.run([sys.executable, "-c", THREADED_FIRST_USE], capture_output=True, text=True, check=True,
-                             timeout=120, cwd=root, env={**os.environ, "PYTHONPATH": str(root)}).stdout.split("\n")
+        done = subprocess.run([sys.executable, "-c", THREADED_FIRST_USE], capture_output=True, text=True, timeout=120,
+                              cwd=root, env={**os.environ, "PYTHONPATH": str(root)})
+        assert done.returncode == 0, done.stderr[-4000:]
+        out = done.stdout.split("\n")
         failures, built, total = map(int, out[0].split())
         assert failures == 0, out[1:]
         assert built == total > 40
