@@ -15,6 +15,7 @@ def _isolate() -> Path:
     """A fresh HOME: the bench never reads or writes the person's config, history or sessions."""
     home = Path(tempfile.mkdtemp(prefix="mrsmith-bench-"))
     os.environ.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), XDG_DATA_HOME=str(home / ".local/share"))
+    os.environ.update(XDG_STATE_HOME=str(home / ".local/state"), XDG_CACHE_HOME=str(home / ".cache"))  # a person's own would win
     for var in ("NO_COLOR", "OPENAI_API_KEY", "OPENAI_BASE_URL", "MODEL"):
         os.environ.pop(var, None)
     return home

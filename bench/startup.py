@@ -97,6 +97,7 @@ def _cli_child() -> None:
 
     home = Path(tempfile.mkdtemp(prefix="mrsmith-startup-"))
     os.environ.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), XDG_DATA_HOME=str(home / ".local/share"))
+    os.environ.update(XDG_STATE_HOME=str(home / ".local/state"), XDG_CACHE_HOME=str(home / ".cache"))  # a person's own would win
     for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "MODEL", "NO_COLOR"):
         os.environ.pop(var, None)
     config = home / ".config" / "mrsmith" / "config.toml"
