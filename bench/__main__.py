@@ -15,6 +15,7 @@ def _isolate() -> Path:
     """A fresh HOME: the bench never reads or writes the person's config, history or sessions."""
     home = Path(tempfile.mkdtemp(prefix="mrsmith-bench-"))
     os.environ.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), XDG_DATA_HOME=str(home / ".local/share"))
+    os.environ.update(XDG_STATE_HOME=str(home / ".local/state"), XDG_CACHE_HOME=str(home / ".cache"))  # a person's own would win
     for var in ("NO_COLOR", "OPENAI_API_KEY", "OPENAI_BASE_URL", "MODEL"):
         os.environ.pop(var, None)
     return home
@@ -56,12 +57,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="fewer repeats, shorter idle (under a minute)")
     parser.add_argument("--app", choices=["mrsmith", "naive"], default="mrsmith")
     parser.add_argument("--only", default="headless,app,startup,filter,latency",
-                        help="comma list of: headless, app, startup, filter, bounds, latency")
+                        help="comma list of: headless, app, keys (app's stream and 5,000-block sections only), startup, "
+                             "filter, bounds, latency")
     parser.add_argument("--race-ops", type=int, default=100_000, help="operations of the containment race (bounds)")
     parser.add_argument("--strict", action="store_true", help="exit 1 when a figure misses its target")
     args = parser.parse_args(argv)
     parts = {p.strip() for p in args.only.split(",") if p.strip()}
-    known = {"headless", "app", "startup", "filter", "bounds", "latency"}
+    known = {"headless", "app", "keys", "startup", "filter", "bounds", "latency"}
     if not parts <= known:
         parser.error(f"--only: unknown part(s): {', '.join(sorted(parts - known))}")
 
@@ -74,6 +76,9 @@ def main(argv: list[str] | None = None) -> int:
     from bench.server import ServerProcess
 
     settings = scenarios.Settings.quick() if args.quick else scenarios.Settings()
+    if "keys" in parts and "app" not in parts:
+        parts.add("app")
+        settings.keys_only = True
     print(f"mrsmith bench · app={args.app} · {'quick' if args.quick else 'full'} · {os.cpu_count()} cores · "
           f"Python {sys.version.split()[0]} · Textual {textual.__version__}")
     started = time.perf_counter()

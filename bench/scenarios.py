@@ -33,6 +33,7 @@ class Settings:
     agents_timeout: float = 90.0
     key_runs: int = 5  # key latency: the median of this many runs' p95 ...
     keys_per_run: int = 30  # ... each of at least this many keys (as many streams or fleets as it takes)
+    keys_only: bool = False  # `--only keys`: the stream and 5,000-block sections only (no idle, no fleets)
 
     @classmethod
     def quick(cls) -> Settings:
@@ -230,6 +231,9 @@ async def run_all(app: App, watch: FrameWatch, timing: TimingSink, s: Settings, 
         Figure(f"memory (RSS) at {s.fill_blocks:,} blocks", rss5k, "MB", "< 150"),
         Figure("  growth", rss5k - rss10, "MB", "< 100"),
     ]
+
+    if s.keys_only:
+        return out
 
     # 3. Idle.
     await asyncio.sleep(1.0)

@@ -90,13 +90,14 @@ DEAD_ENDPOINT = "http://127.0.0.1:9/v1"
 
 
 def _cli_child() -> None:
-    """What a person gets from `mrsmith`: `cli.main([])` with a config file in the default place
+    """What a person gets from `mrsmith`: `cli.main()` with a config file in the default place
     (the real config load and validation, the real composition). The process gets its own
     fresh HOME first, so the person's config, history and sessions are never touched."""
     import tempfile
 
     home = Path(tempfile.mkdtemp(prefix="mrsmith-startup-"))
     os.environ.update(HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"), XDG_DATA_HOME=str(home / ".local/share"))
+    os.environ.update(XDG_STATE_HOME=str(home / ".local/state"), XDG_CACHE_HOME=str(home / ".cache"))  # a person's own would win
     for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "MODEL", "NO_COLOR"):
         os.environ.pop(var, None)
     config = home / ".config" / "mrsmith" / "config.toml"
@@ -114,7 +115,8 @@ def _cli_child() -> None:
     from mrsmith_tui.cli import command as cli
 
     cli._stdin_is_terminal = lambda: True  # headless Textual stands in for the terminal a person has
-    sys.exit(cli.main([]))
+    sys.argv = ["mrsmith"]
+    sys.exit(cli.main())  # as the `mrsmith` script calls it (argv None: the program's own run, cli.startup_gc)
 
 
 def _naive_child() -> None:

@@ -8,22 +8,22 @@ take it as `reasoning_content` or drop it), encrypted thinking is a block of its
 call keeps its arguments as the raw JSON text the model wrote. An answer keeps its blocks in the
 order they came, so a signed answer goes back exactly as it was given.
 
-Entries are frozen pydantic models, so a transcript can carry them as they are and read them
-back. Marks that change (a compaction hides the entries a summary replaces) make a new entry
-with `model_copy(update=...)`.
+Entries are frozen records (mrsmith_tui.records), so a transcript can carry them as they are and
+read them back (checked with pydantic, loaded then). Marks that change (a compaction hides the
+entries a summary replaces) make a new entry with `model_copy(update=...)`.
 """
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from mrsmith_tui.records import Frozen, Tag
 
 
-class HistoryModel(BaseModel):
-    """The base of every entry and block (built on first use; see msgs.build_all)."""
+class HistoryModel(Frozen):
+    """The base of every entry and block (a key a newer writer added is left out when read back)."""
 
-    model_config = ConfigDict(frozen=True, extra="ignore", defer_build=True)
+    extra_keys: ClassVar[str] = "ignore"
 
 
 # --------------------------------------------------------------------------- assistant blocks
@@ -64,7 +64,7 @@ class ToolCallBlock(HistoryModel):
 
 
 AssistantBlock = Annotated[TextBlock | ReasoningBlock | RedactedThinkingBlock | ToolCallBlock | UnknownBlock,
-                           Field(discriminator="type")]
+                           Tag("type")]
 KNOWN_BLOCK_TYPES = frozenset({"text", "reasoning", "redacted_thinking", "tool_call", "unknown"})
 
 
@@ -92,17 +92,17 @@ class AssistantEntry(HistoryModel):
     partial: bool = False  # cut by a cancel or a broken stream; never has tool calls
     compacted: bool = False
 
-    @field_validator("blocks", mode="before")
     @classmethod
-    def _tolerate_unknown(cls, value: Any) -> Any:
+    def before(cls, data: Any) -> Any:
         """A block type a newer mrsmith wrote becomes an UnknownBlock instead of failing the whole answer."""
+        value = data.get("blocks") if isinstance(data, dict) else None
         if not isinstance(value, (list, tuple)):
-            return value
-        return [
+            return data
+        return {**data, "blocks": [
             {"type": "unknown", "original_type": str(b.get("type"))[:100]}
             if isinstance(b, dict) and b.get("type") not in KNOWN_BLOCK_TYPES else b
             for b in value
-        ]
+        ]}
 
     @property
     def text(self) -> str:
@@ -127,7 +127,7 @@ class ToolResultEntry(HistoryModel):
     compacted: bool = False
 
 
-HistoryEntry = Annotated[UserEntry | AssistantEntry | ToolResultEntry, Field(discriminator="role")]
+HistoryEntry = Annotated[UserEntry | AssistantEntry | ToolResultEntry, Tag("role")]
 
 
 def assistant(text: str = "", reasoning: str = "", signature: str = "",

@@ -1,6 +1,9 @@
 from __future__ import annotations
 
+import os
+import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -8,6 +11,33 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from loopback import LoopbackServer
+
+_HOME_VARS = ("HOME", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME")
+
+
+def _home_env(home: Path) -> dict[str, str]:
+    return {"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"), "XDG_DATA_HOME": str(home / ".local" / "share"),
+            "XDG_STATE_HOME": str(home / ".local" / "state"), "XDG_CACHE_HOME": str(home / ".cache")}
+
+
+def pytest_configure(config):
+    """The whole run's HOME is a fresh folder too, from before the first import to the end: what runs
+    at collection, in a module or session fixture, or in a daemon thread that outlives its test (the
+    test's HOME is restored by then) never reads or writes the person's ~/.config, ~/.local or ~/.cache."""
+    home = Path(tempfile.mkdtemp(prefix="mrsmith-tests-home-"))
+    config._mrsmith_saved_home = {k: os.environ.get(k) for k in _HOME_VARS}, home
+    os.environ.update(_home_env(home))
+
+
+def pytest_unconfigure(config):
+    saved, home = getattr(config, "_mrsmith_saved_home", ({}, None))
+    for key, value in saved.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+    if home is not None:
+        shutil.rmtree(home, ignore_errors=True)
 
 
 @pytest.fixture
@@ -29,10 +59,8 @@ def loopback():
 def _isolated_home(tmp_path_factory, monkeypatch):
     """No test reads or writes the real ~/.config or ~/.local: HOME is a fresh folder."""
     home = tmp_path_factory.mktemp("home")
-    monkeypatch.setenv("HOME", str(home))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
-    monkeypatch.setenv("XDG_DATA_HOME", str(home / ".local" / "share"))
-    monkeypatch.setenv("XDG_STATE_HOME", str(home / ".local" / "state"))
+    for key, value in _home_env(home).items():
+        monkeypatch.setenv(key, value)
     for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "MODEL", "MRSMITH_SESSIONS_DIR",
                 "MRSMITH_CONTEXT_BUILDER", "MRSMITH_CONTEXT_WINDOW_RATIO", "NO_COLOR"):
         monkeypatch.delenv(var, raising=False)

@@ -344,7 +344,6 @@ def _run_headless(args: argparse.Namespace, config: Config) -> int:
 
 
 def _run_tui(args: argparse.Namespace, config: Config) -> int:
-    startup_gc.ready()  # a long-lived process from here: collection as usual
     from mrsmith_tui.tui.app import run_tui
 
     if not config.agents:
@@ -363,7 +362,7 @@ def _run_tui(args: argparse.Namespace, config: Config) -> int:
         return _build_session(args, config, sink=sink, approver=approver, replay=True, session_id=session_id)
 
     return run_tui(make_session, config=config, theme=args.theme or config.theme, resume=resume,
-                   sessions_root=sessions_dir(config), pick_session=pick)
+                   sessions_root=sessions_dir(config), pick_session=pick, first_frame=startup_gc.ready)
 
 
 def _ask_other_folder(config: Config, args: argparse.Namespace) -> bool:

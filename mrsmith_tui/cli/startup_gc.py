@@ -5,8 +5,8 @@ session: hundreds of thousands of objects that all live on, and next to no cycle
 collector still walks them again and again as they are allocated (some 80 young and 7 older
 collections, 20-40 ms of a one-shot's CPU). The program's own run (`python -m mrsmith_tui`,
 `mrsmith`) pauses the collector from its first line until the session is built (headless) or the
-UI starts; `ready()` then freezes what exists (moved out of the collector's way for good: it is the
-program's long-lived state) and turns collection back on for what the run allocates.
+UI's first frame is on screen; `ready()` then freezes what exists (moved out of the collector's way
+for good: it is the program's long-lived state) and turns collection back on for what the run allocates.
 """
 
 from __future__ import annotations

@@ -1,1 +1,1 @@
-"""Config: the pydantic schema (`schema`) and loading with precedence (`load`)."""
+"""Config: the schema (`schema`, records checked by `fields`) and loading with precedence (`load`)."""

@@ -20,12 +20,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ValidationError
-from pydantic.alias_generators import to_camel
-from pydantic_core import ErrorDetails
-
 from mrsmith_tui import paths
-from mrsmith_tui.config.schema import AgentConfig, Config, Loc, LocatedError, ProviderConfig
+from mrsmith_tui.config.fields import Invalid, Record, to_camel
+from mrsmith_tui.config.schema import AgentConfig, Config, Loc, ProviderConfig
 from mrsmith_tui.errors import EXIT_USAGE, MrSmithError
 
 IMPLICIT_PROVIDER = "openai"
@@ -81,7 +78,7 @@ def _read_file(path: Path) -> Config:
     data = _parse_json(text, label) if path.suffix.lower() == ".json" else _parse_toml(text, label)
     try:
         return Config.model_validate(data)
-    except ValidationError as e:
+    except Invalid as e:
         raise ConfigError(f"{label}: {describe_validation_error(e)}") from None
 
 
@@ -220,13 +217,13 @@ def _override_agent(config: Config, chosen: AgentConfig, *, base_url: str | None
     return config.model_copy(update={"providers": providers, "agents": agents})
 
 
-Model = TypeVar("Model", bound=BaseModel)
+Model = TypeVar("Model", bound=Record)
 
 
 def _validated(model_cls: type[Model], fields: dict[str, Any], source: str) -> Model:
     try:
         return model_cls.model_validate(fields)
-    except ValidationError as e:
+    except Invalid as e:
         raise ConfigError(f"{source}: {describe_validation_error(e, with_path=False)}") from None
 
 
@@ -238,9 +235,8 @@ def _override(config: Config, updates: dict[str, tuple[str, Any]]) -> Config:
     data.update({field: value for field, (_, value) in updates.items()})
     try:
         return Config.model_validate(data)
-    except ValidationError as e:
-        loc = _error_loc(e.errors()[0])
-        field = loc[0] if loc else None
+    except Invalid as e:
+        field = e.loc[0] if e.loc else None
         source = next((src for f, (src, _) in updates.items() if to_camel(f) == field), "config")
         raise ConfigError(f"{source}: {describe_validation_error(e, with_path=False)}") from None
 
@@ -326,39 +322,23 @@ def sessions_dir(config: Config) -> Path:
     return paths.default_sessions_dir()
 
 
-# --------------------------------------------------------------------------- pydantic errors as one line
+# --------------------------------------------------------------------------- a record's problem as one line
 
 
-def describe_validation_error(error: ValidationError, *, with_path: bool = True) -> str:
-    """The first problem as `agents[1].maxToolRounds: input should be greater than 0 (got 0)`."""
-    first = error.errors()[0]
-    loc = _error_loc(first)
-    ctx_error = (first.get("ctx") or {}).get("error")
-    if isinstance(ctx_error, LocatedError):
-        message = ctx_error.message
-    elif first["type"] == "extra_forbidden":
+def describe_validation_error(error: Invalid, *, with_path: bool = True) -> str:
+    """The problem as `agents[1].maxToolRounds: input should be greater than 0 (got 0)`."""
+    if error.kind == "extra_forbidden":
         message = "unknown field"
-    elif first["type"] == "missing":
+    elif error.kind == "missing":
         message = "required field is missing"
     else:
-        message = first["msg"].removeprefix("Value error, ")
-        message = message[:1].lower() + message[1:]
-        if first["type"] not in ("value_error",) and "input" in first:
-            message += f" (got {first['input']!r})"
-    path = format_loc(loc)
-    if with_path or first["type"] in ("extra_forbidden", "missing"):
+        message = error.message[:1].lower() + error.message[1:]
+        if error.kind != "value_error":
+            message += f" (got {error.input!r})"
+    path = format_loc(error.loc)
+    if with_path or error.kind in ("extra_forbidden", "missing"):
         return f"{path}: {message}" if path else message
     return message
-
-
-def _error_loc(err: ErrorDetails) -> Loc:
-    ctx_error = (err.get("ctx") or {}).get("error")
-    if isinstance(ctx_error, LocatedError):
-        return tuple(err["loc"]) + tuple(ctx_error.loc)
-    loc = tuple(err["loc"])
-    if err["type"] == "extra_forbidden":
-        return loc  # the key as the person wrote it
-    return tuple(to_camel(p) if isinstance(p, str) else p for p in loc)
 
 
 def format_loc(loc: Loc) -> str:

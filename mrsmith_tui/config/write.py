@@ -17,10 +17,9 @@ from pathlib import Path
 from typing import Any
 
 import tomli_w
-from pydantic import ValidationError
 
 from mrsmith_tui.config.load import ConfigError, describe_validation_error
-from mrsmith_tui.config.schema import Config
+from mrsmith_tui.config.schema import Config, Invalid
 
 
 def config_document(*, provider_name: str, base_url: str, api_key: str | None, model: str,
@@ -38,7 +37,7 @@ def config_document(*, provider_name: str, base_url: str, api_key: str | None, m
     }
     try:
         Config.model_validate(doc)
-    except ValidationError as e:
+    except Invalid as e:
         raise ConfigError(f"new config: {describe_validation_error(e)}") from None
     return doc
 

@@ -1,7 +1,7 @@
 """The Msg vocabulary: the one port between the core and every frontend.
 
 Everything a run does reaches the TUI, the headless printer, the transcript and the tests
-as one of these frozen pydantic models, posted through a `Sink`. Msgs are plain data (str,
+as one of these frozen records (mrsmith_tui.records), posted through a `Sink`. Msgs are plain data (str,
 int, float, bool, tuples, and the small records below); each carries its class name as its
 `type` tag, so a Msg is printed as one JSON object (`to_json`: the `--json` stream, the
 transcript's lines) and read back as the same Msg (`from_json`, through the discriminated
@@ -17,12 +17,8 @@ rebuilt from); this module puts them in one union and one namespace (`msgs.TextD
 
 from __future__ import annotations
 
-import functools
 import typing
 from typing import Annotated, Any
-
-import pydantic.main as _pydantic_main
-from pydantic import Field, TypeAdapter
 
 from mrsmith_tui.history import HistoryModel
 from mrsmith_tui.msgs import run as _run
@@ -82,6 +78,7 @@ from mrsmith_tui.msgs.run import (
     UserPrompt,
     Warning,
 )
+from mrsmith_tui.records import Tag
 
 # --------------------------------------------------------------------------- JSON lines
 
@@ -92,37 +89,24 @@ AnyMsg = Annotated[
     | SkillLoaded | AgentSpawned | AgentStateChanged | FromAgent | TranscriptHeader | PromptRecorded | AnswerRecorded
     | ContextAdded | Compacted | AgentChanged | McpServerChanged
     | MentionsRead | CommandRan | PermissionModeChanged,
-    Field(discriminator="type"),
+    Tag("type"),
 ]
-# FromAgent names the union it is part of: its module gets the name, and FromAgent is built with the
-# others on first use or in build_all (built here, it took ~10 ms of every start, and every Msg's schema twice).
+# FromAgent names the union it is part of: its module gets the name (its checker resolves it there).
 _run.AnyMsg = AnyMsg  # type: ignore[attr-defined]
 
 MSG_TYPES: dict[str, type[Msg]] = {cls.__name__: cls for cls in typing.get_args(typing.get_args(AnyMsg)[0])}
 
-@functools.cache
-def _adapter() -> TypeAdapter[Msg]:
-    return TypeAdapter(AnyMsg)
-
-
 def build_all() -> None:
-    """Build every Msg, record and history entry now, and the union `from_json` reads (each is built on
-    its first use, to keep start-up fast). A session calls it before it starts a thread."""
+    """Nothing to build: Msgs are plain records, checked with pydantic only when one is read back
+    (`from_json`), which builds what it needs then, safely from any thread. Kept for callers."""
     build_models(Msg, _Record, HistoryModel)
-    _adapter()
 
 
-# Recent pydantic releases build a model on its first use under a lock of their own: a first use from
-# two threads at once is safe there (tests/core/test_session.py checks it on the installed release).
-BUILDS_LOCKED = hasattr(_pydantic_main, "_rebuild_lock")
+BUILDS_LOCKED = True  # the checkers are built under a lock (records_check)
 
 
 def ready_for_threads() -> None:
-    """What a session needs before it starts a thread: every model built (build_all), unless pydantic
-    builds each under its own lock, where each is built on its first use from any thread: a one-shot
-    builds the dozen it uses instead of all ~80 (~7 ms of its start)."""
-    if not BUILDS_LOCKED:
-        build_all()
+    """What a session needs before it starts a thread: nothing any more (kept for callers)."""
 
 
 def to_json(msg: Msg) -> dict[str, Any]:
@@ -131,10 +115,13 @@ def to_json(msg: Msg) -> dict[str, Any]:
 
 
 def from_json(data: dict[str, Any] | str | bytes) -> Msg:
-    """The Msg a `to_json` dict (or its JSON text) stands for. Raises pydantic.ValidationError."""
-    if isinstance(data, dict):
-        return _adapter().validate_python(data)
-    return _adapter().validate_json(data)
+    """The Msg a `to_json` dict (or its JSON text) stands for. Raises pydantic.ValidationError (pydantic
+    is loaded on the first call: reading a transcript back is the one place that needs it)."""
+    from mrsmith_tui.records_check import validator
+
+    adapter, make = validator(AnyMsg)
+    made: Msg = make(adapter.validate_python(data) if isinstance(data, dict) else adapter.validate_json(data))
+    return made
 
 
 __all__ = [

@@ -3,31 +3,21 @@
 from __future__ import annotations
 
 import time
-from typing import Any, Literal, Protocol, TypeVar
+from typing import Any, ClassVar, Literal, Protocol, TypeVar
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from mrsmith_tui.records import Frozen, field
 
 # --------------------------------------------------------------------------- records
+# Frozen records (mrsmith_tui.records), not pydantic models: making one checks nothing and costs a
+# microsecond; what comes from outside (a transcript) is checked with pydantic, loaded then.
 
 
-# Every model here is built on its first use (defer_build): start-up does not pay for the ~60
-# validators before the first frame. `build_models` builds them all at once, where a session
-# begins, before it starts a thread: a first use from two threads at once is not safe in every
-# pydantic release.
+def build_models(*bases: type[Frozen]) -> None:
+    """Nothing to build any more (records need no validator before their first use); kept for callers."""
 
 
-def build_models(*bases: type[BaseModel]) -> None:
-    """Build the validator of every subclass of `bases` that is not built yet."""
-    todo = list(bases)
-    while todo:
-        cls = todo.pop()
-        todo += cls.__subclasses__()
-        if not cls.__pydantic_complete__:
-            cls.model_rebuild()
-
-
-class _Record(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid", defer_build=True)
+class _Record(Frozen):
+    extra_keys: ClassVar[str] = "forbid"
 
 
 class UsageInfo(_Record):
@@ -42,9 +32,11 @@ class UsageInfo(_Record):
     # reported" shows as `cache —`, never as `cache 0%`.
     cache_reported: bool = False
 
-    @model_validator(mode="before")
+    def __init__(self, **values: Any) -> None:
+        super().__init__(**self.before(values))  # made or read back alike
+
     @classmethod
-    def _cached_count_was_reported(cls, data: Any) -> Any:
+    def before(cls, data: Any) -> Any:
         """A record without the flag (written before it existed) that counts cached tokens had them reported."""
         if isinstance(data, dict) and "cache_reported" not in data:
             cached = data.get("cached_tokens")
@@ -101,14 +93,14 @@ AgentState = Literal["running", "waiting", "stopping", "stopped", "done", "faile
 # --------------------------------------------------------------------------- base
 
 
-class Msg(BaseModel):
+class Msg(Frozen):
     """Base of every Msg. `type` is the class name (each class pins it with a Literal);
     `at` is wall-clock time (seconds since the epoch)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid", ser_json_inf_nan="constants", defer_build=True)
+    extra_keys: ClassVar[str] = "forbid"
 
     type: str = ""
-    at: float = Field(default_factory=time.time)
+    at: float = field(default_factory=time.time)
 
 
 _M = TypeVar("_M", bound=Msg)

@@ -16,13 +16,17 @@ import dataclasses
 import functools
 import json
 import re
+import sys
 import threading
 import typing
 from collections.abc import Callable, Iterable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import quote
 
-from pydantic import BaseModel
+from mrsmith_tui.records import Frozen, text_fields
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 REDACTED = "[redacted]"
 MIN_SECRET = 6  # a shorter "key" ("x", "none", "ollama") is a placeholder, not a secret
@@ -122,11 +126,21 @@ def map_strings(value: Any, fn: Callable[[str], str]) -> Any:
         return [map_strings(v, fn) for v in value]
     if isinstance(value, tuple):
         return tuple(map_strings(v, fn) for v in value)
-    if isinstance(value, BaseModel):  # a Msg, a history entry: frozen, so a changed one is a copy
+    if isinstance(value, Frozen):  # a Msg, a history entry: frozen, so a changed one is a copy
+        updates = {}
+        for name in text_fields(type(value)):
+            old = getattr(value, name)
+            if isinstance(old, (str, tuple, list, dict, Frozen)) or dataclasses.is_dataclass(old):
+                new = map_strings(old, fn)
+                if new is not old and new != old:
+                    updates[name] = new
+        return value.model_copy(update=updates) if updates else value
+    model = _base_model()
+    if model is not None and isinstance(value, model):  # another pydantic model (a Msg was one)
         updates = {}
         for name in _text_fields(type(value)):
             old = getattr(value, name)
-            if isinstance(old, (str, tuple, list, dict, BaseModel)) or dataclasses.is_dataclass(old):
+            if isinstance(old, (str, tuple, list, dict, model, Frozen)) or dataclasses.is_dataclass(old):
                 new = map_strings(old, fn)
                 if new is not old and new != old:
                     updates[name] = new
@@ -143,6 +157,13 @@ def map_strings(value: Any, fn: Callable[[str], str]) -> Any:
                     changes[f.name] = new
         return dataclasses.replace(value, **changes) if changes else value
     return value
+
+
+def _base_model() -> type[BaseModel] | None:
+    """pydantic's BaseModel where pydantic is loaded; where it is not, no value is a model (and a
+    start that needs no pydantic does not import it for this: start-up time, #26)."""
+    main = sys.modules.get("pydantic.main")
+    return getattr(main, "BaseModel", None)
 
 
 @functools.cache

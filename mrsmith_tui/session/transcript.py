@@ -19,8 +19,6 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import IO, Any
 
-from pydantic import ValidationError
-
 from mrsmith_tui import msgs
 from mrsmith_tui.security.private_files import open_private, private_dir
 from mrsmith_tui.security.redact import PROCESS, REDACTED, Redactor
@@ -191,6 +189,8 @@ def parse_line(data: dict[str, Any]) -> msgs.Msg | None:
     one this version does not know, or a Msg that is never written, such as a request for the person).
     Fields it does not know (a newer writer's) are left out. Raises ValidationError for a known type
     that is broken."""
+    from pydantic import ValidationError  # reading back is where records are checked (mrsmith_tui.records)
+
     kind = data.get("type")
     if not isinstance(kind, str) or kind not in records.TRANSCRIPT_TYPES:
         return None
@@ -215,6 +215,8 @@ def _drop(data: Any, loc: tuple[Any, ...]) -> None:
 def read_transcript(path: Path | str) -> tuple[list[msgs.Msg], list[str]]:
     """(Msgs, warnings): every line as a format-2 Msg, older records migrated (session.migrate).
     A torn last line or a broken one is dropped with a one-line warning; unknown types are skipped."""
+    from pydantic import ValidationError  # reading back is where records are checked (mrsmith_tui.records)
+
     path = Path(path)
     raw = path.read_bytes()
     lines = raw.split(b"\n")

@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import events
 from textual.app import App, ComposeResult, SystemCommand
@@ -24,14 +24,13 @@ from textual.widgets import Static
 
 from mrsmith_tui import msgs as m
 from mrsmith_tui.config.load import resolve_agent
-from mrsmith_tui.config.schema import Config
 from mrsmith_tui.core.outbound import OutboundFilter
-from mrsmith_tui.core.session_api import Session
 from mrsmith_tui.security.redact import PROCESS, map_strings
 from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.commands import REGISTRY, run_command
 from mrsmith_tui.tui.model import agent_fields
+from mrsmith_tui.tui.shell import navigation
 from mrsmith_tui.tui.shell.attention import Attention
 from mrsmith_tui.tui.shell.bridge import CoalescingSink, TuiApprover
 from mrsmith_tui.tui.shell.command_context import ShellCommandContext
@@ -52,6 +51,10 @@ from mrsmith_tui.tui.view.chat_view import BlockClicked, ConversationKey, Conver
 from mrsmith_tui.tui.view.prompt_box import PromptArea
 from mrsmith_tui.tui.view.sidebar import PanelKeyPressed, PanelRowClicked, SidebarView, TypedAway
 from mrsmith_tui.tui.view.status import StatusBar
+
+if TYPE_CHECKING:  # what the first frame does not need is imported when used (start-up time, #26)
+    from mrsmith_tui.config.schema import Config
+    from mrsmith_tui.core.session_api import Session
 
 # ui.* Msgs the app makes whose text is shown as is (key and scroll events are left alone)
 _SHOWN_AS_TEXT = (ui.Note, ui.AgentSwitched, m.Error)
@@ -81,11 +84,14 @@ class MrSmithApp(App[int]):
                  history_path: Path | None = None, replay: Iterable[m.Msg] = (), clock: Callable[[], float] = time.time,
                  resume: ResumeFactory | None = None, sessions_root: Path | None = None,
                  theme_path: Path | None = None, welcome: bool = True, pick_session: bool = False,
-                 **kwargs: Any) -> None:
+                 first_frame: Callable[[], None] = lambda: None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         keep_no_dead_widgets()  # removed blocks' rendered lines are freed (shell/textual_memory.py)
         self.animation_level = "none"
-        config = config or Config()
+        if config is None:
+            from mrsmith_tui.config.schema import Config
+
+            config = Config()
         self.clock = clock
         self.history_path = history_path
         self._replay = list(replay)
@@ -99,6 +105,7 @@ class MrSmithApp(App[int]):
         self._config, self._sessions_root = config, sessions_root
         self._welcome = welcome  # gather the welcome (tests with a frozen screen leave it out)
         self._pick_session = pick_session  # `--resume` without an id: the /sessions picker once started
+        self._first_frame = first_frame  # the program's own start: garbage collection resumes (cli.startup_gc)
         self.model = self._initial_model(config)
         self._markdown = MarkdownTheme(self)
         self.theme_path = theme_path  # where /theme keeps the chosen theme (None: not kept)
@@ -149,13 +156,18 @@ class MrSmithApp(App[int]):
         for msg in self._replay:  # a recorded session: its text is as untrusted as a live one's
             for shown in outbound(msg):
                 self.dispatch(shown)
+        self.painter.request()
+        # The welcome, the custom commands and the session (provider, tools, skills) are gathered and
+        # composed in threads once the first frame is on screen (their CPU held it up, #26); the prompt
+        # takes keys meanwhile, and a prompt sent before the session is ready waits.
+        self.call_after_refresh(self._after_first_frame)
+
+    def _after_first_frame(self) -> None:
+        self._first_frame()
         if self._welcome and not self.link.read_only:
             start_welcome(self, self._config, self._sessions_root)
         start_custom_commands(self)
-        self.painter.request()
-        # The session (provider, tools, skills) is composed in a worker once the first frame is on
-        # screen; the prompt takes keys meanwhile, and a prompt sent before it is ready waits.
-        self.call_after_refresh(self.start_session)
+        self.start_session()
 
     def start_session(self) -> None:
         self.link.start()
@@ -238,20 +250,7 @@ class MrSmithApp(App[int]):
         self.ui(ui.Scrolled, at_bottom=event.at_bottom)
 
     def on_conversation_key(self, event: ConversationKey) -> None:
-        if event.action == "up":
-            self.ui(ui.FocusMove, step=-1)
-        elif event.action == "down":
-            self.ui(ui.FocusMove, step=1)
-        elif event.action == "fold":
-            self.ui(ui.ToggleFold)
-        elif event.action == "copy":
-            self.ui(ui.CopyBlock)
-        elif self.model.screen.agent_open is not None:
-            self.ui(ui.CloseAgent)
-        else:
-            self.ui(ui.FocusMove, step=0)
-            if not self.link.read_only:
-                self.query_one(PromptArea).focus()
+        navigation.conversation_key(self, event.action)
 
     def on_panel_key_pressed(self, event: PanelKeyPressed) -> None:
         self.ui(ui.PanelKey, action=event.action)
@@ -260,19 +259,7 @@ class MrSmithApp(App[int]):
         self.ui(ui.OpenAgent, agent_id=event.agent_id)
 
     def on_typed_away(self, event: TypedAway) -> None:
-        """Typing on the panel or an agent's screen: back to the prompt, and the key goes with it."""
-        if self.model.sidebar.selected is not None:
-            self.ui(ui.PanelKey, action="leave")
-        if self.model.screen.agent_open is not None:
-            self.ui(ui.CloseAgent)
-        prompt = self.query_one(PromptArea)
-        prompt.focus()
-        if event.send:
-            prompt.post_message(PromptArea.Send(prompt.text))
-        elif event.character == "\b":
-            prompt.action_delete_left()
-        else:
-            prompt.insert(event.character)
+        navigation.typed_away(self, event.character, event.send)
 
     def on_resize(self, event: events.Resize) -> None:
         self.ui(ui.Resized, width=event.size.width, height=event.size.height)
@@ -289,6 +276,8 @@ class MrSmithApp(App[int]):
         self.dispatch(ui.Answer(request_id=event.request_id, answer=event.answer, at=key_at(self, event.key_time)))
 
     async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key):
+            self.link.pace.key()  # its frame goes first: the threads feeding the screen wait (shell/pacing.py)
         if take_request_key(self, event):  # keys reaching a request's modal: answers, or typing
             return
         await super().on_event(event)
@@ -338,27 +327,10 @@ class MrSmithApp(App[int]):
         self.ui(ui.CycleMode)
 
     def action_focus_move(self, step: int) -> None:
-        if self.routes.modal is not None and self.screen is self.routes.modal:
-            return
-        self.ui(ui.FocusMove, step=step)
-        agent_screen = self.routes.agent_screen() if self.model.screen.agent_open else None
-        if agent_screen is not None:
-            agent_screen.conversation.focus()
-        elif self.model.conv.focused is not None:
-            self.query_one(ConversationView).focus()
+        navigation.focus_move(self, self.routes, step)
 
     def action_page(self, step: int) -> None:
-        screen: Any = self.screen
-        if getattr(screen, "request_id", None) is not None:  # a request's modal: its diff or options
-            screen.page(step)
-            return
-        agent_screen = self.routes.agent_screen() if self.model.screen.agent_open else None
-        if agent_screen is not None and screen is agent_screen:
-            agent_screen.conversation.page(step)
-            return
-        if screen is not self.screen_stack[0]:
-            return
-        self.query_one(ConversationView).page(step)
+        navigation.page(self, self.routes, step)
 
     async def action_quit(self) -> None:
         self.quit()
@@ -375,14 +347,16 @@ class MrSmithApp(App[int]):
 
 def run_tui(make_session: SessionFactory, *, config: Config, theme: str | None = None,
             history_path: Path | None = None, resume: ResumeFactory | None = None,
-            sessions_root: Path | None = None, pick_session: bool = False) -> int:
+            sessions_root: Path | None = None, pick_session: bool = False,
+            first_frame: Callable[[], None] = lambda: None) -> int:
     """Run the full-screen UI. `make_session(sink, approver)` builds the session;
-    `resume(session_id, sink, approver)` builds one on a recorded session (for /sessions)."""
+    `resume(session_id, sink, approver)` builds one on a recorded session (for /sessions);
+    `first_frame()` is called once the first frame is on screen."""
     paint_sooner()
     app = MrSmithApp(make_session, config=config, theme=theme,
                      history_path=history_path if history_path is not None else default_history_path(),
                      resume=resume, sessions_root=sessions_root, theme_path=default_theme_path(),
-                     pick_session=pick_session)
+                     pick_session=pick_session, first_frame=first_frame)
     result = app.run()
     return result if isinstance(result, int) else app.exit_code
 

@@ -18,77 +18,15 @@ switches to a built-in Textual theme (TEXTUAL-NOTES.md).
 
 from __future__ import annotations
 
-import re
 import tomllib
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
-from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
 from mrsmith_tui import paths
 
 DEFAULT_THEME = "mrsmith"
 NO_COLOR_THEME = "no-color"  # the terminal's own colours, for terminals that want them
-
-_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
-_VARIABLE = re.compile(r"^[a-z][a-z0-9-]*$")
-
-
-class ThemeFile(BaseModel):
-    """One themes/*.toml file, checked field by field before it becomes a `Theme`."""
-
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)  # TOML has real types
-
-    name: str
-    primary: str
-    secondary: str | None = None
-    accent: str | None = None
-    foreground: str | None = None
-    background: str | None = None
-    surface: str | None = None
-    panel: str | None = None
-    boost: str | None = None
-    warning: str | None = None
-    error: str | None = None
-    success: str | None = None
-    dark: bool = True
-    luminosity_spread: float = Field(default=0.15, ge=0, le=1)
-    text_alpha: float = Field(default=0.95, ge=0, le=1)
-    ansi: bool = False
-    variables: dict[str, str] = Field(default_factory=dict)
-
-    @field_validator("name")
-    @classmethod
-    def _name(cls, v: str) -> str:
-        if not _NAME.match(v):
-            raise ValueError(f"{v!r} is not a theme name (lower-case letters, digits, '-' and '_')")
-        return v
-
-    @field_validator("primary", "secondary", "accent", "foreground", "background", "surface", "panel",
-                     "boost", "warning", "error", "success")
-    @classmethod
-    def _colour(cls, v: str | None) -> str | None:
-        if v is not None:
-            try:
-                Color.parse(v)
-            except ColorParseError:
-                raise ValueError(f"{v!r} is not a colour") from None
-        return v
-
-    @field_validator("variables")
-    @classmethod
-    def _variables(cls, v: dict[str, str]) -> dict[str, str]:
-        for key, value in v.items():
-            if not _VARIABLE.match(key):
-                raise ValueError(f"{key!r} is not a variable name (lower-case, '-' between words)")
-            if not value.strip():
-                raise ValueError(f"{key!r} is empty")
-        return v
-
-    def to_theme(self) -> Theme:
-        return Theme(**self.model_dump())
-
 
 def user_themes_dir() -> Path:
     return paths.config_dir() / "themes"
@@ -102,12 +40,15 @@ def load_themes(user_dir: Path | None = None) -> list[Theme]:
 def load_themes_with_warnings(user_dir: Path | None = None, *,
                               bundled_dir: Path | None = None) -> tuple[list[Theme], list[str]]:
     """(themes in load order, one warning line per skipped file)."""
-    folders = [bundled_dir or paths.BUNDLED_THEMES_DIR, user_dir or user_themes_dir()]
+    # The bundled themes are known to be good (tests/tui/test_themes.py checks each): checking them again
+    # at every start cost ~5 ms and pydantic's import before the first frame (#26). A person's own
+    # theme is checked field by field, and its palette tried, before it is offered.
+    folders = [(bundled_dir or paths.BUNDLED_THEMES_DIR, bundled_dir is None), (user_dir or user_themes_dir(), False)]
     by_name: dict[str, Theme] = {}
     warnings: list[str] = []
-    for folder in folders:
+    for folder, trusted in folders:
         for path in sorted(folder.glob("*.toml")) if folder.is_dir() else ():
-            theme, problem = read_theme(path)
+            theme, problem = read_theme(path, trusted=trusted)
             if problem:
                 warnings.append(problem)
             elif theme is not None:
@@ -116,34 +57,27 @@ def load_themes_with_warnings(user_dir: Path | None = None, *,
     return list(by_name.values()), warnings
 
 
-def read_theme(path: Path) -> tuple[Theme | None, str | None]:
-    """(theme, None) or (None, "theme <path>: <field>: <what is wrong> (skipped)")."""
-    label = f"theme {_label(path)}"
+def read_theme(path: Path, *, trusted: bool = False) -> tuple[Theme | None, str | None]:
+    """(theme, None) or (None, "theme <path>: <field>: <what is wrong> (skipped)"). `trusted`: a bundled
+    file, made into a theme as it is."""
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as e:
-        return None, f"{label}: cannot read: {getattr(e, 'strerror', None) or e} (skipped)"
+        return None, f"theme {_label(path)}: cannot read: {getattr(e, 'strerror', None) or e} (skipped)"
     except tomllib.TOMLDecodeError as e:
-        return None, f"{label}: TOML syntax error: {e} (skipped)"
-    try:
-        theme = ThemeFile.model_validate(data).to_theme()
-    except ValidationError as e:
-        return None, f"{label}: {_describe(e)} (skipped)"
+        return None, f"theme {_label(path)}: TOML syntax error: {e} (skipped)"
+    if trusted:
+        return Theme(**data), None
+    from mrsmith_tui.tui.theme_schema import check
+
+    theme, problem = check(data)
+    if theme is None:
+        return None, f"theme {_label(path)}: {problem} (skipped)"
     try:
         theme.to_color_system().generate()
     except Exception as e:  # a colour combination Textual cannot derive a palette from
-        return None, f"{label}: Textual cannot build a palette from it: {e} (skipped)"
+        return None, f"theme {_label(path)}: Textual cannot build a palette from it: {e} (skipped)"
     return theme, None
-
-
-def _describe(error: ValidationError) -> str:
-    first = error.errors()[0]
-    field = ".".join(str(p) for p in first["loc"]) or "(top level)"
-    if first["type"] == "extra_forbidden":
-        return f"{field}: not a theme field"
-    if first["type"] == "missing":
-        return f"{field}: missing"
-    return f"{field}: {first['msg'].removeprefix('Value error, ')}"
 
 
 def _label(path: Path) -> str:

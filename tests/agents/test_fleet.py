@@ -78,8 +78,10 @@ def test_spawned_agents_work_after_the_run_and_the_next_turn_collects_the_report
 
 
 def test_wait_times_out_then_delivers_each_report_once(tmp_path, loopback):
-    slow_go = threading.Event()
-    router = Router({"FAST": [text_turn("fast report")], "SLOW": [held(slow_text(40, 0), slow_go, at=3)]})
+    # Both agents are held until the first wait has timed out: a fast agent free to finish could end
+    # before that wait (a loaded machine), which would then take its report.
+    fast_go, slow_go = threading.Event(), threading.Event()
+    router = Router({"FAST": [held(text_turn("fast report"), fast_go)], "SLOW": [held(slow_text(40, 0), slow_go, at=3)]})
     srv = loopback(responder=router)
     session, _sink = make_session(tmp_path, srv.base_url, agent_wait_ms=60_000)
     fleet = fleet_of(session)
@@ -87,8 +89,9 @@ def test_wait_times_out_then_delivers_each_report_once(tmp_path, loopback):
     slow = fleet.spawn("SLOW job")
 
     first = fleet.wait(timeout_ms=0)
-    assert slow in first.running
+    assert first.reports == [] and first.running == [fast, slow]
 
+    fast_go.set()
     got = fleet.wait([fast.agent_id], timeout_ms=60_000)
     assert [r.agent_id for r in got.reports] == [fast.agent_id] and got.reports[0].report == "fast report"
     again = fleet.wait([fast.agent_id, "agent-99"], timeout_ms=0)

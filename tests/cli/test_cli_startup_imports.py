@@ -21,15 +21,16 @@ def _python(code: str, **env: str) -> subprocess.CompletedProcess[str]:
 
 def test_importing_the_cli_loads_no_session_tool_provider_or_ui_module():
     proc = _python("import json, sys, mrsmith_tui.cli\n"
-                   "print(json.dumps(sorted(k for k, v in sys.modules.items() if v is not None)))")
+                   "print(json.dumps(sorted(k for k, v in sys.modules.items()\n"
+                   "                        if getattr(v, '__spec__', None) is not None)))")  # not lean_imports' stubs
     assert proc.returncode == 0, proc.stderr
     loaded = json.loads(proc.stdout)
     heavy = [name for name in loaded
-             if name.split(".")[0] in ("httpx", "textual", "html2text", "pathspec")
+             if name.split(".")[0] in ("httpx", "textual", "html2text", "pathspec", "pydantic", "pydantic_core")
              or name.startswith(("mrsmith_tui.core", "mrsmith_tui.provider", "mrsmith_tui.tools",
                                  "mrsmith_tui.session", "mrsmith_tui.headless", "mrsmith_tui.tui"))]
     assert heavy == []
-    assert "mrsmith_tui.config.schema" in loaded  # the config is validated before the UI, with pydantic
+    assert "mrsmith_tui.config.schema" in loaded  # the config is checked before the UI, without pydantic (#26)
 
 
 def test_exit_codes_are_the_headless_ones():
@@ -51,6 +52,7 @@ def test_a_bad_config_exits_2_with_one_line_before_any_ui_module_loads(tmp_path)
         "import sys, mrsmith_tui.cli as c\n"
         f"code = c.main(['--config', {str(bad)!r}])\n"
         "sys.stderr.write('UI LOADED\\n' if 'mrsmith_tui.tui.app' in sys.modules else '')\n"
+        "sys.stderr.write('PYDANTIC LOADED\\n' if 'pydantic' in sys.modules else '')\n"
         "sys.exit(code)\n"
     )
     assert proc.returncode == 2
@@ -63,11 +65,14 @@ def test_a_bad_config_exits_2_with_one_line_before_any_ui_module_loads(tmp_path)
 # converter of web_fetch (loaded when a page is fetched), the session export, the MCP client (no
 # server configured), the shell command's parser and rules (at the first shell call), pathspec (at
 # the first path judged), PyYAML (plain skill frontmatter is read without it), httpx's command line
-# (click, pygments) and pydantic's plugin search (importlib.metadata): mrsmith_tui.lean_imports.
+# (click, pygments) and pydantic's plugin search (importlib.metadata): mrsmith_tui.lean_imports. Nor
+# pydantic at all: the config is checked by config.fields, Msgs and history entries are plain records
+# (mrsmith_tui.records), checked with pydantic only when read back from a transcript.
 NOT_IN_A_ONE_SHOT = ("textual", "mrsmith_tui.tui", "mrsmith_tui.core.resume", "mrsmith_tui.session.replay",
                      "mrsmith_tui.session.export", "html2text", "rich", "markdown_it", "mcp", "mrsmith_tui.mcp.hub",
                      "tree_sitter", "mrsmith_tui.tools.shell.classify", "pathspec", "yaml", "httpx._main", "click",
-                     "pygments", "importlib.metadata", "pydantic.plugin._loader", "ctypes.util")
+                     "pygments", "importlib.metadata", "pydantic", "annotated_types", "typing_inspection",
+                     "mrsmith_tui.records_check", "ctypes.util")
 
 
 def test_a_one_shot_imports_nothing_it_does_not_use(loopback, tmp_path):

@@ -34,7 +34,8 @@ TABLE: dict[str, tuple[int, Callable[[type], BaseException]]] = {
     "mrsmith_tui.session.store.SessionNotFound": (EXIT_USAGE, lambda c: c("no session\nat all")),
     "mrsmith_tui.core.resume.OtherFolder": (EXIT_USAGE, lambda c: c("another\nfolder", Path("/x"))),
     "mrsmith_tui.session.export.ExportError": (EXIT_USAGE, lambda c: c("cannot write\nthere")),
-    "mrsmith_tui.config.schema.LocatedError": (EXIT_FAILED, lambda c: c(("a", 0), "bad\nvalue")),
+    "mrsmith_tui.config.fields.LocatedError": (EXIT_FAILED, lambda c: c(("a", 0), "bad\nvalue")),
+    "mrsmith_tui.config.fields.Invalid": (EXIT_FAILED, lambda c: c(("a", 0), "missing", "bad\nvalue")),
     "mrsmith_tui.skills.skill.SkillError": (EXIT_FAILED, lambda c: c("bad skill\nfile")),
     "mrsmith_tui.core.custom_commands.CommandFileError": (EXIT_FAILED, lambda c: c("bad command\nfile")),
     "mrsmith_tui.provider.types.ProviderError": (EXIT_FAILED, lambda c: c("server down\nretry")),
@@ -51,7 +52,7 @@ TABLE: dict[str, tuple[int, Callable[[type], BaseException]]] = {
     "mrsmith_tui.mcp.service.McpError": (EXIT_FAILED, lambda c: c("no MCP server\nnamed x")),
 }
 # A caller catches these by their older base: they keep it.
-KEPT_BASES = {"LocatedError": ValueError, "SSELineTooLong": ValueError, "GlobError": ValueError, "NotOurs": OSError}
+KEPT_BASES = {"LocatedError": ValueError, "Invalid": ValueError, "SSELineTooLong": ValueError, "GlobError": ValueError, "NotOurs": OSError}
 
 
 def _every_subclass() -> dict[str, type[MrSmithError]]:

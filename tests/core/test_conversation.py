@@ -320,7 +320,7 @@ def test_tool_calls_ignored_when_no_tools_were_offered():
     provider = FakeProvider(calls(("echo", {"text": "x"}), content="summary"))
     conv, _, _ = make(provider, EchoTool(), budget=budget)
     assert conv.run_turn("go", CancelToken()).final_text == "summary"
-    assert "tool_calls" not in conv.history[-1] and len(provider.requests) == 1
+    assert not conv.history[-1].tool_calls and len(provider.requests) == 1
 
 
 def test_a_provider_error_caused_by_cancel_is_a_cancel_not_an_error():

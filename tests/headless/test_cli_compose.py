@@ -16,7 +16,8 @@ from mrsmith_tui.tools.approval import PolicyApprover
 def fake_tui(monkeypatch):
     calls = {}
 
-    def run_tui(make_session, *, config, theme=None, history_path=None, resume=None, sessions_root=None, pick_session=False):
+    def run_tui(make_session, *, config, theme=None, history_path=None, resume=None, sessions_root=None, pick_session=False,
+                first_frame=None):
         calls["config"], calls["theme"] = config, theme
         calls["resume"], calls["sessions_root"] = resume, sessions_root
         sink = ListSink()

@@ -35,7 +35,7 @@ def approve(tool: str = "write_file", diff: str | None = None) -> Step:
 def hold_until(event: threading.Event) -> Step:
     """A step that waits for the test to let the run go on (so a request arrives when the test wants)."""
     def step(session: FakeSession, cancel: Any) -> None:
-        event.wait(10)
+        event.wait(90)  # a safety net: the test sets it (a loaded machine may take many seconds to get there)
     return step
 
 

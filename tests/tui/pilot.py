@@ -19,3 +19,26 @@ def painted(app, cls=None) -> bool:
     from mrsmith_tui.tui.screens.modals import RequestModal
 
     return isinstance(app.screen, cls or RequestModal) and app.model.pending.keys_from is not None
+
+
+async def settled(pilot, timeout: float = 90.0) -> None:
+    """Until the screen has stopped changing: every queued message handled, no draw of the model
+    queued, and two screenshots a handled round apart alike. A layout, or a scroll to the end that
+    waits for one, takes a few rounds of the screen's update; a fixed pause guessed how long those
+    take (too short on a loaded machine: the screenshot showed the conversation before its scroll)."""
+    import re
+    import time
+
+    app = pilot.app
+    last = None
+    deadline = time.monotonic() + timeout  # a safety net, not a budget
+    while time.monotonic() < deadline:
+        await pilot.pause()
+        painter = getattr(app, "painter", None)
+        if painter is not None and painter.queued:
+            continue
+        shot = re.sub(r"terminal-\d+", "terminal-N", app.export_screenshot())  # its CSS ids are random
+        if shot == last:
+            return
+        last = shot
+    raise AssertionError("the screen never settled")

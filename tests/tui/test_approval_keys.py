@@ -198,7 +198,7 @@ async def test_reset_refuses_a_waiting_background_approval_and_never_blocks_the_
 
     class SlowReset(FakeSession):
         def reset(self) -> None:  # like fleet.stop_all joining an agent's thread
-            reset_may_end.wait(10)
+            reset_may_end.wait(90)  # a safety net: the test lets it end (10 s could pass first on a loaded machine)
             super().reset()
 
     def make(sink, approver):

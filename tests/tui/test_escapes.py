@@ -18,7 +18,7 @@ from mrsmith_tui.security.redact import PROCESS
 from mrsmith_tui.tui.screens.modals import ApprovalModal
 from tests.security.corpus import ALL, CONTROL_CHARS
 from tests.tui.fakes import Clock
-from tests.tui.pilot import painted, until
+from tests.tui.pilot import painted, settled, until
 from tests.tui.test_e2e import app_for, config_for
 
 pytest.importorskip("mrsmith_tui.tools.builtin")
@@ -64,7 +64,7 @@ async def test_escapes_from_the_model_and_a_tool_are_shown_not_obeyed(loopback, 
         frames = Frames(app)
         await pilot.press(*"go", "enter")
         await until(pilot, lambda: not app.model.run.running and any(b.kind == "usage" for b in app.model.conv.blocks))
-        await pilot.pause()
+        await settled(pilot)
         blocks = app.model.conv.blocks
         answer = next(b for b in blocks if b.kind == "text")
         tool = next(b for b in blocks if b.kind == "tool")
@@ -86,7 +86,7 @@ async def test_an_approval_shows_escaped_arguments(loopback, tmp_path):
         frames = Frames(app)
         await pilot.press(*"write", "enter")
         await until(pilot, lambda: painted(app, ApprovalModal))
-        await pilot.pause()
+        await settled(pilot)
         assert "␛]0;T␇" in "".join(frames.text)  # the path, decoded from the JSON arguments, shown
         clock.later(10)  # past the modal's grace for keys
         await pilot.press("n")
@@ -106,7 +106,7 @@ async def test_a_key_cut_across_deltas_is_redacted_on_screen(loopback, tmp_path,
         frames = Frames(app)
         await pilot.press(*"hi", "enter")
         await until(pilot, lambda: not app.model.run.running and any(b.kind == "usage" for b in app.model.conv.blocks))
-        await pilot.pause()
+        await settled(pilot)
         answer = next(b for b in app.model.conv.blocks if b.kind == "text")
         assert answer.text == "key: [redacted] done"
         assert not any("sk-SCR" in f for f in frames.text)
@@ -126,7 +126,7 @@ async def test_a_recorded_session_is_replayed_as_text(tmp_path):
         frames = Frames(app)
         await until(pilot, lambda: any(b.kind == "text" for b in app.model.conv.blocks))
         app.refresh()
-        await pilot.pause()
+        await settled(pilot)
         answer = next(b for b in app.model.conv.blocks if b.kind == "text")
         assert "␛]52;c;" in answer.text
         await until(pilot, lambda: any("␛]52;c;" in f for f in frames.text))
@@ -151,10 +151,10 @@ async def test_a_paste_with_escapes_is_shown_not_obeyed(loopback, tmp_path):
         area = app.query_one(PromptArea)
         await until(pilot, lambda: "end" in area.text)
         assert area.text.startswith("pasted ␛]0;PWNED␇␛[2J\\u202eend")
-        await pilot.pause()
+        await settled(pilot)
         assert frames.foreign_controls() == set()
         await pilot.press("enter")
         await until(pilot, lambda: not app.model.run.running and any(b.kind == "usage" for b in app.model.conv.blocks))
-        await pilot.pause()
+        await settled(pilot)
         assert frames.foreign_controls() == set()
     assert "\\u001b" not in json.dumps(srv.requests) and "␛]0;PWNED" in json.dumps(srv.requests, ensure_ascii=False)

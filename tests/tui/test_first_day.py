@@ -24,7 +24,7 @@ from mrsmith_tui.tui.view.prompt_box import PromptArea, line_breaks
 from mrsmith_tui.tui.view.welcome import welcome_content
 from tests.tui.commands.fake_context import FakeContext
 from tests.tui.fakes import AT, CONFIG, Clock, factory
-from tests.tui.pilot import painted, until
+from tests.tui.pilot import painted, settled, until
 
 
 def fold(model, *msgs_):
@@ -400,7 +400,7 @@ async def test_below_100_columns_the_sidebar_never_covers_the_conversation():
         await until(pilot, lambda: sidebar.display)
         await pilot.resize_terminal(60, 20)
         await until(pilot, lambda: app.model.screen.width == 60 and sidebar.has_class("-strip"))
-        await pilot.pause(0.05)
+        await settled(pilot)  # laid out at the new size
         assert conv.display and conv.region.height > sidebar.region.height
         assert not conv.region.overlaps(sidebar.region)
 

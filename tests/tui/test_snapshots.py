@@ -9,6 +9,7 @@ from mrsmith_tui import msgs as m
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.app import MrSmithApp
 from tests.tui.fakes import AT, CONFIG, factory
+from tests.tui.pilot import settled
 
 DIFF = ("--- a/src/greet.py\n+++ b/src/greet.py\n@@ -1,3 +1,4 @@\n def greet(name):\n"
         "-    print('hi ' + name)\n+    message = f'hello, {name}'\n+    print(message)\n     return None\n")
@@ -37,12 +38,7 @@ def play(*msgs_):
         a = pilot.app
         for msg in msgs_ + (ui.Tick(at=AT + 12),):  # the app's frozen clock: spinner ticks change nothing
             a.dispatch(msg)
-        await pilot.pause(0.05)
-        for _ in range(50):
-            if not a.painter.queued:
-                break
-            await pilot.pause(0.01)
-        await pilot.pause(0.05)
+        await settled(pilot)  # drawn, laid out and scrolled: not after guessed pauses
     return run_before
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -28,6 +30,25 @@ def test_bundled_themes_load_without_warnings(tmp_path):
     assert 4 <= len(names) <= 6 and sorted(names) == BUNDLED  # file stem == theme name
     assert DEFAULT_THEME in names and NO_COLOR_THEME in names
     assert any(not t.dark for t in themes)  # at least one light theme
+    for theme in themes:  # loading does not try them (start-up time): each builds its palette
+        assert theme.to_color_system().generate()
+
+
+def test_each_bundled_theme_passes_the_check_a_persons_own_gets(tmp_path):
+    """At start the bundled files are made into themes as they are (no pydantic): the check a person's
+    own file gets finds nothing wrong with them, and makes the same themes."""
+    checked, warnings = load_themes_with_warnings(tmp_path / "none", bundled_dir=paths.BUNDLED_THEMES_DIR)
+    assert warnings == []
+    assert checked == load_themes(tmp_path / "none")
+
+
+def test_loading_the_bundled_themes_imports_no_pydantic(tmp_path):
+    code = ("import sys\nfrom pathlib import Path\nfrom mrsmith_tui.tui.themes import load_themes\n"
+            f"assert len(load_themes(Path({str(tmp_path / 'none')!r}))) >= 4\n"
+            "print('pydantic' in sys.modules)\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "False"
 
 
 def test_no_color_theme_is_monochrome():

@@ -1,6 +1,6 @@
 """What the shell turns Textual events (keys, clicks, a command's result) into: UI Msgs.
 
-Plain data with `at`, like every Msg of the core (`mrsmith_tui.msgs`): frozen pydantic models like
+Plain data with `at`, like every Msg of the core (`mrsmith_tui.msgs`): frozen records like
 them, never serialised (no `type` tag of their own); `update` folds both kinds. Always made with
 keyword arguments.
 """

@@ -8,8 +8,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from mrsmith_tui import msgs as m
 from mrsmith_tui.cancel import CancelToken
-from mrsmith_tui.config.schema import Config
-from mrsmith_tui.core.session_api import Session
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.commands.registry import NoteKind
 from mrsmith_tui.tui.shell.effect_runner import refuse_requests
@@ -18,6 +16,8 @@ from mrsmith_tui.tui.shell.theme_file import save_theme
 if TYPE_CHECKING:
     from textual.screen import Screen
 
+    from mrsmith_tui.config.schema import Config
+    from mrsmith_tui.core.session_api import Session
     from mrsmith_tui.tui.shell.host import AppHost
 
 Answer = TypeVar("Answer")

@@ -17,11 +17,13 @@ if TYPE_CHECKING:
     from mrsmith_tui.cancel import CancelToken
     from mrsmith_tui.core.session_api import Session
     from mrsmith_tui.tui import model as ui
+    from mrsmith_tui.tui.shell.pacing import Pace
 
 
 class LinkPart(Protocol):
     read_only: bool
     resume: Any  # ResumeFactory | None
+    pace: Pace  # the feeders wait for the screen's frames
 
     def switch(self, session_id: str) -> None: ...
 

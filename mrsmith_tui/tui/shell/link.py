@@ -24,18 +24,20 @@ from textual.message import Message
 
 from mrsmith_tui import msgs as m
 from mrsmith_tui.core.outbound import OutboundFilter
-from mrsmith_tui.core.session_api import Session, Sink
 from mrsmith_tui.errors import message_of
-from mrsmith_tui.tools.base import Approver
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.model import agent_fields
 from mrsmith_tui.tui.shell.bridge import CoalescingSink, TuiApprover
+from mrsmith_tui.tui.shell.pacing import Pace, PacedSink
+from mrsmith_tui.tui.view.markdown_worker import WORKER
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the session's modules load in the composing worker, after the first frame
+    from mrsmith_tui.core.session_api import Session, Sink
+    from mrsmith_tui.tools.base import Approver
     from mrsmith_tui.tui.shell.host import AppHost
 
-SessionFactory = Callable[[Sink, Approver], Session]
-ResumeFactory = Callable[[str, Sink, Approver], Session]  # (session_id, sink, approver): a recorded session
+SessionFactory = Callable[["Sink", "Approver"], "Session"]
+ResumeFactory = Callable[[str, "Sink", "Approver"], "Session"]  # (session_id, sink, approver): a recorded session
 
 
 class Dispatch(Message):
@@ -70,6 +72,8 @@ class SessionLink:
         self._handed: Session | None = None  # composed by the worker, not yet taken by `composed`
         self._lock = threading.Lock()
         self.generation = 0
+        self.pace = Pace()  # the feeders wait for the screen's frames (pacing.py)
+        WORKER.pace = self.pace.wait
         self.sink, self.approver = self._open_channel()
 
     def _open_channel(self) -> tuple[CoalescingSink, TuiApprover]:
@@ -78,13 +82,15 @@ class SessionLink:
         # Between the core and the screen: secrets redacted (a key cut across deltas too) and
         # terminal controls shown as text. The coalescing sink calls post under its lock, in order.
         outbound = OutboundFilter()
+        pace = self.pace
 
         def post_many(batch: list[m.Msg]) -> None:  # called from any thread: one Dispatch a flush
             shown = [out for msg in batch for out in outbound(msg)]
             if shown:
+                pace.hold()  # before the post: the frame that shows it releases the feeders
                 app.post_message(Dispatch(shown, generation))
 
-        sink = CoalescingSink(post_many=post_many)
+        sink = PacedSink(post_many, pace)
         return sink, TuiApprover(sink)
 
     def is_current(self, event: Dispatch) -> bool:
@@ -198,6 +204,7 @@ class SessionLink:
         if handed is not None:
             _close_quietly(handed)
         self._waiting.clear()
+        self.pace.stop()
         self.approver.close()
         self.sink.close()
         if self.session is not None:

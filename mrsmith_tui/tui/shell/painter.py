@@ -56,16 +56,22 @@ class Painter:
         return self._queued
 
     def request(self) -> None:
-        """Draw once the Msgs queued now are folded in."""
+        """Draw once the Msgs queued now are folded in; the threads that feed the screen wait for that
+        frame (shell/pacing.py)."""
         if not self._queued:
             self._queued = True
+            self._app.link.pace.hold()
             self._app.call_later(self._render)
 
     def _render(self) -> None:
         self._queued = False
         app = self._app
+        pace = app.link.pace
+        mark = pace.mark()
         if not app.is_running:
+            pace.release(mark)
             return
+        app.call_after_refresh(pace.release, mark)  # once this frame is on screen
         model = app.model
         try:
             conv = app.query_one(ConversationView)

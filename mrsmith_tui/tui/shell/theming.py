@@ -21,8 +21,21 @@ def choose_theme(app: App[Any], wanted: str | None) -> str:
         app.register_theme(theme)
     name, warning = pick_theme(wanted, no_color=app.no_color, available=set(app.available_themes))
     if name:
-        app.theme = name
+        _set_before_start(app, name)
     return warning
+
+
+def _set_before_start(app: App[Any], name: str) -> None:
+    """`app.theme = name` without its watcher: nothing is parsed yet, and the first parse reads this
+    theme's variables; the watcher's refresh would parse the whole stylesheet twice more before the
+    first frame (~10 ms of start-up, #26). What else the watcher does is done here."""
+    from textual.app import App
+
+    app.set_reactive(App.theme, name)
+    app.stylesheet.set_variables(app.get_css_variables())
+    dark = app.current_theme.dark
+    app.update_classes({f"-theme-{name}": True, "-dark-mode": dark, "-light-mode": not dark}, update=False)
+    app._refresh_truecolor_filter(app.ansi_theme)
 
 
 class MarkdownTheme:

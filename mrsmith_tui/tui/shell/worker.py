@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING
 
 from mrsmith_tui import msgs as m
 from mrsmith_tui.cancel import CancelToken
-from mrsmith_tui.core.prompt_run import run_prompt
 from mrsmith_tui.tui import model as ui
 
 if TYPE_CHECKING:
@@ -50,6 +49,7 @@ class RunWorker:
             app.sink(ui.WorkerDone(at=app.clock()))
             return
         session, sink, clock = app.session, app.sink, app.clock
+        from mrsmith_tui.core.prompt_run import run_prompt  # loaded by then with the session (start-up time, #26)
 
         def work() -> None:
             crashed = None
@@ -94,7 +94,9 @@ def settle_memory(app: AppHost) -> None:
     """Collect once, then freeze what survives (start-up, finished blocks) out of the collector's
     view: a full collection over the ~200k objects of a long session paused the screen for about
     90 ms in the middle of a stream. Done only when no run is going, SETTLE_AFTER seconds after the
-    run ended (a prompt sent right away is not held up by it; a run started by then puts it off)."""
+    run's last frame (a run started by then puts it off). Soon, not a second later: prompts sent
+    one after another (a queue, a script) never left a second between runs, so nothing settled and
+    each run's full collections walked every block again (300 ms pauses mid-stream at 5,000 blocks)."""
     if app.model.run.running:
         return
     app.set_timer(SETTLE_AFTER, lambda: _settle_now(app))
@@ -109,7 +111,7 @@ def _settle_now(app: AppHost) -> None:
     gc.set_threshold(first, second, FULL_EVERY)
 
 
-SETTLE_AFTER = 1.0
+SETTLE_AFTER = 0.1
 FULL_EVERY = 10  # Python's own: a full collection after this many of the middle generation's
 HELD = 100  # ... and while a run goes: ten times fewer (settle_memory collects everything when it ends)
 

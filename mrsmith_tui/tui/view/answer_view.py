@@ -22,7 +22,8 @@ from mrsmith_tui.tui.model import Block
 from mrsmith_tui.tui.view.answer import AnswerRenderer, Lines
 from mrsmith_tui.tui.view.blocks import lines_above, live_tail, render_block
 
-ROW_STEP = 8  # a streaming answer grows its block this many rows at a time
+ROW_STEP = 8  # a streaming answer grows its block this many rows at a time ...
+LIVE_ROWS = 48  # ... up to this many: then it shows the end of the answer in exactly these rows
 
 
 def reserve_rows(content: Content, rules: Any, width: int) -> tuple[Content, int]:
@@ -75,6 +76,7 @@ class LiveWrap:
     def __init__(self) -> None:
         self._width = 0
         self._wrapped: dict[str, Lines] = {}
+        self.rows: list[int] = []  # the rows each text took in the last wrap
 
     def wrap(self, texts: list[str], width: int, console: Console, options: ConsoleOptions) -> Lines:
         if width != self._width:
@@ -82,12 +84,14 @@ class LiveWrap:
         options = options.update_width(max(1, width))
         kept: dict[str, Lines] = {}
         out: Lines = []
+        self.rows = []
         for text in texts:
             lines = kept.get(text) or self._wrapped.get(text)
             if lines is None:
                 rendered = console.render_lines(Text(text), options, pad=False) if text else [[]]
                 lines = [[s for s in line if not s.control] for line in rendered]
             kept[text] = lines
+            self.rows.append(len(lines))
             out.extend(lines)
         self._wrapped = kept  # only what is on screen now is kept
         return out
@@ -188,11 +192,14 @@ class AnswerView(Vertical):
                 widget.display = shown
 
     def _show_live(self, block: Block) -> None:
-        """The end of the answer as plain lines, padded to a multiple of ROW_STEP rows: while the rows
-        hold, a frame repaints this block only (no layout) and wraps only its new lines."""
+        """The end of the answer as plain lines, padded to a multiple of ROW_STEP rows, and once it is
+        longer than LIVE_ROWS in exactly that many: while the rows hold, a frame repaints this block
+        only (no layout of the conversation, issue #26) and wraps only its new lines."""
         texts, hidden = live_tail(block)
         console, options = self._console_and_options()
         lines = self._live.wrap(texts, self.width, console, options)
+        if hidden or len(lines) > LIVE_ROWS:
+            lines, hidden = _last_rows(lines, self._live.rows, hidden)
         rows = len(lines) + (-len(lines) % ROW_STEP)
         was_above = self._above.display
         self._show(above=bool(hidden), lines=True)
@@ -214,6 +221,20 @@ class AnswerView(Vertical):
     def on_click(self, event: events.Click) -> None:
         event.stop()
         self.post_message(BlockClicked(self.key))
+
+
+def _last_rows(lines: Lines, rows_per_text: list[int], hidden: int) -> tuple[Lines, int]:
+    """The whole lines that fit in LIVE_ROWS rows, at the bottom (blank rows on top), and how many
+    lines are above them."""
+    cut, drop = len(lines) - LIVE_ROWS, 0
+    for rows in rows_per_text:
+        if cut <= 0:
+            break
+        cut -= rows
+        drop += rows
+        hidden += 1
+    shown = lines[drop:]
+    return [[] for _ in range(LIVE_ROWS - len(shown))] + shown, hidden
 
 
 class BlockClicked(Message):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 from collections import deque
+from collections.abc import Callable
 from typing import Protocol
 
 
@@ -24,6 +25,7 @@ class MarkdownWorker:
         self._queue: deque[Steps] = deque()
         self._queued: set[int] = set()
         self._thread: threading.Thread | None = None
+        self.pace: Callable[[], None] = lambda: None  # the screen's turn first (the shell's pacing.py)
 
     def want(self, owner: Steps) -> None:
         """`owner` has work (thread-safe; queued once however often it asks)."""
@@ -44,6 +46,7 @@ class MarkdownWorker:
                     self._cond.wait()
                 owner = self._queue.popleft()
                 self._queued.discard(id(owner))
+            self.pace()  # a frame still to be drawn goes first: a chunk of Markdown can wait for it
             try:
                 more = owner.step()
             except Exception:  # a rendering that failed is not shown; the worker goes on with the others

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import signal
+import threading
+import time
 
 from mrsmith_tui.tools.approval import ApprovalGate, PolicyApprover
 from tests.tools.dropin.helpers import GOOD, tool_source
@@ -80,9 +82,22 @@ def test_a_child_that_escaped_the_group_is_not_claimed_killed_and_does_not_hold_
     body = (f"import subprocess, time\n    p = subprocess.Popen(['setsid', 'sleep', '300'])\n"
             f"    open({str(pidfile)!r}, 'w').write(str(p.pid))\n    time.sleep(600)")
     env.user_tool("escape.py", tool_source("escape", body))
+    # The call is stopped once the child has escaped (its pid is written), by a cancel: a timeout of a
+    # second could come before a loaded machine had started it. A cancel ends the call as a timeout does
+    # (the group killed, the pipes the escaped child holds drained without waiting; the timeout's own
+    # line is test_a_hanging_tool_is_killed_at_its_timeout_with_one_line's).
+    ctx = env.ctx()
+
+    def cancel_once_escaped() -> None:
+        deadline = time.monotonic() + 90  # a safety net, not a budget
+        while not (pidfile.exists() and pidfile.read_text().strip().isdigit()) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        ctx.cancel.cancel()
+
+    threading.Thread(target=cancel_once_escaped, daemon=True).start()
     try:
-        result = env.service(timeout=1.0).current_tools()[0].run({}, env.ctx())
-        assert "timed out" in result.content
+        result = env.service().current_tools()[0].run({}, ctx)
+        assert "cancelled" in result.content
         assert "a process it moved out of that group (setsid) was not" in result.content
         pid = int(pidfile.read_text())
         os.kill(pid, 0)  # still alive: the message did not over-claim

@@ -1,0 +1,212 @@
+"""Frozen records: the base of every Msg and history entry, without pydantic (start-up time, #26).
+
+    class TextDelta(Msg):          # Msg is a Frozen
+        type: Literal["TextDelta"] = "TextDelta"
+        block_id: str
+        text: str
+
+A record is made by keyword (`TextDelta(block_id="t1", text="hi")`), is immutable, compares and
+hashes by its fields, and has the few methods the program uses of the pydantic models it replaces:
+`model_copy(update=...)`, `model_dump(mode=..., exclude=...)` and `model_validate(data)`.
+
+Making a record does not check its values: the program's own code makes them and mypy checks
+that code (a list given for a tuple field is made a tuple). What comes from outside (a transcript
+line, `msgs.from_json`) goes through `model_validate`, which checks it with pydantic, imported
+and built on that first use (records_check): a one-shot and the TUI's first frame never load
+pydantic. The class names its policy for unknown keys there (`extra_keys`: "forbid" or "ignore"),
+and may tidy the data first (`before`).
+
+In an annotation, `Annotated[A | B, Tag("type")]` is a union told apart by the field `type`.
+"""
+
+from __future__ import annotations
+
+import inspect
+import typing
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, TypeVar, dataclass_transform
+
+_R = TypeVar("_R", bound="Frozen")
+
+
+class _Factory:
+    __slots__ = ("make",)
+
+    def __init__(self, make: Callable[[], Any]) -> None:
+        self.make = make
+
+
+def field(*, default_factory: Callable[[], Any]) -> Any:
+    """A field whose default is made for each record (`at: float = field(default_factory=time.time)`)."""
+    return _Factory(default_factory)
+
+
+class Tag:
+    """`Annotated[A | B, Tag("type")]`: the union's members are told apart by this field's value."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f"Tag({self.name!r})"
+
+
+class _Required:
+    def __repr__(self) -> str:
+        return "<required>"
+
+
+REQUIRED: Any = _Required()
+
+
+class _Spec:
+    """What a record class holds, worked out on its first use (a class costs nothing more at import)."""
+
+    __slots__ = ("annotations", "count", "factories", "names", "required", "template", "text", "tuples")
+
+    def __init__(self, cls: type[Frozen]) -> None:
+        annotations: dict[str, str] = {}
+        defaults: dict[str, Any] = {}
+        for klass in reversed(cls.__mro__):
+            if not (isinstance(klass, type) and issubclass(klass, Frozen)) or klass is Frozen:
+                continue
+            for name, hint in inspect.get_annotations(klass).items():
+                text = hint if isinstance(hint, str) else repr(hint)
+                if text.startswith(("ClassVar", "typing.ClassVar")):
+                    continue
+                annotations[name] = text
+                defaults[name] = klass.__dict__.get(name, REQUIRED)
+        self.annotations = annotations
+        self.names = tuple(annotations)
+        self.count = len(self.names)
+        self.template = {n: (REQUIRED if isinstance(d, _Factory) else d) for n, d in defaults.items()}
+        self.factories = tuple((n, d.make) for n, d in defaults.items() if isinstance(d, _Factory))
+        self.required = tuple(n for n, d in defaults.items() if d is REQUIRED)
+        self.tuples = tuple(n for n, a in annotations.items() if a.startswith("tuple["))
+        # the fields that may hold text: all but the tags (a Literal: `type`, `role`)
+        self.text = tuple(n for n, a in annotations.items() if not a.startswith("Literal["))
+
+
+def spec(cls: type[Frozen]) -> _Spec:
+    found: _Spec | None = cls.__dict__.get("_spec_")
+    if found is None:
+        found = _Spec(cls)
+        cls._spec_ = found
+    return found
+
+
+@dataclass_transform(kw_only_default=True, frozen_default=True, field_specifiers=(field,))
+class Frozen:
+    """Base of the frozen records (see the module's text)."""
+
+    _spec_: ClassVar[_Spec | None] = None
+    extra_keys: ClassVar[str] = "forbid"  # what model_validate does with a key it does not know: "forbid" | "ignore"
+
+    def __init__(self, **values: Any) -> None:
+        cls = type(self)
+        s = cls.__dict__.get("_spec_") or spec(cls)
+        d = self.__dict__
+        d.update(s.template)  # every field, in order: the order of model_dump and repr
+        for name, make in s.factories:
+            if name not in values:
+                d[name] = make()
+        for name in s.tuples:
+            if type(values.get(name)) is list:
+                values[name] = tuple(values[name])
+        d.update(values)
+        if len(d) != s.count or any(d[n] is REQUIRED for n in s.required):
+            _wrong_fields(cls, s, values)
+
+    # ------------------------------------------------------------------ immutable, compared by value
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is frozen: make a changed copy with model_copy(update=...)")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is frozen")
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self.__dict__ == other.__dict__
+
+    def __hash__(self) -> int:
+        return hash((type(self), *self.__dict__.values()))
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k}={v!r}" for k, v in self.__dict__.items())
+        return f"{type(self).__name__}({inner})"
+
+    # ------------------------------------------------------------------ what the pydantic models had
+
+    @classmethod
+    def field_names(cls) -> tuple[str, ...]:
+        return spec(cls).names
+
+    def model_copy(self: _R, *, update: Mapping[str, Any] | None = None) -> _R:
+        """A copy with `update` applied as it is (like pydantic's: the values are not checked)."""
+        cls = type(self)
+        new = cls.__new__(cls)
+        new.__dict__.update(self.__dict__)
+        if update:
+            unknown = [k for k in update if k not in new.__dict__]
+            if unknown:
+                raise TypeError(f"{cls.__name__} has no field {unknown[0]!r}")
+            new.__dict__.update(update)
+        return new
+
+    def model_dump(self, *, mode: str = "python", exclude: set[str] | None = None) -> dict[str, Any]:
+        """The fields as plain data: records as dicts; tuples stay tuples, or become lists with mode="json"."""
+        as_json = mode == "json"
+        return {k: _dump(v, as_json) for k, v in self.__dict__.items() if not exclude or k not in exclude}
+
+    def model_dump_json(self) -> str:
+        import json
+
+        return json.dumps(self.model_dump(mode="json"), ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def before(cls, data: Any) -> Any:
+        """The data `model_validate` reads, tidied first (an older writer's form); as it is by default."""
+        return data
+
+    @classmethod
+    def model_validate(cls: type[_R], data: Any) -> _R:
+        """The record `data` (a dict, as `model_dump(mode="json")` gives) stands for, checked: raises
+        pydantic.ValidationError (a ValueError) naming what is wrong."""
+        from mrsmith_tui.records_check import validate
+
+        made: _R = validate(cls, data)
+        return made
+
+
+def _dump(v: Any, as_json: bool) -> Any:
+    if isinstance(v, Frozen):
+        return {k: _dump(x, as_json) for k, x in v.__dict__.items()}
+    if isinstance(v, tuple):
+        items = [_dump(x, as_json) for x in v]
+        return items if as_json else tuple(items)
+    if isinstance(v, list):
+        return [_dump(x, as_json) for x in v]
+    if isinstance(v, dict):
+        return {k: _dump(x, as_json) for k, x in v.items()}
+    return v
+
+
+def _wrong_fields(cls: type[Frozen], s: _Spec, values: Mapping[str, Any]) -> None:
+    unknown = [k for k in values if k not in s.template]
+    missing = [n for n in s.required if n not in values]
+    problems = ([f"unknown field {unknown[0]!r}"] if unknown else []) + ([f"missing field {missing[0]!r}"] if missing else [])
+    raise TypeError(f"{cls.__name__}: {', '.join(problems)}")
+
+
+def text_fields(cls: type[Frozen]) -> tuple[str, ...]:
+    """The fields of a record that may hold text: all but its tags (security.redact)."""
+    return spec(cls).text
+
+
+def hints(cls: type[Frozen]) -> dict[str, Any]:
+    """The record's annotations, resolved (records_check builds its checker from them)."""
+    return typing.get_type_hints(cls, include_extras=True)

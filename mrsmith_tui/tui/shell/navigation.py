@@ -1,0 +1,72 @@
+"""Moving about the screen: the conversation's own keys, typing away from a panel, block focus
+(Alt-Up/Down) and paging (PageUp/PageDown), over the app as an AppHost (the app's handlers call these)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from mrsmith_tui.tui import model as ui
+from mrsmith_tui.tui.view.chat_view import ConversationView
+from mrsmith_tui.tui.view.prompt_box import PromptArea
+
+if TYPE_CHECKING:
+    from mrsmith_tui.tui.shell.host import AppHost
+    from mrsmith_tui.tui.shell.screen_routes import ScreenRoutes
+
+
+def conversation_key(app: AppHost, action: str) -> None:
+    if action == "up":
+        app.ui(ui.FocusMove, step=-1)
+    elif action == "down":
+        app.ui(ui.FocusMove, step=1)
+    elif action == "fold":
+        app.ui(ui.ToggleFold)
+    elif action == "copy":
+        app.ui(ui.CopyBlock)
+    elif app.model.screen.agent_open is not None:
+        app.ui(ui.CloseAgent)
+    else:
+        app.ui(ui.FocusMove, step=0)
+        if not app.link.read_only:
+            app.query_one(PromptArea).focus()
+
+
+def typed_away(app: AppHost, character: str, send: bool) -> None:
+    """Typing on the panel or an agent's screen: back to the prompt, and the key goes with it."""
+    if app.model.sidebar.selected is not None:
+        app.ui(ui.PanelKey, action="leave")
+    if app.model.screen.agent_open is not None:
+        app.ui(ui.CloseAgent)
+    prompt = app.query_one(PromptArea)
+    prompt.focus()
+    if send:
+        prompt.post_message(PromptArea.Send(prompt.text))
+    elif character == "\b":
+        prompt.action_delete_left()
+    else:
+        prompt.insert(character)
+
+
+def focus_move(app: AppHost, routes: ScreenRoutes, step: int) -> None:
+    if routes.modal is not None and app.screen is routes.modal:
+        return
+    app.ui(ui.FocusMove, step=step)
+    agent_screen = routes.agent_screen() if app.model.screen.agent_open else None
+    if agent_screen is not None:
+        agent_screen.conversation.focus()
+    elif app.model.conv.focused is not None:
+        app.query_one(ConversationView).focus()
+
+
+def page(app: AppHost, routes: ScreenRoutes, step: int) -> None:
+    screen: Any = app.screen
+    if getattr(screen, "request_id", None) is not None:  # a request's modal: its diff or options
+        screen.page(step)
+        return
+    agent_screen = routes.agent_screen() if app.model.screen.agent_open else None
+    if agent_screen is not None and screen is agent_screen:
+        agent_screen.conversation.page(step)
+        return
+    if screen is not app.screen_stack[0]:
+        return
+    app.query_one(ConversationView).page(step)
