@@ -16,7 +16,9 @@ REPO = Path(__file__).resolve().parents[2]
 
 # Imported before the first frame, they would delay it: the session's API and the
 # tools' services (loaded with the session), a turn's runner, the secrets scan of a turn's prompt,
-# the provider and its HTTP client, and importlib.metadata (the welcome's version is the package's own).
+# the provider and its HTTP client, importlib.metadata (the welcome's version is the package's own),
+# pydantic (the Msgs are records; only a person's own theme file is checked with it) and OpenSSL
+# through `secrets` (a request id's random prefix is read from os.urandom).
 # The welcome's reading of the recorded sessions and the custom commands' scan of their folders start
 # once the first frame is on screen too.
 NOT_BEFORE_THE_FIRST_FRAME = ("mrsmith_tui.core.session_api", "mrsmith_tui.core.session", "mrsmith_tui.core.prompt_run",
@@ -25,6 +27,7 @@ NOT_BEFORE_THE_FIRST_FRAME = ("mrsmith_tui.core.session_api", "mrsmith_tui.core.
                               "mrsmith_tui.tools.services", "mrsmith_tui.mcp", "httpx", "importlib.metadata",
                               "mrsmith_tui.tui.screens", "mrsmith_tui.session", "mrsmith_tui.core.command_files",
                               "pydantic", "mrsmith_tui.records_check",  # the config, Msgs and themes need none
+                              "secrets", "hashlib",
                               *(f"mrsmith_tui.tui.commands.{family}" for family in FAMILIES))  # at the first `/`
 
 CHILD = """

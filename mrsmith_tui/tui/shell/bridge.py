@@ -9,7 +9,7 @@ to the App a flush), so everything arrives in order.
 from __future__ import annotations
 
 import itertools
-import secrets
+import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
@@ -33,7 +33,8 @@ class TuiApprover:
         self._sink = sink
         self._lock = threading.Lock()
         self._futures: dict[str, tuple[Future[str], str | None]] = {}
-        self._prefix = f"req-{secrets.token_hex(4)}-"
+        # os.urandom, what secrets.token_hex reads: `secrets` loads OpenSSL (hashlib, hmac), ~4 ms of start-up (#26)
+        self._prefix = f"req-{os.urandom(4).hex()}-"
         self._ids = itertools.count(1)
         self._closed = False
         self._said: dict[int, str] = {}  # id(query) -> the line the person gave with a "no"
