@@ -274,6 +274,8 @@ class MrSmithApp(App[int]):
         self.dispatch(ui.Answer(request_id=event.request_id, answer=event.answer, at=key_at(self, event.key_time)))
 
     async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key):
+            self.link.pace.key()  # its frame goes first: the threads feeding the screen wait (shell/pacing.py)
         if take_request_key(self, event):  # keys reaching a request's modal: answers, or typing
             return
         await super().on_event(event)

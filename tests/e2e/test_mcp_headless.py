@@ -20,6 +20,11 @@ def _turns():
     return [tool_calls_turn([("mcp__demo__echo", {"text": "hi"}), ("mcp__demo__write_note", {"text": "x"})]), text_turn("done")]
 
 
+# The server must be ready for the first request: headless waits for it as long as it takes (a safety net),
+# not the default 5 s, which a loaded machine can spend starting the SDK's server.
+READY = {"MRSMITH_MCP_START_GRACE": "90"}
+
+
 def _results(request) -> dict[str, str]:
     return {m["tool_call_id"]: m["content"] for m in request["messages"] if m["role"] == "tool"}
 
@@ -27,7 +32,7 @@ def _results(request) -> dict[str, str]:
 def test_the_model_sees_and_calls_mcp_tools_and_a_writing_tool_is_refused_with_its_spec(cli, loopback, tmp_path):
     _project(cli, tmp_path / "mark")
     srv = loopback(_turns())
-    done = cli.using(srv.base_url).run("-p", "use the tools", "--mcp-trust", "--allow", "mcp__demo__echo", "--json")
+    done = cli.using(srv.base_url).run("-p", "use the tools", "--mcp-trust", "--allow", "mcp__demo__echo", "--json", env=READY)
     assert done.code == 0, done.err
     offered = {t["function"]["name"]: t["function"] for t in srv.requests[0]["tools"]}
     assert offered["mcp__demo__echo"]["parameters"]["required"] == ["text"]
@@ -45,7 +50,7 @@ def test_the_model_sees_and_calls_mcp_tools_and_a_writing_tool_is_refused_with_i
 def test_allow_with_the_server_prefix_runs_every_tool_of_that_server(cli, loopback, tmp_path):
     _project(cli, tmp_path / "mark")
     srv = loopback(_turns())
-    done = cli.using(srv.base_url).run("-p", "use the tools", "--mcp-trust", "--allow", "mcp__demo")
+    done = cli.using(srv.base_url).run("-p", "use the tools", "--mcp-trust", "--allow", "mcp__demo", env=READY)
     assert done.code == 0, done.err
     assert list(_results(srv.requests[1]).values()) == ["echo: hi", "wrote 1 characters"]
 

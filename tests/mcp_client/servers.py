@@ -68,7 +68,7 @@ class ScriptedApprover:
 
 @contextmanager
 def hub_for(root: Path, servers: dict[str, Any], *, mode: str = "yes", approver: Any = None,
-            user: dict[str, Any] | None = None, wait: float = 30.0):
+            user: dict[str, Any] | None = None, wait: float = 90.0):  # a safety net: it returns once settled
     """McpServers over `servers` as root/.mcp.json (and `user` as the user file), started and settled."""
     write_config(root / ".mcp.json", servers)
     user_path = write_config(root.parent / f"{root.name}-user-mcp.json", user or {})

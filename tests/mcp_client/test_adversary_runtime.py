@@ -9,6 +9,7 @@ import os
 from types import SimpleNamespace
 
 import mcp_types as types
+import pytest
 
 from mrsmith_tui.agents import mcp_parts
 from mrsmith_tui.mcp.listing import read_listing
@@ -16,7 +17,7 @@ from mrsmith_tui.mcp.names import tool_names
 from mrsmith_tui.mcp.stdio_transport import LineReader
 from mrsmith_tui.security.redact import PROCESS
 
-from .servers import Recorder, hub_for
+from .servers import Recorder, hub_for, stdio_entry
 
 SECRET = "adv3-tokval-AAAA1111BBBB2222"
 
@@ -61,3 +62,23 @@ def test_an_untrusted_server_with_a_config_error_is_left_off_with_its_transport(
         [line] = servers.sink.warnings("mcp-untrusted")
         assert "bad, off (.mcp.json) left off" in line
         assert off.log and not os.path.exists(off.log)  # adv 5: a server never started leaves nothing on disk
+
+
+@pytest.mark.parametrize(("value", "grace", "said"), [
+    ("", 5.0, False), ("  ", 5.0, False), ("0", 0.0, False), ("12.5", 12.5, False), ("600", 600.0, False),
+    ("601", 5.0, True), ("-1", 5.0, True), ("nan", 5.0, True), ("inf", 5.0, True), ("ten", 5.0, True),
+    ("1e400", 5.0, True), ("x" * 500, 5.0, True)])
+def test_the_headless_start_grace_is_the_default_unless_the_variable_says_a_number_of_seconds(value, grace, said):
+    got, problem = mcp_parts.start_grace({"MRSMITH_MCP_START_GRACE": value})
+    assert got == grace and bool(problem) == said
+    if said:
+        assert problem.startswith("MRSMITH_MCP_START_GRACE=") and "waiting 5 s" in problem and len(problem) < 160
+
+
+def test_headless_waits_for_a_slow_server_as_long_as_the_variable_says(tmp_path, monkeypatch):
+    monkeypatch.setenv("MRSMITH_MCP_START_GRACE", "90")  # a safety net: it returns once the server is ready
+    monkeypatch.setattr(mcp_parts, "HEADLESS_START_GRACE", 0.0)  # the default alone would never wait
+    with hub_for(tmp_path / "p", {"demo": stdio_entry()}, wait=0) as servers:
+        sink = Recorder()
+        mcp_parts.start_mcp(servers, sink, [], wait=True)
+        assert servers.statuses()[0].state == "ready" and sink.warnings("mcp") == []

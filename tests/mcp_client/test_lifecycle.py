@@ -27,7 +27,7 @@ def test_killed_mid_session_then_reconnected(tmp_path):
         assert registry.get("mcp__other__echo") is None
         assert any(isinstance(m, msgs.Warning) and "mcp server demo failed" in m.text for m in hub.sink.msgs)
         assert hub.apply("reconnect", "demo") == "mcp server demo: reconnecting"
-        assert hub.wait_settled(30) and hub.statuses()[0].state == "ready"
+        assert hub.wait_settled(90) and hub.statuses()[0].state == "ready"
         assert call(hub, "mcp__demo__echo", {"text": "back"}).content == "echo: back"
 
 
@@ -43,7 +43,7 @@ def test_disable_and_enable_change_the_registry_at_once_and_the_later_command_st
         hub.apply("enable", "demo")
         hub.apply("disable", "demo")
         hub.apply("enable", "demo")
-        assert hub.wait_settled(30)
+        assert hub.wait_settled(90)
         assert hub.statuses()[0].state == "ready" and "mcp__demo__echo" in registry
         states = [m.state for m in hub.sink.msgs if isinstance(m, msgs.McpServerChanged)]
         assert states[-1] == "ready" and "disabled" in states

@@ -94,5 +94,5 @@ def test_the_prompt_shows_urls_and_header_names_never_their_values(tmp_path, mon
 
 
 def _settled_state(hub) -> str:
-    assert hub.wait_settled(10)  # the prompt is answered on a thread of its own
+    assert hub.wait_settled(90)  # a safety net; the prompt is answered on a thread of its own
     return hub.statuses()[0].state

@@ -27,7 +27,7 @@ NOT_BEFORE_THE_FIRST_FRAME = ("mrsmith_tui.core.session_api", "mrsmith_tui.core.
                               "mrsmith_tui.tools.services", "mrsmith_tui.mcp", "httpx", "importlib.metadata",
                               "mrsmith_tui.tui.screens", "mrsmith_tui.session", "mrsmith_tui.core.command_files",
                               "pydantic", "mrsmith_tui.records_check",  # the config, Msgs and themes need none
-                              "secrets", "hashlib",
+                              "secrets", "hashlib", "mrsmith_tui.tools.outcome",
                               *(f"mrsmith_tui.tui.commands.{family}" for family in FAMILIES))  # at the first `/`
 
 CHILD = """

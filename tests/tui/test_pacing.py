@@ -134,3 +134,35 @@ def test_an_agents_delta_waits_too():
     thread.join(SAFETY)
     assert pace.returned_held == [False]
     sink.close()
+
+
+def test_while_a_key_is_on_its_way_every_msg_waits_and_its_frame_frees_them():
+    pace = SpyPace()
+    posted: list[list[m.Msg]] = []
+    sink = _sink(pace, posted)
+    pace.key()  # on this (the screen's) thread
+    assert pace.urgent
+    thread = in_thread(lambda: sink(m.Notice(text="not a delta, but a key goes first")))
+    assert pace.entered.wait(SAFETY)
+    pace.release(pace.mark())
+    thread.join(SAFETY)
+    assert pace.returned_held == [False] and not pace.urgent
+    sink.close()
+
+
+async def test_a_key_pressed_in_the_app_holds_the_feeders_until_its_frame_is_drawn():
+    from mrsmith_tui.tui.app import MrSmithApp
+    from tests.tui.fakes import CONFIG, factory
+    from tests.tui.pilot import until
+
+    app = MrSmithApp(factory([]), config=CONFIG, history_path=None)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: app.session is not None)
+        pace = app.link.pace
+        keys: list[bool] = []
+        original = pace.key
+        pace.key = lambda: (original(), keys.append(pace.urgent))  # type: ignore[method-assign]
+        await pilot.press("a")
+        assert keys == [True]
+        await until(pilot, lambda: not pace.held and not pace.urgent)
+        assert app.model.input.draft == "a"

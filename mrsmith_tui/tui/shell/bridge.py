@@ -13,10 +13,13 @@ import os
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
+from typing import TYPE_CHECKING
 
 from mrsmith_tui import msgs as m
 from mrsmith_tui.coalesce import FRAME_SECONDS, CoalescingSink
-from mrsmith_tui.tools.outcome import ApprovalQuery, Decision
+
+if TYPE_CHECKING:  # the tools' records load with the session (start-up time, #26)
+    from mrsmith_tui.tools.outcome import ApprovalQuery, Decision
 
 __all__ = ["FRAME_SECONDS", "CoalescingSink", "TuiApprover"]  # the app's sink: CoalescingSink(post_many=...)
 

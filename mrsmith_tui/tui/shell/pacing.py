@@ -7,7 +7,8 @@ turns: a key took 106 ms (p95) to reach the screen during a 20k-token stream, id
 So the feeders keep the screen's pace. From the moment a batch of Msgs is posted to the app, or
 the painter has a frame to draw (a key typed, a spinner's tick), until that frame is on screen, a
 feeding thread waits: a run's worker when its delta posted a batch (`PacedSink`: at most once a
-frame), the Markdown worker before its next chunk. What the model sends meanwhile waits in the socket and
+frame) or after any Msg while a key is on its way to the screen, the Markdown worker before its next
+chunk. What the model sends meanwhile waits in the socket and
 comes with the next batch: nothing is lost, and the stream goes as fast as the screen shows it
 (well above the 10,000 tokens/s the bench asks). A wait is bounded (`MAX_WAIT`, once per frame
 that never comes), the screen's own thread never waits, and once the app is gone nothing does.
@@ -37,6 +38,13 @@ class Pace:
         self._gave_up = -1  # the hold a feeder already waited MAX_WAIT for: it is not waited for again
         self._screen = threading.get_ident()  # the screen's thread (the app is made on it; `mark` confirms it)
         self._stopped = False
+        self.urgent = False  # a key is on its way to the screen: feeders wait after any Msg, not once a frame
+
+    def key(self) -> None:
+        """A key arrived (the screen's thread): until a frame is drawn after it, the feeders wait at once."""
+        self.hold()
+        if not self._stopped:
+            self.urgent = True
 
     def hold(self) -> None:
         """A frame is to be drawn (a batch posted, the painter asked): feeders wait for it."""
@@ -55,12 +63,14 @@ class Pace:
         """The frame begun at `mark` is on screen: feeders go on, unless it was held again since."""
         with self._lock:
             if mark >= self._holds:
+                self.urgent = False
                 self._open.set()
 
     def stop(self) -> None:
         """The app is gone: nothing waits any more."""
         with self._lock:
             self._stopped = True
+            self.urgent = False
             self._open.set()
 
     @property
@@ -86,13 +96,13 @@ class PacedSink(CoalescingSink):
     def __init__(self, post_many: PostMany, pace: Pace, interval: float = FRAME_SECONDS,
                  clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__(interval=interval, clock=clock, post_many=post_many)
-        self._pace_wait: Callable[[], None] = pace.wait
+        self._pace = pace
 
     def __call__(self, msg: m.Msg) -> None:
         flushed = self._last_flush
         super().__call__(msg)
-        if self._last_flush != flushed and _is_delta(msg):
-            self._pace_wait()
+        if self._pace.urgent or (self._last_flush != flushed and _is_delta(msg)):
+            self._pace.wait()
 
 
 def _is_delta(msg: m.Msg) -> bool:

@@ -9,7 +9,6 @@ from dataclasses import replace
 from typing import Any, Literal
 
 from mrsmith_tui import msgs as m
-from mrsmith_tui.tools.outcome import RULE_TEXT
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.model import ANSWER_KEYS, MOVE_KEYS, Model, Request
 from mrsmith_tui.tui.update import effects as fx
@@ -132,6 +131,8 @@ def key_route(model: Model, at: float, key: str, printable: bool) -> KeyRoute:
 def waiting_notice(req: Request) -> str:
     who = f"{req.agent_id}: " if req.agent_id else ""
     if req.kind == "approval":
+        from mrsmith_tui.tools.outcome import RULE_TEXT  # the tools' records load with the session (start-up time, #26)
+
         what = f"{req.tool} waits for your approval ({RULE_TEXT.get(req.rule, RULE_TEXT['other'])})"
     elif req.kind == "continue":
         what = f"the run used {req.rounds} tool rounds and asks whether to go on"
