@@ -41,3 +41,23 @@ def test_keeping_no_dead_widgets_is_idempotent():
     patched = StylesCache.__dict__["get_inner_outer"]
     keep_no_dead_widgets()
     assert StylesCache.__dict__["get_inner_outer"] is patched
+
+
+async def test_an_answer_that_leaves_the_window_drops_its_rendered_lines(tmp_path):
+    from mrsmith_tui import msgs as m
+    from mrsmith_tui.tui.view.answer_view import AnswerView
+    from mrsmith_tui.tui.view.chat_view import LIVE_BLOCKS
+    from tests.tui.fakes import AT
+
+    app = MrSmithApp(factory(), config=CONFIG, history_path=None, welcome=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        text = "## An answer\n\n" + "\n\n".join(f"Paragraph {i} with `code` and **bold**." for i in range(40))
+        app.sink(m.TextDelta(block_id="a1", text=text, at=AT))
+        app.sink(m.BlockEnded(block_id="a1", kind="text", text=text, at=AT))
+        await until(pilot, lambda: any(v.settled for v in app.query(AnswerView)))
+        first = next(v for v in app.query(AnswerView) if v.settled)
+        assert first._lines.lines and first._answer._done  # drawn: its Markdown lines are held
+        for i in range(LIVE_BLOCKS + 5):
+            app.sink(m.Notice(text=f"n{i}", at=AT))
+        await until(pilot, lambda: not first.is_attached)
+        assert first._lines.lines == [] and first._answer._done == [] and first.block is None

@@ -69,6 +69,13 @@ class AnswerRenderer:
             self._generation += 1
             self._done = []
 
+    def release(self) -> None:
+        """Nothing kept: the view left the conversation's window (the worker's pending wish is dropped)."""
+        with self._lock:
+            self._generation += 1
+            self._done, self._closed, self._wish = [], [], None
+            self._cut, self._cut_prefix = 0, ""
+
     def want(self, text: str, *, streaming: bool, width: int) -> None:
         """The UI thread's latest wish: this text at this width (the worker renders what it lacks)."""
         console, options = self._console_of()

@@ -212,6 +212,17 @@ class AnswerView(Vertical):
         self.block = None
         self._answer.forget()
 
+    def release(self) -> None:
+        """Leaving the window (removed): drop the answer's rendered lines and every cache. A view that
+        was on screen when settle_memory froze the collector's survivors is never collected once removed
+        (its widgets are cycles): what it held must not stay with it (issue #26, memory)."""
+        self.block, self._early = None, None
+        self._answer.release()
+        self._lines.lines = []
+        self._live = LiveWrap()
+        for widget in (self, self._above, self._lines, self._tail):
+            widget._styles_cache.clear()
+
     def text_shown(self) -> str:
         if self._tail.display:
             return str(self._tail.render())

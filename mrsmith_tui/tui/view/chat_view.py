@@ -93,6 +93,11 @@ class BlockView(Static):
         """Draw again at the next show (the theme changed: Markdown was flattened in the old colours)."""
         self.block = None
 
+    def release(self) -> None:
+        """Leaving the window: drop what it drew (see AnswerView.release)."""
+        self.block = None
+        self._styles_cache.clear()
+
     def text_shown(self) -> str:
         return str(self.render())
 
@@ -209,7 +214,9 @@ class ConversationView(VerticalScroll):
             keep = set(wanted)
             gone = [k for k in self._order if k not in keep]
             for key in gone:
-                self._views.pop(key).remove()
+                view = self._views.pop(key)
+                view.release()  # a view frozen by settle_memory outlives its removal: not its lines
+                view.remove()
             new = [block_view(b) for b in window if b.key not in self._views]
             for view in new:
                 self._views[view.key] = view
