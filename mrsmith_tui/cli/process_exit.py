@@ -2,8 +2,8 @@
 teardown (start-up and exit time, issue #26).
 
 Once a one-shot has printed its answer and closed its transcript, CPython's own exit still
-takes every module apart and frees its objects one by one: ~40-50 ms of CPU with pydantic's and
-httpx's loaded, a fifth of a short one-shot. `end(code)` does what that exit has to do — runs
+takes every module apart and frees its objects one by one: ~40-50 ms of CPU when pydantic was
+loaded beside httpx (it no longer is), a fifth of a short one-shot. `end(code)` does what that exit has to do — runs
 the atexit handlers (the background jobs are stopped there, tools.jobs), flushes stdout and
 stderr — and then ends the process with `os._exit(code)`.
 

@@ -1,6 +1,6 @@
 """No cyclic garbage collection while mrsmith starts (start-up time, issue #26).
 
-Start-up imports pydantic, httpx and a hundred of mrsmith's modules, and builds the config and the
+Start-up imports httpx (the TUI: Textual) and a hundred of mrsmith's modules, and builds the config and the
 session: hundreds of thousands of objects that all live on, and next to no cycles to free. CPython's
 collector still walks them again and again as they are allocated (some 80 young and 7 older
 collections, 20-40 ms of a one-shot's CPU). The program's own run (`python -m mrsmith_tui`,

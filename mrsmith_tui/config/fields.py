@@ -13,8 +13,7 @@ well under a millisecond; pydantic cost ~50 ms of every start.
 
 from __future__ import annotations
 
-import copy
-import dataclasses
+import inspect
 import typing
 from collections.abc import Mapping
 from typing import Any, ClassVar, Literal, TypeVar
@@ -183,29 +182,40 @@ def _limit(value: Any, limits: Mapping[str, Any]) -> None:
 _UnionType = type(int | None)
 
 
-def limits(default: Any = dataclasses.MISSING, *, factory: Any = None, **bounds: Any) -> Any:
+_MISSING: Any = object()  # a field the data must give
+
+
+class _Field:
+    __slots__ = ("bounds", "default", "factory")
+
+    def __init__(self, default: Any, factory: Any, bounds: dict[str, Any]) -> None:
+        self.default, self.factory, self.bounds = default, factory, bounds
+
+
+def limits(default: Any = _MISSING, *, factory: Any = None, **bounds: Any) -> Any:
     """A field with limits (`gt=0`, `le=1`, `min_length=1`), and a default or a default factory."""
-    if factory is not None:
-        return dataclasses.field(default_factory=factory, metadata=bounds)
-    return dataclasses.field(default=default, metadata=bounds)
+    return _Field(default, factory, bounds)
 
 
 # --------------------------------------------------------------------------- records
 
 
 class Record:
-    """Base of the config's frozen dataclasses (decorate each with `@record`)."""
+    """Base of the config's frozen records (each decorated with `@record`): made only through
+    `__init__`, which checks them; compared, hashed and shown by their fields, in their order.
+
+    Not dataclasses: a dataclass is built at import with generated code (~0.5 ms each), and its
+    annotations evaluated again to be checked; a record's annotations are objects (its module has no
+    `from __future__ import annotations`) read once, on the first record made."""
 
     # Hooks a record may define: the data before it is read (defaults that depend on other keys), one
     # field's own check (`check_<field>`, raising ValueError) and the whole record's (LocatedError).
     _spec_cache: ClassVar[tuple[_Spec, ...] | None] = None
-    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
 
     def __init__(self, **data: Any) -> None:
         values, given = _read(type(self), data)
-        for name, value in values.items():
-            object.__setattr__(self, name, value)
-        object.__setattr__(self, "_fields_set", given)
+        self.__dict__.update(values)
+        self.__dict__["_fields_set"] = given
         try:
             self.check()
         except LocatedError as e:
@@ -233,22 +243,52 @@ class Record:
 
     def model_copy(self: _R, *, update: Mapping[str, Any] | None = None) -> _R:
         """A copy with `update` applied as it is (no check: the caller's values are trusted)."""
-        new = copy.copy(self)
+        cls = type(self)
+        names = cls.field_names()
+        new = cls.__new__(cls)
+        new.__dict__.update(self.__dict__)
         for name, value in (update or {}).items():
-            if name not in self.__dataclass_fields__:
-                raise TypeError(f"{type(self).__name__} has no field {name!r}")
-            object.__setattr__(new, name, value)
-        object.__setattr__(new, "_fields_set", frozenset(self.model_fields_set | set(update or {})))
+            if name not in names:
+                raise TypeError(f"{cls.__name__} has no field {name!r}")
+            new.__dict__[name] = value
+        new.__dict__["_fields_set"] = frozenset(self.model_fields_set | set(update or {}))
         return new
 
     def model_dump(self) -> dict[str, Any]:
         """The fields as plain data (records as dicts, lists copied), by their snake_case names."""
-        return {name: _dump(getattr(self, name)) for name in self.__dataclass_fields__}
+        return {name: _dump(getattr(self, name)) for name in self.field_names()}
+
+    @classmethod
+    def field_names(cls) -> tuple[str, ...]:
+        return tuple(spec[0] for spec in _specs(cls))
+
+    # ------------------------------------------------------------------ frozen, compared by value
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is frozen: make a changed copy with model_copy(update=...)")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is frozen")
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(self.__dict__[name] for name in self.field_names())
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        assert isinstance(other, Record)  # the same class
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({', '.join(f'{n}={self.__dict__[n]!r}' for n in self.field_names())})"
 
 
 def record(cls: type[_R]) -> type[_R]:
-    """`@record class X(Record)`: a frozen dataclass made through Record.__init__ (so it is checked)."""
-    return dataclasses.dataclass(frozen=True, init=False)(cls)
+    """`@record class X(Record)`: a frozen record made through Record.__init__ (so it is checked)."""
+    return cls
 
 
 def _dump(v: Any) -> Any:
@@ -263,11 +303,17 @@ def _specs(cls: type[Record]) -> tuple[_Spec, ...]:
     """(name, camelCase key, annotation, limits, default or MISSING) of each field, worked out once."""
     specs = cls.__dict__.get("_spec_cache")
     if specs is None:
-        hints = typing.get_type_hints(cls)
+        annotations = inspect.get_annotations(cls)
+        if any(isinstance(a, str) for a in annotations.values()):  # a module with postponed annotations
+            annotations = typing.get_type_hints(cls)
         out = []
-        for f in dataclasses.fields(cls):
-            made = f.default_factory is not dataclasses.MISSING  # a fresh list for each record
-            out.append((f.name, to_camel(f.name), hints[f.name], f.metadata, f.default_factory if made else f.default, made))
+        for name, hint in annotations.items():
+            if typing.get_origin(hint) is ClassVar or hint is typing.ClassVar:  # type: ignore[comparison-overlap]
+                continue
+            value = cls.__dict__.get(name, _MISSING)
+            f = value if isinstance(value, _Field) else _Field(value, None, {})
+            made = f.factory is not None  # a fresh list for each record
+            out.append((name, to_camel(name), hint, f.bounds, f.factory if made else f.default, made))
         specs = tuple(out)
         cls._spec_cache = specs
     return specs
@@ -281,7 +327,7 @@ def _read(cls: type[Record], data: Mapping[str, Any]) -> tuple[dict[str, Any], f
     for name, key, hint, bounds, default, made in _specs(cls):
         where = key if key in data else name if name in data else None
         if where is None:
-            if default is dataclasses.MISSING:
+            if default is _MISSING:
                 raise Invalid((key,), "missing", "Field required")
             values[name] = default() if made else default
             continue

@@ -9,9 +9,9 @@ The README's table cites the vendor documentation behind every row.
 
 from __future__ import annotations
 
+import functools
 import re
-from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, NamedTuple
 
 __all__ = ["BUDGETS", "PROTOCOLS", "REPLY_FLOOR", "VENDORS", "Vendor", "vendor"]
 
@@ -24,8 +24,7 @@ OPENAI_EFFORTS = ("none", "minimal", "low", "medium", "high", "xhigh", "max")
 Wire = Literal["chat", "messages"]
 
 
-@dataclass(frozen=True)
-class Vendor:
+class Vendor(NamedTuple):  # not a frozen dataclass: ~1.5 ms of every start to build (#26)
     protocol: str
     wire: Wire
     label: str  # for the setup screen
@@ -67,32 +66,38 @@ def is_vendor_protocol(protocol: str) -> bool:
 
 # Models that take `thinking: {type: "adaptive"}` with an effort instead of a token budget
 # (Anthropic: Claude Opus/Sonnet 4.6 and later; MiniMax-M3).
-_ADAPTIVE = re.compile(r"claude-(?:opus|sonnet)-4[-.][6-9]|claude-[a-z]+-[5-9]|claude-(?:mythos|fable)|minimax-m3", re.I)
+_ADAPTIVE = r"claude-(?:opus|sonnet)-4[-.][6-9]|claude-[a-z]+-[5-9]|claude-(?:mythos|fable)|minimax-m3"
+
+
+@functools.cache
+def _pattern(source: str) -> re.Pattern[str]:
+    """The pattern compiled on its first use, not at every start (start-up time, #26)."""
+    return re.compile(source, re.I)
 
 
 def wants_adaptive(model: str) -> bool:
-    return _ADAPTIVE.search(model) is not None
+    return _pattern(_ADAPTIVE).search(model) is not None
 
 
 # Models that refuse a token budget (`thinking: {type: "enabled"}` is a 400): Claude Opus 4.7 and later, Mythos.
-_ADAPTIVE_ONLY = re.compile(r"claude-opus-4[-.][7-9]|claude-opus-[5-9]|claude-mythos", re.I)
+_ADAPTIVE_ONLY = r"claude-opus-4[-.][7-9]|claude-opus-[5-9]|claude-mythos"
 
 
 def adaptive_only(model: str) -> bool:
-    return _ADAPTIVE_ONLY.search(model) is not None
+    return _pattern(_ADAPTIVE_ONLY).search(model) is not None
 
 
 # Kimi's Chat endpoint, like DeepSeek's thinking mode, refuses a tool-call turn without its reasoning.
-_KIMI = re.compile(r"kimi|moonshot", re.I)
+_KIMI = r"kimi|moonshot"
 
 
 def needs_loop_reasoning(protocol: str, model: str) -> bool:
     """Whether the current tool loop's reasoning must go back even when earlier turns' is stripped."""
-    return protocol in ("deepseek", "zai", "minimax", "anthropic") or _KIMI.search(model) is not None
+    return protocol in ("deepseek", "zai", "minimax", "anthropic") or _pattern(_KIMI).search(model) is not None
 
 
 def default_thinking(protocol: str, model: str) -> Literal["strip", "preserve"]:
-    if protocol == "openai" and _KIMI.search(model):
+    if protocol == "openai" and _pattern(_KIMI).search(model):
         return "preserve"
     return vendor(protocol).default_thinking
 
