@@ -41,6 +41,7 @@ from mrsmith_tui.tui.shell.link import Dispatch, ResumeFactory, SessionComposed,
 from mrsmith_tui.tui.shell.painter import Painter, paint_sooner
 from mrsmith_tui.tui.shell.request_keys import key_at, take_request_key
 from mrsmith_tui.tui.shell.screen_routes import ScreenRoutes
+from mrsmith_tui.tui.shell.textual_memory import keep_no_dead_widgets
 from mrsmith_tui.tui.shell.theme_file import default_theme_path, load_theme
 from mrsmith_tui.tui.shell.theming import MarkdownTheme, choose_theme
 from mrsmith_tui.tui.shell.welcome import start_welcome
@@ -85,6 +86,7 @@ class MrSmithApp(App[int]):
                  theme_path: Path | None = None, welcome: bool = True, pick_session: bool = False,
                  first_frame: Callable[[], None] = lambda: None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        keep_no_dead_widgets()  # removed blocks' rendered lines are freed (shell/textual_memory.py)
         self.animation_level = "none"
         if config is None:
             from mrsmith_tui.config.schema import Config

@@ -1,0 +1,43 @@
+"""A widget removed from the screen leaves no rendered lines behind (issue #26, memory): Textual's
+colour cache kept the last 1,024 StylesCaches alive, each with the Strips its widget drew, so a long
+conversation (its window of live blocks moving on) held tens of MB of dead lines."""
+
+from __future__ import annotations
+
+import gc
+import weakref
+
+from textual.widgets import Static
+
+from mrsmith_tui.tui.app import MrSmithApp
+from mrsmith_tui.tui.shell.textual_memory import keep_no_dead_widgets
+from tests.tui.fakes import CONFIG, factory
+from tests.tui.pilot import until
+
+
+async def test_a_removed_widget_and_its_drawn_lines_are_freed():
+    app = MrSmithApp(factory(), config=CONFIG, history_path=None, welcome=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        caches = []
+        for i in range(20):
+            static = Static("\n".join(f"line {i}.{n}" for n in range(12)))
+            await app.screen.mount(static)
+            await until(pilot, lambda s=static: bool(s._styles_cache._cache))  # drawn: it holds Strips
+            caches.append(weakref.ref(static._styles_cache))
+            await static.remove()
+            del static
+        last = Static("the screen drawn again without them")
+        await app.screen.mount(last)
+        await until(pilot, lambda: bool(last._styles_cache._cache))
+        gc.unfreeze()  # the session's settle may have frozen one while it was on screen: not this test's point
+        gc.collect()
+        assert [ref for ref in caches if ref() is not None] == []
+
+
+def test_keeping_no_dead_widgets_is_idempotent():
+    from textual._styles_cache import StylesCache
+
+    keep_no_dead_widgets()
+    patched = StylesCache.__dict__["get_inner_outer"]
+    keep_no_dead_widgets()
+    assert StylesCache.__dict__["get_inner_outer"] is patched
