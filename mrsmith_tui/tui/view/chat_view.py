@@ -1,9 +1,9 @@
 """The conversation region: one long-lived Static per block, keyed by the block's key.
 
 Only blocks whose model object changed are drawn again (identity check), open blocks also
-when the spinner's frame moves. At most LIVE_BLOCKS blocks are mounted; older ones become
-one line pointing at the review overlay, so the widget count (and so the cost of a streamed
-token) stays bounded however long the session grows.
+when the spinner's frame moves. At most LIVE_BLOCKS blocks are mounted (and fewer than PRUNE_STEP
+more, as they leave in tens); older ones become one line pointing at the review overlay, so the
+widget count (and so the cost of a streamed token) stays bounded however long the session grows.
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ from mrsmith_tui.tui.view.sidebar import TypedAway
 from mrsmith_tui.tui.view.welcome import welcome_content
 
 LIVE_BLOCKS = 50
+PRUNE_STEP = 10  # older blocks leave ten at a time: one layout of the conversation per ten new blocks, not one each
 
 
 class ConversationKey(Message):
@@ -207,8 +208,9 @@ class ConversationView(VerticalScroll):
         if conv is self._conv and not self._has_open():
             return
         blocks = conv.blocks
-        window = blocks[-LIVE_BLOCKS:]
-        hidden = len(blocks) - len(window)
+        hidden = max(0, len(blocks) - LIVE_BLOCKS)
+        hidden -= hidden % PRUNE_STEP
+        window = blocks[hidden:]
         wanted = [b.key for b in window]
         if wanted != self._order:
             keep = set(wanted)
