@@ -57,7 +57,7 @@ async def test_an_answer_that_leaves_the_window_drops_its_rendered_lines(tmp_pat
         await until(pilot, lambda: any(v.settled for v in app.query(AnswerView)))
         first = next(v for v in app.query(AnswerView) if v.settled)
         assert first._lines.lines and first._answer._done  # drawn: its Markdown lines are held
-        for i in range(LIVE_BLOCKS + 5):
+        for i in range(2 * LIVE_BLOCKS):  # the window moves past it (blocks leave it a few at a time)
             app.sink(m.Notice(text=f"n{i}", at=AT))
         await until(pilot, lambda: not first.is_attached)
         assert first._lines.lines == [] and first._answer._done == [] and first.block is None
