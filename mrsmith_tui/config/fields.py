@@ -1,7 +1,7 @@
 """The config's records and their checking, without pydantic (start-up time, issue #26).
 
-A record is a frozen dataclass whose fields say what they take: the annotation (str, int, float,
-bool, a Literal, `X | None`, `list[str]`, `list[Record]`) and limits in the field's metadata
+A record is a frozen `Record` subclass whose fields say what they take: the annotation (str, int, float,
+bool, a Literal, `X | None`, `list[str]`, `list[Record]`) and limits given by `limits(...)` as its default
 (`gt`, `ge`, `le`, `min_length`). Making one, `Record(**data)` or `Record.model_validate(data)`,
 checks it the way the config has always been checked: lax like pydantic (a number may come as a
 string from the environment or a flag), camelCase or snake_case keys, no unknown key. The first
@@ -201,7 +201,7 @@ def limits(default: Any = _MISSING, *, factory: Any = None, **bounds: Any) -> An
 
 
 class Record:
-    """Base of the config's frozen records (each decorated with `@record`): made only through
+    """Base of the config's frozen records: made only through
     `__init__`, which checks them; compared, hashed and shown by their fields, in their order.
 
     Not dataclasses: a dataclass is built at import with generated code (~0.5 ms each), and its
@@ -284,11 +284,6 @@ class Record:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({', '.join(f'{n}={self.__dict__[n]!r}' for n in self.field_names())})"
-
-
-def record(cls: type[_R]) -> type[_R]:
-    """`@record class X(Record)`: a frozen record made through Record.__init__ (so it is checked)."""
-    return cls
 
 
 def _dump(v: Any) -> Any:

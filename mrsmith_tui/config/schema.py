@@ -10,7 +10,7 @@ the checker's, read as objects (evaluating them from strings cost ~1.5 ms of eve
 import re
 from typing import Any, Literal
 
-from mrsmith_tui.config.fields import Invalid, Loc, LocatedError, Record, limits, record
+from mrsmith_tui.config.fields import Invalid, Loc, LocatedError, Record, limits
 from mrsmith_tui.config.vendors import VENDORS
 
 ContextBuilderName = Literal["full", "sliding"]
@@ -24,7 +24,6 @@ PermissionModeName = Literal["ask", "accept-edits", "plan", "auto"]
 __all__ = ["AgentConfig", "Config", "Invalid", "Loc", "LocatedError", "ProviderConfig", "allow_spec_problem"]
 
 
-@record
 class ProviderConfig(Record):
     name: str = limits(min_length=1)
     api_key: str | None = None
@@ -52,7 +51,6 @@ class ProviderConfig(Record):
         return data
 
 
-@record
 class AgentConfig(Record):
     name: str = limits(min_length=1)
     provider: str = limits(min_length=1)
@@ -77,7 +75,6 @@ class AgentConfig(Record):
     shell_env_passthrough: list[str] = limits(factory=list)
 
 
-@record
 class Config(Record):
     providers: list[ProviderConfig] = limits(factory=list)
     agents: list[AgentConfig] = limits(factory=list)
