@@ -24,7 +24,7 @@ from __future__ import annotations
 import inspect
 import typing
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, TypeVar, dataclass_transform
+from typing import TYPE_CHECKING, Any, ClassVar, TypeVar, dataclass_transform
 
 _R = TypeVar("_R", bound="Frozen")
 
@@ -66,11 +66,11 @@ class _Spec:
 
     __slots__ = ("annotations", "count", "factories", "names", "required", "template", "text", "tuples")
 
-    def __init__(self, cls: type[Frozen]) -> None:
+    def __init__(self, cls: type[Record]) -> None:
         annotations: dict[str, str] = {}
         defaults: dict[str, Any] = {}
         for klass in reversed(cls.__mro__):
-            if not (isinstance(klass, type) and issubclass(klass, Frozen)) or klass is Frozen:
+            if not (isinstance(klass, type) and issubclass(klass, Record)) or klass in _BASES:
                 continue
             for name, hint in inspect.get_annotations(klass).items():
                 text = hint if isinstance(hint, str) else repr(hint)
@@ -89,7 +89,7 @@ class _Spec:
         self.text = tuple(n for n, a in annotations.items() if not a.startswith("Literal["))
 
 
-def spec(cls: type[Frozen]) -> _Spec:
+def spec(cls: type[Record]) -> _Spec:
     found: _Spec | None = cls.__dict__.get("_spec_")
     if found is None:
         found = _Spec(cls)
@@ -97,11 +97,82 @@ def spec(cls: type[Frozen]) -> _Spec:
     return found
 
 
-@dataclass_transform(kw_only_default=True, frozen_default=True, field_specifiers=(field,))
-class Frozen:
-    """Base of the frozen records (see the module's text)."""
+class Record:
+    """What every record is: immutable, compared and hashed by its fields, shown by them."""
 
     _spec_: ClassVar[_Spec | None] = None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"{type(self).__name__} is frozen: make a changed copy with records.replace")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"{type(self).__name__} is frozen")
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return self.__dict__ == other.__dict__
+
+    def __hash__(self) -> int:
+        return hash((type(self), *self.__dict__.values()))
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k}={v!r}" for k, v in self.__dict__.items())
+        return f"{type(self).__name__}({inner})"
+
+
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _copy(obj: Any, /, **changes: Any) -> Any:
+    """A copy of the record with `changes` on top, as they are (like `dataclasses.replace`, without
+    its second pass through `__init__`: this is on the update step's hot path)."""
+    if not changes.keys() <= obj.__dict__.keys():
+        unknown = [k for k in changes if k not in obj.__dict__]
+        raise TypeError(f"{type(obj).__name__} has no field {unknown[0]!r}")
+    new = _new(type(obj))
+    _set(new, "__dict__", {**obj.__dict__, **changes})
+    return new
+
+
+if TYPE_CHECKING:  # mypy checks each call's field names and types against the record's class
+    from dataclasses import replace as replace
+else:
+    replace = _copy
+
+
+@dataclass_transform(frozen_default=True, field_specifiers=(field,))
+class Value(Record):
+    """A frozen value made by position or by keyword, like a frozen dataclass (`Block("b1", "text")`):
+    the TUI's model and effects. A dataclass generates and compiles its methods when its class is
+    made, 0.5-1 ms a class: the three dozen of them on the way to the first frame cost 25-30 ms of
+    start-up (#26). These methods are written once, here, and read the class's fields on first use."""
+
+    def __init__(self, *args: Any, **values: Any) -> None:
+        cls = type(self)
+        s = cls.__dict__.get("_spec_") or spec(cls)
+        if args:
+            if len(args) > s.count:
+                raise TypeError(f"{cls.__name__} takes {s.count} fields, {len(args)} given")
+            for name, value in zip(s.names, args, strict=False):
+                if name in values:
+                    raise TypeError(f"{cls.__name__}: field {name!r} given twice")
+                values[name] = value
+        d = self.__dict__
+        d.update(s.template)  # every field, in order: the order of repr
+        for name, make in s.factories:
+            if name not in values:
+                d[name] = make()
+        d.update(values)
+        if len(d) != s.count or any(d[n] is REQUIRED for n in s.required):
+            _wrong_fields(cls, s, values)
+
+
+@dataclass_transform(kw_only_default=True, frozen_default=True, field_specifiers=(field,))
+class Frozen(Record):
+    """Base of the frozen records made by keyword and checked when read from outside (see the module's text)."""
+
     extra_keys: ClassVar[str] = "forbid"  # what model_validate does with a key it does not know: "forbid" | "ignore"
 
     def __init__(self, **values: Any) -> None:
@@ -119,26 +190,6 @@ class Frozen:
         if len(d) != s.count or any(d[n] is REQUIRED for n in s.required):
             _wrong_fields(cls, s, values)
 
-    # ------------------------------------------------------------------ immutable, compared by value
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"{type(self).__name__} is frozen: make a changed copy with model_copy(update=...)")
-
-    def __delattr__(self, name: str) -> None:
-        raise AttributeError(f"{type(self).__name__} is frozen")
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is not type(self):
-            return NotImplemented
-        return self.__dict__ == other.__dict__
-
-    def __hash__(self) -> int:
-        return hash((type(self), *self.__dict__.values()))
-
-    def __repr__(self) -> str:
-        inner = ", ".join(f"{k}={v!r}" for k, v in self.__dict__.items())
-        return f"{type(self).__name__}({inner})"
-
     # ------------------------------------------------------------------ what the pydantic models had
 
     @classmethod
@@ -147,15 +198,8 @@ class Frozen:
 
     def model_copy(self: _R, *, update: Mapping[str, Any] | None = None) -> _R:
         """A copy with `update` applied as it is (like pydantic's: the values are not checked)."""
-        cls = type(self)
-        new = cls.__new__(cls)
-        new.__dict__.update(self.__dict__)
-        if update:
-            unknown = [k for k in update if k not in new.__dict__]
-            if unknown:
-                raise TypeError(f"{cls.__name__} has no field {unknown[0]!r}")
-            new.__dict__.update(update)
-        return new
+        copy: _R = _copy(self, **(update or {}))
+        return copy
 
     def model_dump(self, *, mode: str = "python", exclude: set[str] | None = None) -> dict[str, Any]:
         """The fields as plain data: records as dicts; tuples stay tuples, or become lists with mode="json"."""
@@ -195,18 +239,21 @@ def _dump(v: Any, as_json: bool) -> Any:
     return v
 
 
-def _wrong_fields(cls: type[Frozen], s: _Spec, values: Mapping[str, Any]) -> None:
+def _wrong_fields(cls: type[Record], s: _Spec, values: Mapping[str, Any]) -> None:
     unknown = [k for k in values if k not in s.template]
     missing = [n for n in s.required if n not in values]
     problems = ([f"unknown field {unknown[0]!r}"] if unknown else []) + ([f"missing field {missing[0]!r}"] if missing else [])
     raise TypeError(f"{cls.__name__}: {', '.join(problems)}")
 
 
-def text_fields(cls: type[Frozen]) -> tuple[str, ...]:
+def text_fields(cls: type[Record]) -> tuple[str, ...]:
     """The fields of a record that may hold text: all but its tags (security.redact)."""
     return spec(cls).text
 
 
-def hints(cls: type[Frozen]) -> dict[str, Any]:
+def hints(cls: type[Record]) -> dict[str, Any]:
     """The record's annotations, resolved (records_check builds its checker from them)."""
     return typing.get_type_hints(cls, include_extras=True)
+
+
+_BASES = (Record, Value, Frozen)

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import re
 import shlex
-from dataclasses import dataclass
 
 from mrsmith_tui.errors import MrSmithError
+from mrsmith_tui.records import Value
 from mrsmith_tui.security.terminal_text import clean
 
 MAX_FRONT_LINES = 40  # front matter longer than this is a mistake (or an attack)
@@ -43,8 +43,7 @@ class CommandFileError(MrSmithError):
         self.message = message
 
 
-@dataclass(frozen=True)
-class CustomCommand:
+class CustomCommand(Value):
     name: str  # "/git:pr"
     body: str
     origin: str  # "project" or "user"
@@ -62,8 +61,7 @@ class CustomCommand:
         return f"{hint}{self.description or '(no description)'}  ({self.label}: {self.path})"
 
 
-@dataclass(frozen=True)
-class CommandSet:
+class CommandSet(Value):
     """The custom commands found, the names whose file is broken (name -> one line) and the warnings."""
 
     commands: tuple[CustomCommand, ...] = ()

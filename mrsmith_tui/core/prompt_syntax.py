@@ -13,7 +13,8 @@ piped stdin, a file's text and an expanded custom command are sent as they are.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from mrsmith_tui.records import Value
 
 __all__ = ["MAX_MENTIONS", "Mention", "ParsedPrompt", "mention_being_typed", "parse_prompt"]
 
@@ -23,8 +24,7 @@ _MENTION = re.compile(r'(?:(?<=\s)|^)@(?:"([^"\n]+)"|(\S+))')
 _TRAILING = ",;:!?)]}>'\"`"
 
 
-@dataclass(frozen=True)
-class Mention:
+class Mention(Value):
     path: str  # as typed, without the `@` (and without quotes)
     start: int  # where the `@` is in the prompt
     end: int  # just past the mention
@@ -35,8 +35,7 @@ class Mention:
         return self.path.endswith(("/", "/.", "/..")) or self.path in (".", "..")
 
 
-@dataclass(frozen=True)
-class ParsedPrompt:
+class ParsedPrompt(Value):
     text: str
     command: str | None = None  # `!command`: the command as typed; None for a prompt to the model
     mentions: tuple[Mention, ...] = ()

@@ -20,10 +20,10 @@ import sys
 import threading
 import typing
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 from urllib.parse import quote
 
-from mrsmith_tui.records import Frozen, text_fields
+from mrsmith_tui.records import Record, replace, text_fields
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
@@ -126,21 +126,21 @@ def map_strings(value: Any, fn: Callable[[str], str]) -> Any:
         return [map_strings(v, fn) for v in value]
     if isinstance(value, tuple):
         return tuple(map_strings(v, fn) for v in value)
-    if isinstance(value, Frozen):  # a Msg, a history entry: frozen, so a changed one is a copy
+    if isinstance(value, Record):  # a Msg, a history entry, a value of the TUI: frozen, so a changed one is a copy
         updates = {}
         for name in text_fields(type(value)):
             old = getattr(value, name)
-            if isinstance(old, (str, tuple, list, dict, Frozen)) or dataclasses.is_dataclass(old):
+            if isinstance(old, (str, tuple, list, dict, Record)) or dataclasses.is_dataclass(old):
                 new = map_strings(old, fn)
                 if new is not old and new != old:
                     updates[name] = new
-        return value.model_copy(update=updates) if updates else value
+        return replace(cast(Any, value), **updates) if updates else value  # Record: any of the record kinds
     model = _base_model()
     if model is not None and isinstance(value, model):  # another pydantic model (a Msg was one)
         updates = {}
         for name in _text_fields(type(value)):
             old = getattr(value, name)
-            if isinstance(old, (str, tuple, list, dict, model, Frozen)) or dataclasses.is_dataclass(old):
+            if isinstance(old, (str, tuple, list, dict, model, Record)) or dataclasses.is_dataclass(old):
                 new = map_strings(old, fn)
                 if new is not old and new != old:
                     updates[name] = new
@@ -151,7 +151,7 @@ def map_strings(value: Any, fn: Callable[[str], str]) -> Any:
             if not f.init:
                 continue
             old = getattr(value, f.name)
-            if isinstance(old, (str, tuple, list, dict)) or dataclasses.is_dataclass(old):
+            if isinstance(old, (str, tuple, list, dict, Record)) or dataclasses.is_dataclass(old):
                 new = map_strings(old, fn)
                 if new is not old and new != old:
                     changes[f.name] = new

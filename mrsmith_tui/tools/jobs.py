@@ -26,7 +26,6 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -35,16 +34,16 @@ from mrsmith_tui.security.private_files import owned_private_dir
 GRACE_SECONDS = 1.0  # between SIGTERM and SIGKILL at exit
 
 
-@dataclass
 class Job:
-    job_id: str
-    pid: int
-    command: str
-    log: str
-    detach: bool
-    proc: subprocess.Popen[bytes] = field(repr=False)
-    started: float = field(default_factory=time.time)
-    ended: bool = False  # leader reaped and group empty: its ids may belong to someone else now
+    """A background shell command (a plain class, not a dataclass: this module loads at start-up, #26)."""
+
+    def __init__(self, job_id: str, pid: int, command: str, log: str, detach: bool, proc: subprocess.Popen[bytes]) -> None:
+        self.job_id, self.pid, self.command, self.log, self.detach, self.proc = job_id, pid, command, log, detach, proc
+        self.started = time.time()
+        self.ended = False  # leader reaped and group empty: its ids may belong to someone else now
+
+    def __repr__(self) -> str:
+        return f"Job({self.job_id!r}, pid={self.pid}, command={self.command!r}, ended={self.ended})"
 
     @property
     def exit_code(self) -> int | None:

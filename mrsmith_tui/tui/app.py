@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -25,6 +24,7 @@ from textual.widgets import Static
 from mrsmith_tui import msgs as m
 from mrsmith_tui.config.load import resolve_agent
 from mrsmith_tui.core.outbound import OutboundFilter
+from mrsmith_tui.records import replace
 from mrsmith_tui.security.redact import PROCESS, map_strings
 from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.tui import model as ui

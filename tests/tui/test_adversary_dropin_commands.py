@@ -6,7 +6,6 @@ a drop-in tool's DESCRIPTION (escapes written in its literal), odd file names. E
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from mrsmith_tui.agents.compose import compose_session
 from mrsmith_tui.config.schema import AgentConfig, Config, ProviderConfig
 from mrsmith_tui.core.command_files import load_commands
 from mrsmith_tui.core.custom_commands import merged, parse_command
+from mrsmith_tui.records import replace
 from mrsmith_tui.security.terminal_text import clean, is_clean
 from mrsmith_tui.tui.app import MrSmithApp
 from mrsmith_tui.tui.shell.custom_loader import palette_commands

@@ -5,10 +5,10 @@ The welcome's "resume the last session" key is Ctrl-T."""
 from __future__ import annotations
 
 import stat
-from dataclasses import replace
 
 import pytest
 
+from mrsmith_tui.records import replace
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.app import MrSmithApp
 from mrsmith_tui.tui.update import update

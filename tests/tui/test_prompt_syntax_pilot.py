@@ -5,11 +5,11 @@ output in a shell block and in the next prompt's context, and only a `!` typed f
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 
 import pytest
 
 from loopback import text_turn
+from mrsmith_tui.records import replace
 from mrsmith_tui.tui.screens.modals import ApprovalModal
 from mrsmith_tui.tui.shell.effect_runner import carry_out
 from mrsmith_tui.tui.update import effects as fx

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from mrsmith_tui import msgs as m
+from mrsmith_tui.records import replace
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.update import completions, initial_model, update
 from mrsmith_tui.tui.update import effects as fx

@@ -4,10 +4,10 @@ text an editor gave back)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
 from mrsmith_tui.msgs import Msg
+from mrsmith_tui.records import Value
 
 __all__ = ["FILES_STALE_SECONDS", "MENTION_CHOICES", "EditPrompt", "EditorClosed", "FilesIndexed", "HistorySearch",
            "SearchKey", "search_note"]
@@ -16,8 +16,7 @@ FILES_STALE_SECONDS = 30.0  # an index older than this is read again when a new 
 MENTION_CHOICES = 50  # completions offered for one mention
 
 
-@dataclass(frozen=True)
-class HistorySearch:
+class HistorySearch(Value):
     """Ctrl-R: the query typed so far, the history entry it found (None: nothing yet) and whether the
     last key found nothing (the previous hit stays shown)."""
 

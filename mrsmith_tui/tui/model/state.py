@@ -6,11 +6,11 @@ Views compare slices by identity, so `update` must keep every unchanged slice th
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Literal
 
 from mrsmith_tui.core.custom_commands import CommandSet
 from mrsmith_tui.msgs import Question, Todo
+from mrsmith_tui.records import Value, field
 from mrsmith_tui.tui.model.prompt_state import HistorySearch
 
 __all__ = [
@@ -46,8 +46,7 @@ HISTORY_CAP = 500  # prompts kept in the recall history
 QUEUE_CAP = 20  # prompts queued while a run goes
 
 
-@dataclass(frozen=True)
-class Block:
+class Block(Value):
     key: str  # unique in the conversation ("b1", "b2", ...)
     kind: BlockKind
     text: str = ""  # the source: prompt, reasoning, Markdown answer, tool output, message
@@ -67,8 +66,7 @@ class Block:
     dropped: int = 0  # chars of live output dropped from the front (cap)
 
 
-@dataclass(frozen=True)
-class ChatLog:
+class ChatLog(Value):
     """One conversation's blocks as the screen shows them (the main one, or an agent's own)."""
 
     blocks: tuple[Block, ...] = ()
@@ -78,8 +76,7 @@ class ChatLog:
     unseen: bool = False  # new output arrived while the person was scrolled up
 
 
-@dataclass(frozen=True)
-class StatusLedger:
+class StatusLedger(Value):
     """What the status bar counts: the run's state, the agent and model, tokens, context, tools."""
 
     state: RunState = "idle"
@@ -118,8 +115,7 @@ class StatusLedger:
         return f"cache {pct}%" if pct is not None else "cache —"
 
 
-@dataclass(frozen=True)
-class AgentRow:
+class AgentRow(Value):
     agent_id: str
     label: str
     state: str = "running"
@@ -131,8 +127,7 @@ class AgentRow:
     background: bool = True
 
 
-@dataclass(frozen=True)
-class McpRow:
+class McpRow(Value):
     """One MCP server in the sidebar (McpServerChanged)."""
 
     name: str
@@ -141,8 +136,7 @@ class McpRow:
     error: str = ""
 
 
-@dataclass(frozen=True)
-class Sidebar:
+class Sidebar(Value):
     tasks: tuple[Todo, ...] = ()
     agents: tuple[AgentRow, ...] = ()
     mcp: tuple[McpRow, ...] = ()
@@ -150,8 +144,7 @@ class Sidebar:
     selected: str | None = None  # the agent row the panel's cursor is on (the panel has the focus)
 
 
-@dataclass(frozen=True)
-class InputState:
+class InputState(Value):
     draft: str = ""
     history: tuple[str, ...] = ()
     recall: int | None = None  # index into history while recalling
@@ -162,8 +155,7 @@ class InputState:
     search: HistorySearch | None = None  # Ctrl-R is searching the history
 
 
-@dataclass(frozen=True)
-class Request:
+class Request(Value):
     """A pending approval, continue or question."""
 
     request_id: str
@@ -181,8 +173,7 @@ class Request:
     exact: str = ""  # approvals: the exact command "a" remembers (`shell=rm -rf build`); "r" remembers `spec`
 
 
-@dataclass(frozen=True)
-class Pending:
+class Pending(Value):
     """Requests waiting for the person. The head takes the keyboard ("armed") when it arrives on an
     empty prompt with no other screen open, after a prompt is sent, or when the person moves to it
     (Tab / F2); once it waited behind the person's text ("held") only those last two arm it. Keys
@@ -204,15 +195,13 @@ class Pending:
         return self.queue[0] if self.queue else None
 
 
-@dataclass(frozen=True)
-class Run:
+class Run(Value):
     running: bool = False
     queued: tuple[str, ...] = ()
     cancelling: bool = False
 
 
-@dataclass(frozen=True)
-class Screen:
+class Screen(Value):
     width: int = 120
     height: int = 40
     review: bool = False
@@ -222,8 +211,7 @@ class Screen:
     agent_open: str | None = None  # the agent whose own screen is shown
 
 
-@dataclass(frozen=True)
-class Welcome:
+class Welcome(Value):
     """What the empty conversation greets a person with (the shell gathers it: config, folder, version,
     this folder's last session)."""
 
@@ -237,8 +225,7 @@ class Welcome:
     can_resume: bool = False  # this screen can switch sessions
 
 
-@dataclass(frozen=True)
-class Model:
+class Model(Value):
     conv: ChatLog = field(default_factory=ChatLog)
     ledger: StatusLedger = field(default_factory=StatusLedger)
     sidebar: Sidebar = field(default_factory=Sidebar)

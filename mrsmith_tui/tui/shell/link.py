@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from textual.message import Message
@@ -25,6 +24,7 @@ from textual.message import Message
 from mrsmith_tui import msgs as m
 from mrsmith_tui.core.outbound import OutboundFilter
 from mrsmith_tui.errors import message_of
+from mrsmith_tui.records import replace
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.model import agent_fields
 from mrsmith_tui.tui.shell.bridge import CoalescingSink, TuiApprover

@@ -7,13 +7,13 @@ from collections.abc import Callable
 
 from mrsmith_tui import msgs as m
 from mrsmith_tui.agents.states import FINAL
+from mrsmith_tui.records import replace
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.model import SIDE_BY_SIDE, Model, one_line
 from mrsmith_tui.tui.update import effects as fx
 from mrsmith_tui.tui.update import routing
 from mrsmith_tui.tui.update.blocks import flash, note_block
 from mrsmith_tui.tui.update.effects import Effects, Handler
-from mrsmith_tui.tui.update.quick_replace import replace
 from mrsmith_tui.tui.update.requests import drop_requests
 from mrsmith_tui.tui.update.stream import end_run_blocks
 

@@ -5,14 +5,12 @@ focus) and how (bell, OSC 9/777/99)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from mrsmith_tui import msgs as m
+from mrsmith_tui.records import Value
 from mrsmith_tui.tui.model import Model, duration, one_line
 
 
-@dataclass(frozen=True)
-class Call:
+class Call(Value):
     kind: str  # "ended" (the person's run; `took` seconds) or "waiting" (a request)
     text: str
     took: float = 0.0

@@ -4,9 +4,9 @@ one, put a note up, set the run's state, flash a passing note.
 
 from __future__ import annotations
 
+from mrsmith_tui.records import replace
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.model import Block, Model
-from mrsmith_tui.tui.update.quick_replace import replace
 
 OPEN_SCAN = 64  # open blocks are near the end: look this far back
 

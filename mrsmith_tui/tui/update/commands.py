@@ -6,9 +6,9 @@ themselves (names, help, flags, completion) are the registry's (tui/commands).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 
 from mrsmith_tui import msgs as m
+from mrsmith_tui.records import replace
 from mrsmith_tui.tui.commands import REGISTRY
 from mrsmith_tui.tui.model import TASK_GLYPH, Model
 from mrsmith_tui.tui.update import effects as fx

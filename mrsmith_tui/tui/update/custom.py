@@ -5,9 +5,8 @@ reaches here: the registry is asked first.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from mrsmith_tui.core.custom_commands import expand
+from mrsmith_tui.records import replace
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.commands import REGISTRY
 from mrsmith_tui.tui.model import Model

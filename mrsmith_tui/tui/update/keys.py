@@ -4,8 +4,7 @@ the sidebar and the review, and the clock's tick.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+from mrsmith_tui.records import replace
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.model import NOTE_SECONDS, Block, Model, counted, sidebar_visible
 from mrsmith_tui.tui.update import effects as fx

@@ -3,9 +3,8 @@ it); the session's PermissionModeChanged is what the badge shows. The gate holds
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from mrsmith_tui import msgs as m
+from mrsmith_tui.records import replace
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.model import MODE_BADGE, MODE_WORDS, NOTE_SECONDS, Model
 from mrsmith_tui.tui.update import effects as fx

@@ -9,10 +9,9 @@ FILES_STALE_SECONDS), those at the typed folder's level first, then deeper names
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from mrsmith_tui import msgs as m
 from mrsmith_tui.core.prompt_syntax import mention_being_typed
+from mrsmith_tui.records import replace
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.model import Model
 from mrsmith_tui.tui.update import effects as fx

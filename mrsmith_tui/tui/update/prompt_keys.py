@@ -6,8 +6,7 @@ hands the prompt to the person's editor (the shell opens it; EditorClosed brings
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+from mrsmith_tui.records import replace
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.model import HistorySearch, Model
 from mrsmith_tui.tui.update import effects as fx

@@ -5,10 +5,10 @@ which keys answer it, how it ends.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Any, Literal
 
 from mrsmith_tui import msgs as m
+from mrsmith_tui.records import replace
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.model import ANSWER_KEYS, MOVE_KEYS, Model, Request
 from mrsmith_tui.tui.update import effects as fx

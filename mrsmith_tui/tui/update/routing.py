@@ -5,9 +5,9 @@ may take the keyboard; the model's clock moves to `msg.at`). The table is filled
 from __future__ import annotations
 
 from mrsmith_tui import msgs as m
+from mrsmith_tui.records import replace
 from mrsmith_tui.tui.model import Model
 from mrsmith_tui.tui.update.effects import Effects, Handler
-from mrsmith_tui.tui.update.quick_replace import replace
 from mrsmith_tui.tui.update.requests import try_arm
 
 ROUTES: dict[type, Handler] = {}  # Msg type -> its handler (see __init__: one table per concern)

@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
+from mrsmith_tui.records import replace
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.model import Model
 from mrsmith_tui.tui.update import effects as fx

@@ -5,6 +5,7 @@ its end, and the worker's return. (Resume replays the same Msgs through these ha
 from __future__ import annotations
 
 from mrsmith_tui import msgs as m
+from mrsmith_tui.records import replace
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.model import Model, duration, short_count
 from mrsmith_tui.tui.update.blocks import (
@@ -18,7 +19,6 @@ from mrsmith_tui.tui.update.blocks import (
 )
 from mrsmith_tui.tui.update.custom import start_run
 from mrsmith_tui.tui.update.effects import Effects, Handler
-from mrsmith_tui.tui.update.quick_replace import replace
 
 
 def _session_started(model: Model, msg: m.SessionStarted) -> tuple[Model, Effects]:

@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 from mrsmith_tui import msgs as m
+from mrsmith_tui.records import replace
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.model import Model
 from mrsmith_tui.tui.update.blocks import add_block, find_open, set_block, set_state
 from mrsmith_tui.tui.update.effects import Effects, Handler
-from mrsmith_tui.tui.update.quick_replace import replace
 
 
 def _tool_started(model: Model, msg: m.ToolCallStarted) -> tuple[Model, Effects]:
