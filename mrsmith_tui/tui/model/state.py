@@ -1,4 +1,4 @@
-"""The whole screen as immutable data: frozen dataclasses and tuples, no widgets, no clock.
+"""The whole screen as immutable data: frozen records (records.Value) and tuples, no widgets, no clock.
 
 Time enters only through Msgs (`msg.at`); `Model.now` is the time of the last Msg folded in.
 Views compare slices by identity, so `update` must keep every unchanged slice the same object.
