@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mrsmith_tui.cli import process_exit, startup_gc
+from mrsmith_tui.cli import first_child, process_exit, startup_gc
 from mrsmith_tui.cli.args import SESSION_COMMANDS, UsageError, build_parser, check_session_flags, session_parser
 from mrsmith_tui.cli.mode_flags import apply_mode_flags
 from mrsmith_tui.cli.wire_flags import apply_wire_flags
@@ -111,10 +111,8 @@ def _main(args: argparse.Namespace) -> int:
     if not headless and (args.json or args.files):
         raise UsageError(f"{'--json' if args.json else '-f'} needs a headless run: give -p PROMPT or pipe a prompt on stdin")
     config = _load(args)
-    from mrsmith_tui.tools.jobs import stop_jobs_at_exit
-
-    stop_jobs_at_exit()  # background shell jobs end with mrsmith (exit, Ctrl-C, SIGTERM, SIGHUP)
     if headless:
+        first_child.guard()
         return _run_headless(args, config)
     return _run_tui(args, config)
 
@@ -207,10 +205,9 @@ def _take_keys(config: Config) -> Config:
     config, and take them and every other secret-looking variable out of the environment: no
     child process mrsmith starts sees them, and every output redacts them."""
     from mrsmith_tui.config.load import IMPLICIT_PROVIDER, api_key_for, api_key_variable, run_key_command
-    from mrsmith_tui.security.environment import keep_process_private, scrub_process_environment
+    from mrsmith_tui.security.environment import scrub_process_environment
     from mrsmith_tui.security.tree_paths import neutralise
 
-    keep_process_private()
     helper_env, _ = neutralise(os.environ, os.getcwd(), helper=True)  # no PATH entry or config in the tree
     providers = []
     for pc in config.providers:
@@ -349,6 +346,8 @@ def _run_tui(args: argparse.Namespace, config: Config) -> int:
     if not config.agents:
         config = _first_run(args, config)
     resolve_agent(config, args.agent)
+    if any(pc.api_key_command for pc in config.providers):  # a child process before the first frame
+        first_child.guard()
     config = _take_keys(config)
     pick = args.resume == ""  # `--resume` alone: a fresh session, and the picker on screen
     args.resume = args.resume or None
@@ -361,8 +360,12 @@ def _run_tui(args: argparse.Namespace, config: Config) -> int:
     def resume(session_id: str, sink: Sink, approver: Approver) -> Session:  # /sessions
         return _build_session(args, config, sink=sink, approver=approver, replay=True, session_id=session_id)
 
+    def first_frame() -> None:  # before the session is composed (cli.first_child)
+        startup_gc.ready()
+        first_child.guard()
+
     return run_tui(make_session, config=config, theme=args.theme or config.theme, resume=resume,
-                   sessions_root=sessions_dir(config), pick_session=pick, first_frame=startup_gc.ready)
+                   sessions_root=sessions_dir(config), pick_session=pick, first_frame=first_frame)
 
 
 def _ask_other_folder(config: Config, args: argparse.Namespace) -> bool:

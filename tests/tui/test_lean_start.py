@@ -20,14 +20,15 @@ REPO = Path(__file__).resolve().parents[2]
 # pydantic (the Msgs are records; only a person's own theme file is checked with it) and OpenSSL
 # through `secrets` (a request id's random prefix is read from os.urandom).
 # The welcome's reading of the recorded sessions and the custom commands' scan of their folders start
-# once the first frame is on screen too.
+# once the first frame is on screen too, and so does what must be in place before the first child process
+# (cli.first_child: the background jobs' module, ctypes for prctl).
 NOT_BEFORE_THE_FIRST_FRAME = ("mrsmith_tui.core.session_api", "mrsmith_tui.core.session", "mrsmith_tui.core.prompt_run",
                               "mrsmith_tui.security.tree_secrets", "mrsmith_tui.provider", "mrsmith_tui.agents.compose",
                               "mrsmith_tui.tools.registry", "mrsmith_tui.tools.builtin", "mrsmith_tui.tools.base",
                               "mrsmith_tui.tools.services", "mrsmith_tui.mcp", "httpx", "importlib.metadata",
                               "mrsmith_tui.tui.screens", "mrsmith_tui.session", "mrsmith_tui.core.command_files",
                               "pydantic", "mrsmith_tui.records_check",  # the config, Msgs and themes need none
-                              "secrets", "hashlib", "mrsmith_tui.tools.outcome",
+                              "secrets", "hashlib", "mrsmith_tui.tools.outcome", "mrsmith_tui.tools.jobs", "ctypes",
                               *(f"mrsmith_tui.tui.commands.{family}" for family in FAMILIES))  # at the first `/`
 
 CHILD = """
