@@ -45,9 +45,9 @@ def test_zero_width_characters_are_shown(ch):
 
 def _every_match_by_the_full_pattern(text: str) -> str:
     """The reference: the full pattern alone, with no quick pre-check in front of it."""
-    from mrsmith_tui.security.terminal_text import _FIND, _replace
+    from mrsmith_tui.security.terminal_text import _find, _replace
 
-    return _FIND.sub(_replace, text)
+    return _find().sub(_replace, text)
 
 
 def test_the_quick_check_never_lets_through_what_the_full_pattern_replaces():
