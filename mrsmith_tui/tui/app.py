@@ -132,6 +132,13 @@ class MrSmithApp(App[int]):
                              agents=tuple(clean(a.name) for a in config.agents),
                              models=tuple(sorted({clean(a.model) for a in config.agents})))
 
+    def get_default_screen(self) -> Screen[Any]:
+        # The prompt takes the focus as the screen is composed; Textual's own choice would be the conversation,
+        # and each move restyles the widgets it leaves and enters (~3 ms of the first frame, #26).
+        screen = super().get_default_screen()
+        screen.AUTO_FOCUS = "#conversation" if self.link.read_only else "#prompt"  # type: ignore[misc]  # this one screen's
+        return screen
+
     def compose(self) -> ComposeResult:
         with Horizontal(id="main"):
             yield ConversationView(id="conversation")
