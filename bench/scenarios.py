@@ -140,6 +140,15 @@ async def fill(app: App, watch: FrameWatch, timing: TimingSink, blocks: int, tag
     return when[0] - t0
 
 
+def _collect_everything() -> tuple[float, int]:
+    """What the app's idle settle_deep pauses for (ms), and how many objects it leaves frozen."""
+    t0 = time.perf_counter()
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
+    return (time.perf_counter() - t0) * 1000, gc.get_freeze_count()
+
+
 def _ms(values: list[float]) -> tuple[float | None, float | None]:
     return (statistics.median(values) if values else None), p95(values)
 
@@ -204,6 +213,7 @@ async def run_all(app: App, watch: FrameWatch, timing: TimingSink, s: Settings, 
 
     # A short stream at 5,000 blocks takes a few keys only: a run may need a few dozen of them.
     keys5k = await keyruns.collect(s.key_runs, s.keys_per_run, one_big, max_rounds_per_run=40)
+    deep_ms, frozen = _collect_everything()  # after the key runs: what it leaves frozen changes their collections
 
     def cost(results: list[StreamResult]) -> float | None:
         ok = [x.cpu / x.tokens for x in results if not x.error]
@@ -230,6 +240,8 @@ async def run_all(app: App, watch: FrameWatch, timing: TimingSink, s: Settings, 
         Figure("memory (RSS) at ~10 blocks", rss10, "MB", ""),
         Figure(f"memory (RSS) at {s.fill_blocks:,} blocks", rss5k, "MB", "< 150"),
         Figure("  growth", rss5k - rss10, "MB", "< 100"),
+        Figure(f"pause collecting everything at {s.fill_blocks:,} blocks, the frozen objects too", deep_ms, "ms", "",
+               f"the app's settle_deep, idle only; {frozen:,} objects frozen again"),
     ]
 
     if s.keys_only:
