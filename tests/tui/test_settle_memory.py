@@ -5,11 +5,11 @@ moment collects everything again. Counted in objects, with a stand-in for the ap
 from __future__ import annotations
 
 import gc
-from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
 
+from mrsmith_tui.records import replace
 from mrsmith_tui.tui.shell import worker
 from mrsmith_tui.tui.update import initial_model
 
