@@ -16,6 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from mrsmith_tui.tui.model import AgentRow, ChatLog, one_line, spinner
+from mrsmith_tui.tui.screens.screen_css import ScreensCss
 from mrsmith_tui.tui.view.chat_view import ConversationView
 from mrsmith_tui.tui.view.sidebar import AGENT_GLYPH, AGENT_STYLE, TypedAway, agent_facts
 
@@ -35,7 +36,7 @@ def agent_status(row: AgentRow | None, agent_id: str, now: float, width: int) ->
     return head.truncate(width) if head.cell_length > width else head
 
 
-class AgentScreen(Screen[None]):
+class AgentScreen(ScreensCss, Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "app.close_agent", "back", show=False),
         Binding("x,delete", "app.stop_agent", "stop the agent", show=False),

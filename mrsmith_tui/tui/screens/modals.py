@@ -28,6 +28,7 @@ from mrsmith_tui.tools.base import RULE_TEXT
 from mrsmith_tui.tools.exact_command import shown_rule
 from mrsmith_tui.tui.model import ANSWER_KEYS, Request, one_line
 from mrsmith_tui.tui.screens.choices import ChoiceList
+from mrsmith_tui.tui.screens.screen_css import ScreensCss
 from mrsmith_tui.tui.view.blocks import diff_line, join_lines
 from mrsmith_tui.tui.view.clean_input import CleanInput
 
@@ -61,7 +62,7 @@ def _keys(*pairs: tuple[str, str]) -> Content:
     return Content.assemble(*parts)
 
 
-class RequestModal(ModalScreen[str]):
+class RequestModal(ScreensCss, ModalScreen[str]):
     # Single keys that answer (model.ANSWER_KEYS), handled in on_key, not as bindings, so the
     # answer carries the key's time.
     ANSWER_KEYS: ClassVar[dict[str, str]] = {}

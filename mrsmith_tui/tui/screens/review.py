@@ -13,10 +13,11 @@ from textual.widgets import Input, Static, TextArea
 from textual.widgets.text_area import Selection
 
 from mrsmith_tui.security.terminal_text import clean
+from mrsmith_tui.tui.screens.screen_css import ScreensCss
 from mrsmith_tui.tui.view.clean_input import CleanInput
 
 
-class ReviewScreen(Screen[None]):
+class ReviewScreen(ScreensCss, Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,ctrl+o", "close", "back", show=False, priority=True),
         Binding("slash", "find", "find", show=False),

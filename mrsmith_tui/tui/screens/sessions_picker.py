@@ -15,11 +15,12 @@ from textual.widgets.option_list import Option
 from mrsmith_tui.security.redact import PROCESS
 from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.session.store import SessionInfo, format_sessions
+from mrsmith_tui.tui.screens.screen_css import ScreensCss
 
 CURRENT = "  (this session)"
 
 
-class SessionPicker(ModalScreen[str | None]):
+class SessionPicker(ScreensCss, ModalScreen[str | None]):
     """Dismisses with the chosen session's id, or None (Esc)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "back", show=False)]

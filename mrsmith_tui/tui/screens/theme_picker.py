@@ -12,8 +12,10 @@ from textual.screen import ModalScreen
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
+from mrsmith_tui.tui.screens.screen_css import ScreensCss
 
-class ThemePicker(ModalScreen[str | None]):
+
+class ThemePicker(ScreensCss, ModalScreen[str | None]):
     """Dismisses with the chosen theme's name, or None (Esc)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", "back", show=False)]
