@@ -75,3 +75,35 @@ def test_no_deep_settle_while_a_run_or_an_agent_goes_or_a_prompt_is_typed(app):
     assert worker.settle_deep(app)  # idle again: the next one goes
     assert gc.get_freeze_count() < start * (1 + worker.DEEP_GROWTH)
     assert not worker.settle_deep(app)  # and only when it has grown again
+
+
+async def test_the_app_collects_everything_once_idle_after_a_run_when_the_frozen_objects_grew(monkeypatch):
+    """The real wiring: a run ends, its settle finds the permanent generation grown, and the idle moment after
+    it collects everything (the delay shortened; the test waits on what it does, not on a clock)."""
+    from mrsmith_tui import msgs as m
+    from mrsmith_tui.tui.app import MrSmithApp
+    from tests.tui.fakes import CONFIG, factory
+    from tests.tui.pilot import until
+
+    thresholds = gc.get_threshold()
+    monkeypatch.setattr(worker, "DEEP_AFTER", 0.01)
+    monkeypatch.setattr(worker, "_left_frozen", 0)
+    deep: list[bool] = []
+    settle_deep = worker.settle_deep
+    monkeypatch.setattr(worker, "settle_deep", lambda app: deep.append(settle_deep(app)) or deep[-1])
+
+    def say(session, cancel):
+        session.sink(m.TextDelta(block_id="a", text="done", at=0.0))
+
+    app = MrSmithApp(factory([[say]]), config=CONFIG, history_path=None, welcome=False)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: app.session is not None and worker._left_frozen > 0)  # the first settle
+            monkeypatch.setattr(worker, "_left_frozen", 1)  # as if the permanent generation had grown since
+            await pilot.press(*"go", "enter")
+            await until(pilot, lambda: True in deep)
+            assert worker._left_frozen > 1  # what the deep settle left frozen
+    finally:
+        gc.unfreeze()
+        gc.collect()
+        gc.set_threshold(*thresholds)
