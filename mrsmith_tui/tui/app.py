@@ -85,6 +85,7 @@ class MrSmithApp(App[int]):
                  resume: ResumeFactory | None = None, sessions_root: Path | None = None,
                  theme_path: Path | None = None, welcome: bool = True, pick_session: bool = False,
                  first_frame: Callable[[], None] = lambda: None, **kwargs: Any) -> None:
+        self._themed = False  # until choose_theme (get_css_variables)
         super().__init__(**kwargs)
         keep_no_dead_widgets()  # removed blocks' rendered lines are freed (shell/textual_memory.py)
         self.animation_level = "none"
@@ -109,6 +110,7 @@ class MrSmithApp(App[int]):
         self.model = self._initial_model(config)
         self._markdown = MarkdownTheme(self)
         self.theme_path = theme_path  # where /theme keeps the chosen theme (None: not kept)
+        self._themed = True
         self._theme_warning = choose_theme(self, theme or load_theme(theme_path))
 
     @property
@@ -131,6 +133,11 @@ class MrSmithApp(App[int]):
         return initial_model(**fields, history=load_history(self.history_path), mode=config.default_mode,
                              agents=tuple(clean(a.name) for a in config.agents),
                              models=tuple(sorted({clean(a.model) for a in config.agents})))
+
+    def get_css_variables(self) -> dict[str, str]:
+        # None in Textual's __init__: it builds them for its default theme, and choose_theme replaces them at once
+        # with the chosen theme's (~1 ms of start-up, #26).
+        return super().get_css_variables() if self._themed else {}
 
     def get_default_screen(self) -> Screen[Any]:
         # The prompt takes the focus as the screen is composed; Textual's own choice would be the conversation,

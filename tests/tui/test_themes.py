@@ -148,3 +148,17 @@ def test_markdown_styles_follow_the_theme_and_skip_ansi_values():
 
     for value in styles.values():
         Style.parse(value)  # every one is a style Rich accepts
+
+
+async def test_an_unknown_theme_starts_the_app_in_textuals_default_with_a_warning():
+    """The app's __init__ leaves the stylesheet's variables to choose_theme (start-up, #26): with no theme
+    chosen they are Textual's default theme's, and the screen draws."""
+    from mrsmith_tui.tui.app import MrSmithApp
+    from tests.tui.fakes import CONFIG, factory
+    from tests.tui.pilot import until
+
+    app = MrSmithApp(factory(), config=CONFIG, theme="nope", history_path=None, welcome=False)
+    assert app.stylesheet._variables == app.get_css_variables() != {}
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: any("'nope' not found" in b.text for b in app.model.conv.blocks))
+        assert app.theme == "textual-dark" and app.screen.styles.background is not None

@@ -22,6 +22,8 @@ def choose_theme(app: App[Any], wanted: str | None) -> str:
     name, warning = pick_theme(wanted, no_color=app.no_color, available=set(app.available_themes))
     if name:
         _set_before_start(app, name)
+    else:  # Textual's default theme, whose variables the app's __init__ left to this (MrSmithApp.get_css_variables)
+        app.stylesheet.set_variables(app.get_css_variables())
     return warning
 
 
