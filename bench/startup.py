@@ -170,28 +170,32 @@ def child_env(env: dict[str, str]) -> dict[str, str]:
     return env
 
 
-def measure(app_kind: str, repeats: int, env: dict[str, str], mode: str = "frame") -> tuple[list[float], list[float], str]:
-    """(bare times, app times, first stderr line of a failed app start); interleaved runs,
-    after one untimed warm-up start of each (file cache, .pyc files written)."""
+def measure(app_kind: str, repeats: int, env: dict[str, str], mode: str = "frame") -> tuple[list[float], list[float], list[float], str]:
+    """(bare times, app times, the ratio app / bare of each pair of starts made one after the other,
+    first stderr line of a failed app start); interleaved runs, after one untimed warm-up start of each
+    (file cache, .pyc files written). A pair's two starts see the same moment's load: the median of
+    the pairs' ratios moves less with a busy machine than the ratio of the two medians."""
     env = child_env(env)
-    bare, app = [], []
+    bare, app, ratios = [], [], []
     problem = ""
     time_once("bare", env, mode)
     time_once(app_kind, env, mode)
     CPU.clear()  # the warm-up starts are not counted
     for _ in range(repeats):
-        t = time_once("bare", env, mode)
-        if t is not None:
-            bare.append(t)
-        t = time_once(app_kind, env, mode)
-        if t is not None:
-            app.append(t)
+        b = time_once("bare", env, mode)
+        if b is not None:
+            bare.append(b)
+        a = time_once(app_kind, env, mode)
+        if a is not None:
+            app.append(a)
+        if a is not None and b is not None:
+            ratios.append(a / b)
     if not app:
         proc = subprocess.run([sys.executable, "-m", "bench.startup", app_kind, mode], cwd=REPO, env=env,
                               stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=30)
         lines = [x for x in proc.stderr.strip().splitlines() if x.strip()]
         problem = lines[-1] if lines else f"exit code {proc.returncode}"
-    return bare, app, problem
+    return bare, app, ratios, problem
 
 
 def median(values: list[float]) -> float | None:
