@@ -132,6 +132,8 @@ class ConversationView(VerticalScroll):
         self._views: dict[str, BlockView | AnswerView] = {}
         self._order: list[str] = []
         self._earlier = Static("", classes="earlier")
+        self._earlier.display = False
+        self._earlier_text = ""
         self._welcome = Static("", id="welcome")
         self._welcome.display = False
         self._welcome_shown: tuple | None = None
@@ -228,8 +230,12 @@ class ConversationView(VerticalScroll):
                 self.mount_all(new)
             self._order = wanted
         earlier = f"… {hidden} earlier block{'s' if hidden != 1 else ''} · Ctrl-O to review" if hidden else ""
-        self._earlier.display = bool(hidden)
-        if hidden:
+        if earlier != self._earlier_text:
+            # Only when it changes: an update marks it for repainting, and a widget marked while off screen
+            # (this line sits above the window) makes Textual arrange every block again to find it, each
+            # frame of a stream at 5,000 blocks (issue #26).
+            self._earlier_text = earlier
+            self._earlier.display = bool(hidden)
             self._earlier.update(earlier, layout=False)
         width = self.block_width()
         for b in window:
