@@ -211,7 +211,10 @@ def _take_keys(config: Config) -> Config:
     helper_env, _ = neutralise(os.environ, os.getcwd(), helper=True)  # no PATH entry or config in the tree
     providers = []
     for pc in config.providers:
-        key = api_key_for(config, pc.name) or (run_key_command(pc, env=helper_env) if pc.api_key_command else None)
+        key = api_key_for(config, pc.name)
+        if not key and pc.api_key_command:
+            first_child.guard()  # a child process, maybe before the TUI's first frame (cli.first_child)
+            key = run_key_command(pc, env=helper_env)
         providers.append(pc.model_copy(update={"api_key": key}) if key and key != pc.api_key else pc)
     config = config.model_copy(update={"providers": providers})
     _know_keys(config)
@@ -346,8 +349,6 @@ def _run_tui(args: argparse.Namespace, config: Config) -> int:
     if not config.agents:
         config = _first_run(args, config)
     resolve_agent(config, args.agent)
-    if any(pc.api_key_command for pc in config.providers):  # a child process before the first frame
-        first_child.guard()
     config = _take_keys(config)
     pick = args.resume == ""  # `--resume` alone: a fresh session, and the picker on screen
     args.resume = args.resume or None

@@ -78,9 +78,8 @@ def _json_escape(match: re.Match[str]) -> str:
 def json_safe(line: str) -> str:
     """A JSON text (from json.dumps, which escapes C0 already) with C1 and bidi characters
     written as \\uXXXX escapes too: the same data, nothing a terminal would act on."""
-    if not _find_json().search(line):
-        return line
-    return _find_json().sub(_json_escape, line)
+    pattern = _find_json()
+    return pattern.sub(_json_escape, line) if pattern.search(line) else line
 
 
 def is_clean(text: str) -> bool:

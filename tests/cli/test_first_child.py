@@ -69,3 +69,17 @@ def test_a_headless_run_sets_it_up_before_its_session(guarded, monkeypatch):
     monkeypatch.setattr(cli, "_build_session", build)
     assert cli.main(["-p", "hi", "--model", "m", "--base-url", "http://127.0.0.1:9/v1"]) == 1
     assert guarded == ["private", "jobs", "session"]
+
+
+def test_the_key_command_itself_runs_after_the_guard(guarded, monkeypatch, tmp_path):
+    from mrsmith_tui.config import load
+
+    monkeypatch.chdir(tmp_path)
+    config = tmp_path / "config.toml"
+    config.write_text('[[providers]]\nname = "p"\nbase_url = "http://127.0.0.1:9/v1"\napi_key_command = "echo k"\n\n'
+                      '[[agents]]\nname = "a"\nprovider = "p"\nmodel = "m"\n', encoding="utf-8")
+    monkeypatch.setattr(load, "run_key_command", lambda pc, env=None: guarded.append("key command") or "k")
+    monkeypatch.delenv("MRSMITH_P_API_KEY", raising=False)
+    _fake_tui(monkeypatch, {"done": guarded})
+    assert cli.main(["--config", str(config), "--sessions-dir", str(tmp_path / "s")]) == 0
+    assert guarded[:3] == ["private", "jobs", "key command"]
