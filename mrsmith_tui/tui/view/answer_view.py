@@ -8,12 +8,11 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console, ConsoleOptions
-from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.containers import Vertical
 from textual.content import Content
-from textual.geometry import Region, Size
+from textual.geometry import Size
 from textual.message import Message
 from textual.strip import Strip
 from textual.widget import Widget
@@ -22,7 +21,6 @@ from textual.widgets import Static
 from mrsmith_tui.tui.model import Block
 from mrsmith_tui.tui.view.answer import AnswerRenderer, Lines
 from mrsmith_tui.tui.view.blocks import lines_above, live_tail, render_block
-from mrsmith_tui.tui.view.no_echo import NoEchoLayout
 
 ROW_STEP = 8  # a streaming answer grows its block this many rows at a time ...
 LIVE_ROWS = 48  # ... up to this many: then it shows the end of the answer in exactly these rows
@@ -40,11 +38,7 @@ def reserve_rows(content: Content, rules: Any, width: int) -> tuple[Content, int
     return (Content.assemble(content, "\n" * spare) if spare else content), rows + spare
 
 
-class Row(NoEchoLayout, Static):
-    """A Static laid out by its block (the lines above a streaming answer's end, a folded answer)."""
-
-
-class AnswerLines(NoEchoLayout, Widget):
+class AnswerLines(Widget):
     """Lines rendered beforehand (a finished answer's Markdown): its height is their count, and a
     frame draws only the lines Textual asks for (those on screen)."""
 
@@ -53,7 +47,6 @@ class AnswerLines(NoEchoLayout, Widget):
     def __init__(self) -> None:
         super().__init__(classes="lines")
         self.lines: Lines = []
-        self._line_style = Style()
 
     def set_lines(self, lines: Lines, *, layout: bool = True) -> None:
         """`layout=False` when the count of lines is the same: only this widget repaints."""
@@ -66,14 +59,8 @@ class AnswerLines(NoEchoLayout, Widget):
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return len(self.lines)
 
-    def render_lines(self, crop: Region) -> list[Strip]:
-        # The style walks every ancestor's rules: once a paint, not once a line (a tenth of a frame's
-        # work at 5,000 blocks while an answer streamed, issue #26).
-        self._line_style = self.rich_style
-        return super().render_lines(crop)
-
     def render_line(self, y: int) -> Strip:
-        style = self._line_style
+        style = self.rich_style
         if y < len(self.lines):
             return Strip(self.lines[y]).apply_style(style)
         return Strip.blank(self.size.width, style)
@@ -110,7 +97,7 @@ class LiveWrap:
         return out
 
 
-class AnswerView(NoEchoLayout, Vertical):
+class AnswerView(Vertical):
     """An answer block: the open tail (the only part a streamed delta redraws), then, once it ends,
     its Markdown lines; folded, one Static of its first lines."""
 
@@ -130,11 +117,11 @@ class AnswerView(NoEchoLayout, Vertical):
         self.key = block.key
         self.block: Block | None = None
         self.width = 0
-        self._above = Row("", classes="above")  # "… N lines above", over the live lines
+        self._above = Static("", classes="above")  # "… N lines above", over the live lines
         self._above.display = False
         self._lines = AnswerLines()
         self._lines.display = False
-        self._tail = Row("", classes="tail")
+        self._tail = Static("", classes="tail")
         self._tail.display = False
         self._live = LiveWrap()
         self._live_rows = -1  # the live lines' rows (padded), to redraw them without a layout while they hold
