@@ -72,6 +72,9 @@ async def test_escapes_from_the_model_and_a_tool_are_shown_not_obeyed(loopback, 
         for block in (answer, tool, reasoning):
             assert not {c for c in block.text + (block.result if hasattr(block, "result") else "") if c in CONTROL_CHARS - {"\n", "\t"}}
         assert "␛]0;PWNED-TITLE␇" in answer.text and "\\x9b2J" in answer.text and "\\u202e" in answer.text
+        # The finished answer's Markdown is laid out off the UI thread and painted when it comes back:
+        # after the run's end, by a frame of its own.
+        await until(pilot, lambda: "␛[2J" in "".join(frames.text))
         screen = "".join(frames.text)
         assert "␛]52;c;" in screen and "␛[2J" in screen and "FILE-TITLE" in screen
         assert "[red]not markup[/red]" in screen  # Rich markup in model text is text
