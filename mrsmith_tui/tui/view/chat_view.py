@@ -23,6 +23,7 @@ from mrsmith_tui.tui.model import Block, ChatLog, StatusLedger, Welcome
 from mrsmith_tui.tui.view.answer_view import AnswerView, BlockClicked, reserve_rows
 from mrsmith_tui.tui.view.blocks import render_block
 from mrsmith_tui.tui.view.sidebar import TypedAway
+from mrsmith_tui.tui.view.stream_layout import RemeasureNested
 from mrsmith_tui.tui.view.welcome import welcome_content
 
 LIVE_BLOCKS = 50
@@ -114,7 +115,7 @@ def block_view(block: Block) -> BlockView | AnswerView:
 BLOCK_KEYS = ("k", "j", "c", "i", "space")  # the printable keys a focused block takes (its BINDINGS)
 
 
-class ConversationView(VerticalScroll):
+class ConversationView(RemeasureNested, VerticalScroll):
     BINDINGS: ClassVar[list[BindingType]] = [
         ("up,k", "key('up')", "previous block"),
         ("down,j", "key('down')", "next block"),
