@@ -21,6 +21,7 @@ from textual.widgets import Static
 from mrsmith_tui.tui.model import Block
 from mrsmith_tui.tui.view.answer import AnswerRenderer, Lines
 from mrsmith_tui.tui.view.blocks import lines_above, live_tail, render_block
+from mrsmith_tui.tui.view.no_echo import NoEchoLayout
 
 ROW_STEP = 8  # a streaming answer grows its block this many rows at a time ...
 LIVE_ROWS = 48  # ... up to this many: then it shows the end of the answer in exactly these rows
@@ -38,7 +39,11 @@ def reserve_rows(content: Content, rules: Any, width: int) -> tuple[Content, int
     return (Content.assemble(content, "\n" * spare) if spare else content), rows + spare
 
 
-class AnswerLines(Widget):
+class Row(NoEchoLayout, Static):
+    """A Static laid out by its block (the lines above a streaming answer's end, a folded answer)."""
+
+
+class AnswerLines(NoEchoLayout, Widget):
     """Lines rendered beforehand (a finished answer's Markdown): its height is their count, and a
     frame draws only the lines Textual asks for (those on screen)."""
 
@@ -97,7 +102,7 @@ class LiveWrap:
         return out
 
 
-class AnswerView(Vertical):
+class AnswerView(NoEchoLayout, Vertical):
     """An answer block: the open tail (the only part a streamed delta redraws), then, once it ends,
     its Markdown lines; folded, one Static of its first lines."""
 
@@ -117,11 +122,11 @@ class AnswerView(Vertical):
         self.key = block.key
         self.block: Block | None = None
         self.width = 0
-        self._above = Static("", classes="above")  # "… N lines above", over the live lines
+        self._above = Row("", classes="above")  # "… N lines above", over the live lines
         self._above.display = False
         self._lines = AnswerLines()
         self._lines.display = False
-        self._tail = Static("", classes="tail")
+        self._tail = Row("", classes="tail")
         self._tail.display = False
         self._live = LiveWrap()
         self._live_rows = -1  # the live lines' rows (padded), to redraw them without a layout while they hold

@@ -16,12 +16,14 @@ from textual import events
 from textual.binding import BindingType
 from textual.containers import VerticalScroll
 from textual.content import Content
+from textual.geometry import Size
 from textual.message import Message
 from textual.widgets import Static
 
 from mrsmith_tui.tui.model import Block, ChatLog, StatusLedger, Welcome
 from mrsmith_tui.tui.view.answer_view import AnswerView, BlockClicked, reserve_rows
 from mrsmith_tui.tui.view.blocks import render_block
+from mrsmith_tui.tui.view.no_echo import NoEchoLayout
 from mrsmith_tui.tui.view.sidebar import TypedAway
 from mrsmith_tui.tui.view.stream_layout import RemeasureNested
 from mrsmith_tui.tui.view.welcome import welcome_content
@@ -61,7 +63,7 @@ def flatten(renderable: Any, console: Console, width: int) -> Content:
     return Content.from_rich_text(text, console=console)
 
 
-class BlockView(Static):
+class BlockView(NoEchoLayout, Static):
     DEFAULT_CSS = ""
 
     def __init__(self, block: Block) -> None:
@@ -251,6 +253,14 @@ class ConversationView(RemeasureNested, VerticalScroll):
         self._conv, self._now = conv, now
         if conv.follow and conv.focused is None:
             self.scroll_end(animate=False, immediate=False)
+
+    def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
+        """Its new virtual size asks for no second layout (view/no_echo.py); it keeps a followed end in view."""
+        grew = virtual_size != self.virtual_size
+        changed = super()._size_updated(size, virtual_size, container_size, layout=False)
+        if grew:
+            self.watch_virtual_size(virtual_size)
+        return changed
 
     def watch_virtual_size(self, size: Any) -> None:
         """The conversation grew (a block mounted or re-laid out while nothing else moved: a command's
