@@ -76,6 +76,29 @@ async def test_a_missing_or_failing_editor_is_one_line_and_the_prompt_stays(tmp_
         assert app.query_one(PromptArea).text == "keep me"
 
 
+async def test_an_editor_not_found_gives_the_terminal_back(tmp_path, monkeypatch):
+    """With a real terminal (suspend supported), an editor that is not installed (`VISUAL="code --wait"`
+    without code) once left the app suspended: blank screen, raw keys, draft lost. Textual's suspend
+    resumes only when its block ends without raising."""
+    monkeypatch.setenv("VISUAL", "no-such-editor-here --wait")
+    monkeypatch.delenv("EDITOR", raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        calls: list[str] = []
+        driver = type(app._driver)
+        monkeypatch.setattr(driver, "can_suspend", property(lambda _self: True))
+        monkeypatch.setattr(driver, "suspend_application_mode", lambda _self: calls.append("suspend"))
+        monkeypatch.setattr(driver, "resume_application_mode", lambda _self: calls.append("resume"))
+        await pilot.press(*"keep me")
+        await until(pilot, lambda: app.model.input.draft == "keep me")
+        await pilot.press("ctrl+g")
+        await until(pilot, lambda: "was not found" in app.model.screen.note)
+        assert calls.count("suspend") == calls.count("resume")
+        assert "no-such-editor-here" in app.model.screen.note and "\n" not in app.model.screen.note
+        assert app.query_one(PromptArea).text == "keep me"
+
+
 # --------------------------------------------------------------------------- Ctrl-R
 
 

@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import os
 import shlex
+import shutil
 import subprocess
 import tempfile
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mrsmith_tui.tui import model as ui
 
@@ -70,17 +71,29 @@ def _run(app: AppHost, argv: list[str], name: str) -> str:
     """Run the editor to its end; "" when it succeeded, else the line to show."""
     from textual.app import SuspendNotSupported
 
-    try:
+    not_found = f"editor {argv[0]!r} (${name}) was not found; the prompt is unchanged"
+    if shutil.which(argv[0]) is None:  # found out before the terminal is given away
+        return not_found
+    failed = ""
+    code = 0
+
+    def run(**unattended: Any) -> None:
+        nonlocal code, failed
         try:
-            with app.suspend():
-                code = subprocess.run(argv, check=False).returncode
-        except SuspendNotSupported:
-            code = subprocess.run(argv, check=False, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.DEVNULL, timeout=UNATTENDED_SECONDS).returncode
-    except FileNotFoundError:
-        return f"editor {argv[0]!r} (${name}) was not found; the prompt is unchanged"
-    except (OSError, subprocess.SubprocessError) as e:
-        return f"editor {argv[0]!r} (${name}) did not run: {e}; the prompt is unchanged"
+            code = subprocess.run(argv, check=False, **unattended).returncode
+        except FileNotFoundError:
+            failed = not_found
+        except (OSError, subprocess.SubprocessError) as e:
+            failed = f"editor {argv[0]!r} (${name}) did not run: {e}; the prompt is unchanged"
+
+    try:
+        # Textual's suspend resumes only when its block ends without raising: nothing may escape it
+        with app.suspend():
+            run()
+    except SuspendNotSupported:
+        run(stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=UNATTENDED_SECONDS)
+    if failed:
+        return failed
     if code != 0:
         return f"editor {argv[0]!r} exited with {code}; the prompt is unchanged"
     return ""
