@@ -30,6 +30,7 @@ class Turn:
     test can send comments, `event:` lines, CRLF, broken JSON). `done` appends
     `data: [DONE]`. `status` != 200 sends `body` (a dict becomes JSON) instead of a stream.
     `cut_after` closes the socket after that many events without ending the stream.
+    `content_type` replaces the response's own (a 200 with a `body` sends that body, not a stream).
     `split` re-chunks the whole byte stream into pieces of that many bytes (cuts anywhere).
     `gate` holds the stream until the test sets it: before the response starts when `gate_at`
     is 0, else after that many events (so a test decides when a scripted answer goes on or
@@ -41,6 +42,7 @@ class Turn:
     status: int = 200
     body: Any = None
     headers: dict[str, str] = field(default_factory=dict)
+    content_type: str = ""
     delay: float = 0.0  # seconds between events
     cut_after: int | None = None
     split: int | None = None
@@ -198,13 +200,13 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True
 
     def _answer(self, turn: Turn) -> None:
-        if turn.status != 200:
+        if turn.status != 200 or turn.body is not None:
             payload = turn.body if turn.body is not None else {"error": {"message": f"scripted {turn.status}"}}
             data = payload.encode() if isinstance(payload, str) else json.dumps(payload).encode()
-            self._plain(turn.status, data, "application/json", turn.headers)
+            self._plain(turn.status, data, turn.content_type or "application/json", turn.headers)
             return
         self.send_response(200)
-        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Content-Type", turn.content_type or "text/event-stream")
         self.send_header("Cache-Control", "no-cache")
         self.send_header("Transfer-Encoding", "chunked")
         for k, v in turn.headers.items():

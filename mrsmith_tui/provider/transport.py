@@ -32,12 +32,15 @@ from mrsmith_tui.provider.sse import SSEEvent, SSELineTooLong, SSEParser
 from mrsmith_tui.provider.tls import tls_context_for
 from mrsmith_tui.provider.types import ProviderError, StreamDone, StreamEvent, StreamNotice, joined
 from mrsmith_tui.security.redact import shown_url
+from mrsmith_tui.security.terminal_text import clean
 
 __all__ = ["RETRYABLE_STATUS", "Assembler", "HttpStreamer", "error_detail", "retry_after"]
 
 RETRYABLE_STATUS = frozenset({408, 409, 429}) | frozenset(range(500, 600))  # 529: Anthropic's "overloaded"
 MAX_RETRY_AFTER = 60.0  # seconds; a longer wait is not worth blocking a person's turn for
 BACKOFF_BASE = 1.0
+SNIPPET_BYTES = 2048  # of a body that was not an event stream, kept to show its start
+SNIPPET_CHARS = 120
 
 
 class Assembler(Protocol):
@@ -188,13 +191,19 @@ class HttpStreamer:
             return
         parser = SSEParser()
         got_bytes = False
+        head = b""  # the body's first bytes, shown when it was no event stream at all
+        saw_event = False
         try:
             for raw in itertools.chain(response.iter_bytes(), [None]):  # None: the end, where the parser is closed
                 if cancel.cancelled:
                     return
                 if raw is not None:
                     got_bytes = True
-                events, failure = _events_of(parser.feed(raw) if raw is not None else parser.close(), assembler, cancel)
+                    if not saw_event and len(head) < SNIPPET_BYTES:
+                        head += raw[: SNIPPET_BYTES - len(head)]
+                read = parser.feed(raw) if raw is not None else parser.close()
+                saw_event = saw_event or bool(read)
+                events, failure = _events_of(read, assembler, cancel)
                 for event in events:
                     if cancel.cancelled:  # nothing more once cancelled, as the Provider port promises
                         return
@@ -222,7 +231,16 @@ class HttpStreamer:
             ) from None
         if cancel.cancelled:
             return
+        if not saw_event:
+            # An HTML page from a proxy or a captive portal is not an empty answer: say what came instead.
+            raise ProviderError(self._not_a_stream(content_type, head))
         yield assembler.finish()
+
+    def _not_a_stream(self, content_type: str, head: bytes) -> str:
+        kind = content_type.split(";")[0].strip() or "with no content type"
+        what = "with an event stream that held no event" if "event-stream" in kind else f"{kind}, not an event stream"
+        snippet = clean(one_line(head.decode("utf-8", errors="replace"), SNIPPET_CHARS))
+        return f"provider '{self.name}' answered 200 {what}: {snippet or '(an empty body)'}"
 
     def _read_whole(self, response: httpx.Response, assembler: Assembler) -> Iterator[StreamEvent]:
         try:

@@ -127,3 +127,13 @@ def test_resuming_a_session_of_another_folder_says_whose_it_is_and_needs_the_fla
     assert f"this session belongs to {project}: working there" in done.err_lines
     assert f"Working directory: {project}" in srv.requests[1]["messages"][0]["content"]
     assert cli.run("--other-folder", "-p", "x").code == 2
+
+
+def test_a_200_html_page_is_exit_1_and_an_error_not_an_empty_answer(cli, loopback):
+    srv = loopback([Turn(body="<html><body>Welcome to nginx!</body></html>", content_type="text/html")])
+    done = cli.using(srv.base_url).run("-p", "hi")
+    assert (done.code, done.out) == (1, "")
+    assert done.err_lines[-1] == ("error: provider 'openai' answered 200 text/html, not an event stream: "
+                                  "<html><body>Welcome to nginx!</body></html>")
+    ended = jsonl(cli.using(srv.base_url).run("-p", "hi", "--json").out)[-1]
+    assert ended["type"] == "RunEnded" and "not an event stream" in ended["error"]

@@ -307,3 +307,11 @@ def test_an_event_of_no_type_is_not_a_whole_answer_so_a_cut_after_it_is_still_a_
     with pytest.raises(ProviderError) as info:
         collect(provider(server([turn])))
     assert "cut mid-way" in info.value.message and info.value.partial_content == "partial"
+
+
+def test_a_200_page_that_is_not_an_event_stream_is_named_not_a_cut_stream(server):
+    srv = server([Turn(body="<html><body>Please log in to the network</body></html>", content_type="text/html")])
+    with pytest.raises(ProviderError) as info:
+        collect(provider(srv))
+    assert info.value.message == ("provider 'claude' answered 200 text/html, not an event stream: "
+                                  "<html><body>Please log in to the network</body></html>")

@@ -281,3 +281,24 @@ def test_a_non_streamed_json_answer_is_accepted():
     p = OpenAICompatProvider(name="x", base_url="http://example.invalid/v1", api_key=None, transport=httpx.MockTransport(handler))
     done = collect(p)[-1]
     assert (done.content, done.reasoning, done.usage.prompt_tokens) == ("whole", "r", 3)
+
+
+HTML = "<html>\n<head><title>Sign in</title></head>\x1b[2J<body>" + "portal " * 200 + "</body></html>"
+
+
+def test_a_200_that_is_not_an_event_stream_is_an_error_naming_what_came(loopback):
+    # nginx or a captive portal answering the POST with a page: once an empty successful answer
+    srv = loopback([Turn(body=HTML, content_type="text/html; charset=utf-8")])
+    with pytest.raises(ProviderError) as info:
+        collect(provider(srv))
+    message = info.value.message
+    assert message.startswith("provider 'x' answered 200 text/html, not an event stream: <html> <head><title>Sign in")
+    assert "\n" not in message and "\x1b" not in message and len(message) < 200
+    assert not info.value.retryable and len(srv.requests) == 1
+
+
+def test_an_event_stream_with_no_event_is_an_error_and_one_with_no_content_is_an_answer(loopback):
+    with pytest.raises(ProviderError, match=r"answered 200 with an event stream that held no event: \(an empty body\)$"):
+        collect(provider(loopback([Turn(events=[], done=False)])))
+    done = collect(provider(loopback([Turn(events=[chunk(role="assistant", content=""), chunk(finish="stop")])])))[-1]
+    assert isinstance(done, StreamDone) and done.content == "" and done.finish_reason == "stop"
