@@ -139,6 +139,7 @@ def session_parser(command: str) -> argparse.ArgumentParser:
     p.add_argument("id", metavar="ID", help="session id (a prefix is enough) or a transcript path")
     if command == "export":
         p.add_argument("path", metavar="PATH", nargs="?", help="where to write the Markdown (default ./mrsmith-<id>.md)")
+        p.add_argument("--force", action="store_true", help="replace PATH if it exists (else an existing file is kept)")
     p.add_argument("--config", metavar="PATH", type=Path, help="config file")
     p.add_argument("--sessions-dir", metavar="DIR", help="where transcripts are")
     p.add_argument("--theme", metavar="NAME", help="UI theme (view)")

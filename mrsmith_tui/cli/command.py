@@ -140,7 +140,8 @@ def _session_command(argv: list[str]) -> int:
     if argv[0] == "export":
         from mrsmith_tui.session.export import export_session
 
-        print(_shown(str(export_session(args.id, args.path, root=sessions_dir(config)))))
+        print(_shown(str(export_session(args.id, args.path, root=sessions_dir(config), force=args.force,
+                                        when_exists="give another name, or --force to replace it"))))
         return 0
     return _view(args, config)
 

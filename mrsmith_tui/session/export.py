@@ -22,7 +22,7 @@ from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.session.records import header_of, prompt_of
 from mrsmith_tui.session.store import SessionNotFound, load_records, local_minute, transcript_of
 
-__all__ = ["ExportError", "export_markdown", "export_session"]
+__all__ = ["ExportError", "export_markdown", "export_name", "export_session", "export_target", "write_export"]
 
 
 class ExportError(MrSmithError):
@@ -155,9 +155,10 @@ def export_markdown(records: list[msgs.Msg]) -> str:
     return "\n".join(markdown.out).rstrip() + "\n"
 
 
-def export_session(path_or_id: str | Path, out: str | Path | None = None, *, root: Path | None = None) -> Path:
+def export_session(path_or_id: str | Path, out: str | Path | None = None, *, root: Path | None = None,
+                   force: bool = False, when_exists: str = "give another name") -> Path:
     """Write the session (a transcript path, or an id prefix looked up under `root`) as Markdown to
-    `out` (default `mrsmith-<id>.md` in the current folder); returns the path. Raises ExportError."""
+    `out` (default `export_name` in the current folder); returns the path. Raises ExportError."""
     try:
         source = transcript_of(root, path_or_id)
         records, _ = load_records(source)
@@ -165,24 +166,61 @@ def export_session(path_or_id: str | Path, out: str | Path | None = None, *, roo
         raise ExportError(e.message) from None
     first = records[0]
     session_id = (first.session_id if isinstance(first, msgs.TranscriptHeader) else "") or source.parent.name
-    target = Path(out).expanduser() if out else Path.cwd() / f"mrsmith-{session_id[:13]}.md"
-    if target.is_dir():
-        target = target / f"mrsmith-{session_id[:13]}.md"
-    _write_whole(target, export_markdown(records))
+    target = export_target(out, session_id)
+    write_export(target, export_markdown(records), force=force, when_exists=when_exists)
     return target
 
 
-def _write_whole(target: Path, text: str) -> None:
+def export_name(session_id: str) -> str:
+    """The export's default file name: the id's first 13 characters, its time part (a uuid7's first 48 bits)."""
+    return f"mrsmith-{session_id[:13]}.md"
+
+
+def export_target(out: str | Path | None, session_id: str) -> Path:
+    """Where an export goes: `out`, `export_name` inside it when it is a folder, else in the current folder."""
+    if out is None:
+        return Path.cwd() / export_name(session_id)
+    if not str(out).strip():
+        raise ExportError("the file name is empty: give one, or none for ./" + export_name(session_id))
+    target = Path(out).expanduser()
+    return target / export_name(session_id) if target.is_dir() else target
+
+
+def write_export(target: Path, text: str, *, force: bool = False, when_exists: str = "give another name") -> None:
+    """Write `text` (redacted, terminal controls shown as text) to `target` whole or not at all. An existing
+    file (or link) there is kept unless `force`: an export once replaced a project's README.md."""
+    if not force and os.path.lexists(target):
+        raise ExportError(f"{target} exists: {when_exists}")
     tmp = None
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
         with os.fdopen(fd, "w", encoding="utf-8") as f:  # mkstemp: 0600
             f.write(clean(PROCESS.redact(text)))  # read with `cat` as often as in an editor
-        os.replace(tmp, target)
+        if force:
+            os.replace(tmp, target)
+        else:
+            _place_new(tmp, target)
+        tmp = None
+    except FileExistsError:
+        raise ExportError(f"{target} exists: {when_exists}") from None
     except OSError as e:
+        raise ExportError(f"cannot write {target}: {e.strerror or e}") from None
+    finally:
         if tmp is not None:
             try:
                 os.unlink(tmp)
             except OSError:
                 pass
-        raise ExportError(f"cannot write {target}: {e.strerror or e}") from None
+
+
+def _place_new(tmp: str, target: Path) -> None:
+    """`tmp` renamed to `target` only if nothing is there: a hard link fails on an existing name, where
+    a rename would replace it. A file system without hard links gets the rename after the check above."""
+    try:
+        os.link(tmp, target)
+    except FileExistsError:
+        raise
+    except OSError:
+        os.replace(tmp, target)
+        return
+    os.unlink(tmp)

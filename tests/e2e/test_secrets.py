@@ -29,7 +29,7 @@ def everything(done, srv, cli) -> str:
 
 def export_all(cli, done) -> None:
     for path in done.sessions.glob("*/transcript.jsonl"):
-        exported = cli.run("export", str(path))
+        exported = cli.run("export", str(path), "--force")  # again after each run: the same sessions' files
         assert exported.code == 0, exported.err
 
 

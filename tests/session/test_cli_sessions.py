@@ -103,3 +103,19 @@ def test_session_command_errors_are_one_line(project, capsys):
     assert run(capsys, "-c", "--resume", "x")[0] == 2
     code, _, err = run(capsys, "export", "nope")
     assert code == 2 and "no session id starts with 'nope'" in err
+
+
+def test_export_keeps_an_existing_file_unless_forced(project, capsys, tmp_path):
+    _, here, sessions = project
+    assert run(capsys, "-p", "hello there")[0] == 0
+    session_id = next(sessions.glob("*/transcript.jsonl")).parent.name
+    (here / "README.md").write_text("the project's own\n")
+    code, out, err = run(capsys, "export", session_id[:13], "README.md")
+    assert (code, out) == (2, "")
+    assert err == "mrsmith: error: README.md exists: give another name, or --force to replace it\n"
+    assert (here / "README.md").read_text() == "the project's own\n"
+    code, out, _ = run(capsys, "export", session_id[:13], "README.md", "--force")
+    assert (code, out) == (0, "README.md\n") and "> hello there" in (here / "README.md").read_text()
+    code, _, err = run(capsys, "export", session_id[:13], "")
+    assert code == 2 and "the file name is empty" in err and sorted(p.name for p in here.iterdir()) == ["README.md"]
+    assert run(capsys, "export", session_id[:13])[1] == f"{here / ('mrsmith-' + session_id[:13] + '.md')}\n"

@@ -2,13 +2,9 @@
 
 from __future__ import annotations
 
-import os
-import tempfile
-from pathlib import Path
 from typing import Any
 
-from mrsmith_tui.security.redact import PROCESS
-from mrsmith_tui.tui.commands.registry import CommandContext, SlashCommand, session_of
+from mrsmith_tui.tui.commands.registry import CommandContext, CommandError, SlashCommand, session_of
 
 
 class CopyCommand(SlashCommand[str]):
@@ -19,39 +15,33 @@ class CopyCommand(SlashCommand[str]):
     answered_on_screen = True  # the last answer's source, from the model (update/commands.py)
 
 
-class ExportCommand(SlashCommand[Path | None]):
-    """From the transcript when the session keeps one, else the screen's text."""
+class ExportCommand(SlashCommand[str | None]):
+    """From the transcript when the session keeps one, else the screen's text. An existing file is kept."""
 
     name = "/export"
     usage = "[path]"
     summary = "the session as Markdown"
     rank = 130
 
-    def parse(self, arg: str) -> Path | None:
+    def parse(self, arg: str) -> str | None:
         arg = arg.strip()
-        return Path(arg).expanduser() if arg else None
+        if len(arg) >= 2 and arg[0] == arg[-1] and arg[0] in "\"'":
+            arg = arg[1:-1]  # a quoted path; one with spaces works unquoted too
+            if not arg.strip():
+                raise CommandError("the file name is empty: give one, or none for ./mrsmith-<id>.md")
+        return arg or None
 
-    def run(self, ctx: CommandContext, args: Path | None) -> None:
+    def run(self, ctx: CommandContext, args: str | None) -> None:
+        from mrsmith_tui.session.export import export_session, export_target, write_export
+
         session = session_of(ctx)
-        target = args or Path.cwd() / f"mrsmith-{session.session_id[:8]}.md"
-        transcript = session.transcript_path
-        if transcript is not None:
-            from mrsmith_tui.session.export import export_session
-
-            written = export_session(transcript, target)
+        if session.transcript_path is not None:
+            written = export_session(session.transcript_path, args)
         else:
             from mrsmith_tui.tui.view.blocks import review_text
 
-            written = target
-            # A fresh name of our own (mkstemp: O_EXCL, 0600), not a guessable .tmp a link could sit at.
-            fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as f:
-                    f.write(PROCESS.redact(review_text(ctx.model.conv.blocks)))
-                os.replace(tmp, target)
-            except OSError:
-                os.unlink(tmp)
-                raise
+            written = export_target(args, session.session_id)
+            write_export(written, review_text(ctx.model.conv.blocks))
         ctx.note(f"exported to {written}")
 
 
