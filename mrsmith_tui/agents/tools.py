@@ -15,6 +15,9 @@ from mrsmith_tui.tools.base import BaseTool, ToolContext, ToolResult
 
 class SkillTool(BaseTool):
     name = "skill"
+    # the class's words serve `mrsmith tools list`, which has no catalogue; a session's tool names its skills
+    description = ("Load a skill's instructions into your context before doing the kind of work it describes. "
+                   "The instructions arrive as the next message, with the folder of the skill's files.")
     read_only = True
     parameters = {
         "type": "object",
@@ -26,11 +29,7 @@ class SkillTool(BaseTool):
     def __init__(self, catalog: SkillCatalog) -> None:
         self.catalog = catalog
         names = ", ".join(catalog.names()) or "none"
-        self.description = (
-            "Load a skill's instructions into your context before doing the kind of work it describes. "
-            "The instructions arrive as the next message, with the folder of the skill's files. "
-            f"Skills: {names}."
-        )
+        self.description = f"{SkillTool.description} Skills: {names}."
 
     def run(self, args: dict[str, Any], ctx: ToolContext) -> ToolResult:
         name = str(args["name"]).strip()
@@ -117,8 +116,16 @@ class SpawnAgentTool(_FleetTool):
         )
 
 
+_WAIT_AGENTS = (
+    "Wait for background agents to finish and collect their reports (each report is delivered once). "
+    "Returns when all the awaited agents are done or after timeout_ms (default and maximum {limit}), "
+    "and says which are still running. timeout_ms 0 just collects what is ready."
+)
+
+
 class WaitAgentsTool(_FleetTool):
     name = "wait_agents"
+    description = _WAIT_AGENTS.format(limit="agentWaitMs")  # `mrsmith tools list`'s; a session's names its limit
     parameters = {
         "type": "object",
         "properties": {
@@ -130,11 +137,7 @@ class WaitAgentsTool(_FleetTool):
 
     def __init__(self, fleet: Fleet) -> None:
         super().__init__(fleet)
-        self.description = (
-            "Wait for background agents to finish and collect their reports (each report is delivered once). "
-            "Returns when all the awaited agents are done or after timeout_ms (default and maximum "
-            f"{fleet.agent_wait_ms} ms), and says which are still running. timeout_ms 0 just collects what is ready."
-        )
+        self.description = _WAIT_AGENTS.format(limit=f"{fleet.agent_wait_ms} ms")
 
     def summary(self, args: dict[str, Any]) -> str:
         ids = args.get("ids")

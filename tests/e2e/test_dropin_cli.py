@@ -34,6 +34,7 @@ def test_tools_list_names_every_tool_with_its_origin(cli):
     assert {"name": "shout", "origin": "project", "path": ".mrsmith/tools/shout.py",
             "description": "Shout the text back in capitals."} in rows
     assert {r["name"] for r in rows if r["origin"] == "built-in"} >= {"shell", "read_file", "edit", "task", "skill"}
+    assert [r["name"] for r in rows if not r["description"].strip()] == []  # skill and wait_agents were empty
     untrusted = cli.run("tools", "list")
     assert "shout" not in untrusted.out and "not trusted in this folder" in untrusted.err
 
