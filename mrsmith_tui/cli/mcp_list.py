@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from mrsmith_tui.cli.args import UsageError
+from mrsmith_tui.words import counted
 
 __all__ = ["main"]
 
@@ -65,7 +66,7 @@ def main(argv: Sequence[str]) -> int:
                                   "tools": [{"name": t.name, "description": t.description, "read_only": t.read_only}
                                             for t in tools]}))
                 continue
-            head = f"{status.name}  {status.state}  {status.source} · {status.transport} · {len(status.tools)} tools  {status.shown}"
+            head = f"{status.name}  {status.state}  {status.source} · {status.transport} · {counted(len(status.tools), 'tool')}  {status.shown}"
             print(clean(PROCESS.redact(head)))
             if status.error:
                 print(clean(PROCESS.redact(f"  {status.error}")))

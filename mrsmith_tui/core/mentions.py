@@ -33,6 +33,7 @@ from mrsmith_tui.tools.list_dir import ListDirTool
 from mrsmith_tui.tools.read_file import ReadFileTool
 from mrsmith_tui.tools.sandbox import SandboxError, display, resolve
 from mrsmith_tui.tools.secret_paths import changed_since_approval
+from mrsmith_tui.words import counted
 
 __all__ = ["MAX_FILE_BYTES", "MAX_LISTING", "MAX_TOTAL_BYTES", "MentionsOutcome", "read_mentions"]
 
@@ -124,7 +125,7 @@ def _read_one(reading: _Reading, mention: Mention) -> None:
     shown = display(reading.root, path)
     if is_dir:
         text, count = _listing(reading, path)
-        _attach(reading, shown + ("" if shown.endswith("/") else "/"), text, f"listing, {count} entries")
+        _attach(reading, shown + ("" if shown.endswith("/") else "/"), text, f"listing, {counted(count, 'entry', 'entries')}")
     else:
         _attach(reading, shown, _file_text(reading, path), "")
 
@@ -167,7 +168,7 @@ def _attach(reading: _Reading, label: str, text: str, what: str) -> None:
     reading.total += size
     reading.attachments.append((label.replace('"', "'"), text))
     lines = text.count("\n") + (0 if text.endswith("\n") or not text else 1)
-    detail = what or f"{lines} line{'s' if lines != 1 else ''}, {size} bytes"
+    detail = what or f"{counted(lines, 'line')}, {counted(size, 'byte')}"
     reading.attached.append(f"{label} ({detail})")
 
 

@@ -7,6 +7,7 @@ import json
 from typing import Any
 
 from mrsmith_tui.tools.output_limit import HeadTail
+from mrsmith_tui.words import counted
 
 __all__ = ["MAX_RESULT_CHARS", "result_text"]
 
@@ -20,7 +21,7 @@ def _size(data: Any) -> str:
         n = len(base64.b64decode(data, validate=False))
     except (ValueError, TypeError):
         n = len(data)
-    return f"{n} bytes"
+    return counted(n, 'byte')
 
 
 def _block(block: Any) -> str:

@@ -21,6 +21,7 @@ from mrsmith_tui.security.redact import PROCESS
 from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.session.records import header_of, prompt_of
 from mrsmith_tui.session.store import SessionNotFound, load_records, local_minute, transcript_of
+from mrsmith_tui.words import counted
 
 __all__ = ["ExportError", "export_markdown", "export_name", "export_session", "export_target", "write_export"]
 
@@ -140,7 +141,7 @@ class _Markdown:
             out += [_details(title, _fence(m.body if m.skill else m.entry.text)), ""]
         elif isinstance(m, msgs.Compacted):
             self.close_turn()
-            out += [_details(f"Context compacted ({m.replaces} messages summarised)", m.summary), ""]
+            out += [_details(f"Context compacted ({counted(m.replaces, 'message')} summarised)", m.summary), ""]
         elif isinstance(m, msgs.AgentChanged):
             out += [f"*Continued on agent {m.agent} ({m.model} on {m.provider})*", ""]
 

@@ -12,6 +12,7 @@ from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext, ToolResu
 from mrsmith_tui.tools.fileio import fingerprint
 from mrsmith_tui.tools.sandbox import SandboxError, display, resolve
 from mrsmith_tui.tools.secret_paths import changed_since_approval, secret_need
+from mrsmith_tui.words import counted
 
 MAX_BYTES = 1024 * 1024  # of lines returned by one call
 DEFAULT_LIMIT = 2000
@@ -188,7 +189,8 @@ def _render(shown: str, size: int, offset: int, page: _Page) -> ToolResult:
             f"line {page.endless} of {shown} does not end within {MAX_SKIP} bytes; read_file cannot read past it"
         )
     if not page.lines:
-        return ToolResult.error(f"offset {offset} is past the end of {shown} ({total} lines)")
+        lines = f" ({counted(total, 'line')})" if total is not None else ""
+        return ToolResult.error(f"offset {offset} is past the end of {shown}{lines}")
     width = len(str(offset + len(page.lines) - 1))
     out = [f"{n:>{width}}\t{line}" for n, line in enumerate(page.lines, start=offset)]
     last = offset + len(page.lines) - 1

@@ -25,6 +25,7 @@ from mrsmith_tui.security.sensitive import SensitivePaths, is_repository_config,
 from mrsmith_tui.tools.base import ApprovalNeed, ToolContext
 from mrsmith_tui.tools.dirfd import links_inside
 from mrsmith_tui.tools.sandbox import SandboxError, display, resolve
+from mrsmith_tui.words import counted
 
 SECRET = "this looks like a secret"
 
@@ -105,7 +106,7 @@ def secret_diff_summary(diff: str) -> str:
     """What the model gets instead of a secret file's diff: how much changed, not what."""
     added = sum(1 for line in diff.splitlines() if line.startswith("+") and not line.startswith("+++"))
     removed = sum(1 for line in diff.splitlines() if line.startswith("-") and not line.startswith("---"))
-    return f"({added} lines added, {removed} removed; a secret file's content is not shown)"
+    return f"({counted(added, 'line')} added, {removed} removed; a secret file's content is not shown)"
 
 
 def secret_listing(rel_paths: list[str], sensitive: SensitivePaths) -> tuple[list[str], int]:

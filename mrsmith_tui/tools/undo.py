@@ -22,6 +22,7 @@ from mrsmith_tui.security.private_files import read_regular
 from mrsmith_tui.tools import dirfd
 from mrsmith_tui.tools.checkpoints import FOLDER, MANIFEST, MAX_FILE_BYTES, MAX_TURNS, digest, turn_folders
 from mrsmith_tui.tools.sandbox import SandboxError
+from mrsmith_tui.words import counted
 
 SHELL_NOTE = "files changed by shell commands are not tracked and stay as they are"
 CHANGED_NOTE = "changed since that turn: those later changes are lost too"
@@ -143,7 +144,7 @@ def _restore(root: Path, turn: Turn, entry: dict[str, Any], out: Outcome) -> Non
             if len(data) != entry.get("size"):
                 raise OSError("its checkpoint is damaged")
             dirfd.write_atomic(root, path, data)
-            out.lines.append(f"{shown}: put back as it was ({len(data)} bytes){changed}")
+            out.lines.append(f"{shown}: put back as it was ({counted(len(data), 'byte')}){changed}")
         elif state == "absent":
             out.lines.append(f"{shown}: {_remove(root, path)}{changed}")
         else:

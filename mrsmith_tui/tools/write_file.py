@@ -16,6 +16,7 @@ from mrsmith_tui.tools.fileio import (
     unified_diff,
 )
 from mrsmith_tui.tools.secret_paths import changed_since_approval, is_secret, secret_diff_summary, secret_need
+from mrsmith_tui.words import counted
 
 
 def _plan(args: dict[str, Any], ctx: ToolContext) -> WritePlan | str:
@@ -78,7 +79,7 @@ class WriteFileTool(BaseTool):
             return ToolResult.error(failed)
         verb = "Wrote" if plan.current.exists else "Created"
         lines = plan.after.count(b"\n") + (0 if plan.after.endswith(b"\n") or not plan.after else 1)
-        summary = f"{verb} {plan.shown} ({lines} lines, {len(plan.after)} bytes)"
+        summary = f"{verb} {plan.shown} ({counted(lines, 'line')}, {counted(len(plan.after), 'byte')})"
         if is_secret(plan.path, ctx, self.sensitive):
             # The old content of a secret must not reach the model (the person saw the diff when asked).
             return ToolResult(content=f"{summary} {secret_diff_summary(plan.diff)}")

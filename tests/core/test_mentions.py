@@ -265,3 +265,8 @@ def test_too_many_mentions_are_counted_not_read(tree):
 def test_a_missing_file_is_sent_as_text(tree):
     root, _ = tree
     assert "no such file" in _read(root, "nothing-here").refused[0]
+
+
+def test_what_was_attached_is_counted_in_good_english(tree):
+    root, _ = tree
+    assert _read(root, "src/", "src/a.py").attached == ("src/ (listing, 1 entry)", "src/a.py (1 line, 11 bytes)")

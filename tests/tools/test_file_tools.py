@@ -87,7 +87,8 @@ def test_write_creates_parents_atomically_with_diff(ctx, root: Path) -> None:
     need = tool.approval({"path": "n/e/w.txt", "content": "hi\n"}, ctx)
     assert need is not None and need.spec == "write_file" and "+hi" in need.diff
     r = tool.run({"path": "n/e/w.txt", "content": "hi\n"}, ctx)
-    assert r.ok and (root / "n/e/w.txt").read_text() == "hi\n" and "Created" in r.content
+    assert r.ok and (root / "n/e/w.txt").read_text() == "hi\n" and r.content.startswith("Created n/e/w.txt (1 line, 3 bytes)")
+    assert tool.run({"path": "one.txt", "content": "x"}, ctx).content.startswith("Created one.txt (1 line, 1 byte)")
     r = tool.run({"path": "n/e/w.txt", "content": "bye\n"}, ctx)
     assert "-hi" in r.content and "+bye" in r.diff
     assert [p.name for p in (root / "n/e").iterdir()] == ["w.txt"]  # no temp file left

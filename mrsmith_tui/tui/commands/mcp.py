@@ -18,6 +18,7 @@ from typing import Any
 
 from mrsmith_tui.tui.commands.registry import CommandContext, CommandError, SlashCommand, session_of
 from mrsmith_tui.tui.model import Model
+from mrsmith_tui.words import counted
 
 VERBS = ("enable", "disable", "reconnect", "disconnect")
 MAX_TOOLS_SHOWN = 12
@@ -68,7 +69,7 @@ class McpCommand(SlashCommand[McpArgs]):
         if args.verb == "list":
             lines = ["MCP servers · /mcp enable|disable|reconnect|disconnect NAME"]
             for s in statuses:
-                lines.append(f"{s.name}  {s.state}  {len(s.tools)} tools  {s.source} · {s.transport}  {s.shown}")
+                lines.append(f"{s.name}  {s.state}  {counted(len(s.tools), 'tool')}  {s.source} · {s.transport}  {s.shown}")
                 if s.error:
                     lines.append(f"  last error: {s.error}")
                 if s.note:

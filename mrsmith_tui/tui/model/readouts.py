@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from mrsmith_tui.tui.model.state import Model, StatusLedger
+from mrsmith_tui.words import counted
 
 if TYPE_CHECKING:
     from mrsmith_tui.config.schema import AgentConfig
@@ -163,11 +164,6 @@ def short_count(n: int) -> str:
     if n >= 1000:
         return f"{n / 1000:.1f}k"
     return str(n)
-
-
-def counted(n: int, noun: str) -> str:
-    """`3 permissions`, `1 permission`."""
-    return f"{n} {noun}{'s' if n != 1 else ''}"
 
 
 def duration(s: float) -> str:
