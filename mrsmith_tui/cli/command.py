@@ -20,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from mrsmith_tui.cli import first_child, process_exit, startup_gc
+from mrsmith_tui.cli import first_child, process_exit, startup_gc, workdir
 from mrsmith_tui.cli.args import SESSION_COMMANDS, UsageError, build_parser, check_session_flags, session_parser
 from mrsmith_tui.cli.mode_flags import apply_mode_flags
 from mrsmith_tui.cli.wire_flags import apply_wire_flags
@@ -60,6 +60,7 @@ def _command(argv: Sequence[str] | None) -> int:
             stream.reconfigure(errors="replace")
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
+        workdir.check()
         if argv and argv[0] == "mcp":  # `mrsmith mcp list`: its own module
             from mrsmith_tui.cli.mcp_list import main as mcp_main
             return mcp_main(argv[1:])
