@@ -323,7 +323,7 @@ def _run_headless(args: argparse.Namespace, config: Config) -> int:
     slash = headless_prompt(prompt, Path.cwd(), typed=args.prompt is not None)
     prompt = slash.text
     typed = args.prompt is not None and not slash.literal  # an expanded command file is never parsed (core.prompt_run)
-    resolve_agent(config, args.agent)  # a missing agent is a config error before anything starts
+    resolve_agent(config, args.agent, config_file=args.config)  # a missing agent: a config error before the run
     config = _take_keys(config)
     # -f FILE and piped stdin go to the model as the person gave them, but without mrsmith's own keys and
     # the scrubbed environment values (`-f .env` holding OPENAI_API_KEY): nothing else reaches the model with them.

@@ -60,7 +60,8 @@ def load_config(path: Path | None = None, *, env: Mapping[str, str] = os.environ
     if path is not None:
         path = Path(path).expanduser()
         if not path.is_file():
-            raise ConfigError(f"--config: {path}: no such file")
+            what = "a folder, not a config file" if path.is_dir() else "not a regular file" if path.exists() else "no such file"
+            raise ConfigError(f"--config: {path}: {what}")
         config = _read_file(path)
     else:
         found = next((p for p in default_config_paths() if p.is_file()), None)
@@ -244,20 +245,32 @@ def _override(config: Config, updates: dict[str, tuple[str, Any]]) -> Config:
 # --------------------------------------------------------------------------- the chosen agent, keys, folders
 
 
-def resolve_agent(config: Config, name: str | None) -> AgentConfig:
-    """The agent called `name`, else the default agent, else the first one."""
+def resolve_agent(config: Config, name: str | None, *, config_file: Path | None = None) -> AgentConfig:
+    """The agent called `name`, else the default agent, else the first one. `config_file`: the file the
+    config was read from (--config), else the default file when there is one, named when it has no agent."""
     name = name or config.default_agent
     if name is None:
         if not config.agents:
-            raise ConfigError(
-                "no agent configured: set MODEL (and OPENAI_BASE_URL / OPENAI_API_KEY), pass --model, "
-                f"or write {_label(default_config_paths()[0])}"
-            )
+            raise ConfigError(_no_agent(config_file))
         return config.agents[0]
     try:
         return config.agent(name)
     except KeyError:
         raise ConfigError(_unknown_agent(config, name)) from None
+
+
+def _no_agent(config_file: Path | None) -> str:
+    found = Path(config_file).expanduser() if config_file else next((p for p in default_config_paths() if p.is_file()), None)
+    if found is None:
+        return ("no agent configured: set MODEL (and OPENAI_BASE_URL / OPENAI_API_KEY), pass --model, "
+                f"or write {_label(default_config_paths()[0])}")
+    # With a file, MODEL and OPENAI_BASE_URL are not read (they stand in for a missing file): name the file.
+    try:
+        what = "is empty" if not found.read_bytes().strip() else "configures no agent"
+    except OSError:
+        what = "configures no agent"
+    entry = '"agents": [{"name", "provider", "model"}]' if found.suffix.lower() == ".json" else "[[agents]] name, provider, model"
+    return f"{_label(found)} {what}: add an agent ({entry}), or pass --model"
 
 
 def _unknown_agent(config: Config, name: str) -> str:

@@ -280,3 +280,23 @@ def test_an_allow_entry_that_can_never_match_is_one_error(tmp_path):
         assert "allow" in message and "\n" not in message.strip()
     ok = write(tmp_path, "ok.toml", 'allow = ["shell", "web_fetch:docs.python.org", "mcp__srv__tool"]\n' + TOML_CAMEL)
     assert load_config(ok).allow == ["shell", "web_fetch:docs.python.org", "mcp__srv__tool"]
+
+
+def test_a_config_path_that_is_no_file_says_what_it_is(tmp_path):
+    assert error_of(load_config, tmp_path, env={}) == f"--config: {tmp_path}: a folder, not a config file"
+    assert error_of(load_config, tmp_path / "nope.toml", env={}) == f"--config: {tmp_path / 'nope.toml'}: no such file"
+
+
+def test_a_config_file_with_no_agent_is_named_not_the_default_one(tmp_path, monkeypatch):
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    empty = write(tmp_path, "mine.toml", "\n")
+    config = load_config(empty, env={"MODEL": "m"})  # with a file the environment's MODEL is not read
+    assert error_of(resolve_agent, config, None, config_file=empty) == (
+        f"{empty} is empty: add an agent ([[agents]] name, provider, model), or pass --model")
+    providers_only = write(tmp_path, "p.json", '{"providers": [{"name": "x", "baseUrl": "http://h/v1"}]}')
+    assert error_of(resolve_agent, load_config(providers_only, env={}), None, config_file=providers_only) == (
+        f'{providers_only} configures no agent: add an agent ("agents": [{{"name", "provider", "model"}}]), or pass --model')
+    assert error_of(resolve_agent, Config(), None).endswith(f"or write {tmp_path}/xdg/mrsmith/config.toml")  # none: the default
+    (tmp_path / "xdg" / "mrsmith").mkdir(parents=True)
+    default = write(tmp_path / "xdg", "mrsmith/config.toml", "theme = 'dark'\n")
+    assert error_of(resolve_agent, Config(), None).startswith(f"{default} configures no agent")

@@ -250,6 +250,17 @@ def test_no_model_anywhere_is_a_usage_error(cli):
     assert "no agent configured" in line
 
 
+def test_an_empty_config_given_is_named_and_a_folder_is_no_config(cli, tmp_path):
+    empty = tmp_path / "empty.toml"
+    empty.write_text("")
+    done = cli.run("--config", str(empty), "-p", "hi")
+    assert done.code == 2
+    assert done.err_lines == [f"mrsmith: error: {empty} is empty: add an agent ([[agents]] name, provider, model), "
+                              "or pass --model"]
+    done = cli.run("--config", str(tmp_path), "-p", "hi")
+    assert (done.code, done.err_lines) == (2, [f"mrsmith: error: --config: {tmp_path}: a folder, not a config file"])
+
+
 def test_empty_prompt_and_missing_file_are_usage_errors(cli):
     cli.using("http://127.0.0.1:9/v1")
     assert cli.run("-p", "  ").code == 2
