@@ -33,7 +33,7 @@ from mrsmith_tui.agents.tools import (
     TaskTool,
     WaitAgentsTool,
 )
-from mrsmith_tui.config.load import resolve_agent
+from mrsmith_tui.config.load import ConfigError, resolve_agent
 from mrsmith_tui.config.schema import Config
 from mrsmith_tui.core.session import AgentSession, open_session
 from mrsmith_tui.core.session_api import AddOnFactory, ServiceHost, SessionAddOns, Sink
@@ -42,6 +42,7 @@ from mrsmith_tui.history import UserEntry
 from mrsmith_tui.skills.catalog import SkillCatalog, SkillDirs, discover
 from mrsmith_tui.skills.skill import CONTEXT_PREFIX as SKILL_CONTEXT_PREFIX
 from mrsmith_tui.skills.skill import Skill
+from mrsmith_tui.tools.approval import unknown_allowed
 from mrsmith_tui.tools.base import Approver, Tool
 from mrsmith_tui.tools.services import Services
 
@@ -106,7 +107,23 @@ def compose_session(
     for text in skill_warnings:
         sink(msgs.Warning(text=text, code="skill"))
     start_mcp(mcp, sink, mcp_warnings, wait=mcp_trust != "ask")
+    _check_allowed(session, allow, settled=mcp_trust != "ask", strict=frontend == "headless")
     return session
+
+
+def _check_allowed(session: AgentSession, allow: Iterable[str], *, settled: bool, strict: bool) -> None:
+    """--allow naming no tool: headless, an error before the run (a run that thought it may write, denied); the
+    UI, whose MCP servers are still starting, says it in a warning line."""
+    specs = list(allow)
+    if not specs:
+        return
+    every = session.tools_for(session.agent.model_copy(update={"tools": None})).names()
+    errors, warnings = unknown_allowed(specs, every, settled=settled)
+    if errors and strict:
+        session.close()
+        raise ConfigError("; ".join(errors))
+    for text in errors + warnings:
+        session.sink(msgs.Warning(text=text, code="allow"))
 
 
 def agent_add_ons(

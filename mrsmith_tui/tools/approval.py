@@ -179,3 +179,37 @@ class PolicyApprover:
 
     def ask(self, questions: tuple[Question, ...], agent_id: str | None = None) -> str | None:
         return None
+
+
+def unknown_allowed(specs: Iterable[str], names: Iterable[str], *, settled: bool) -> tuple[list[str], list[str]]:
+    """(errors, warnings) for --allow specs that name no tool of the session: `names` is every tool it knows
+    (built-in, the agents', drop-in, MCP so far), whatever each agent selects. A name outside the MCP family
+    that is not there is a typo (or an untrusted project tool): an error. An MCP spec can only be checked once
+    the servers have `settled` (headless waits for them): then its server is there or not, and has that tool or
+    not; before, nothing can be said of it."""
+    import difflib
+    import re
+
+    known = set(names)
+    errors: list[str] = []
+    warnings: list[str] = []
+    for spec in specs:
+        found = re.match(r"[A-Za-z_][A-Za-z0-9_.-]*", spec)
+        name = found.group() if found else spec
+        if name in known:
+            continue
+        if not name.startswith(MCP_PREFIX):
+            close = difflib.get_close_matches(name, [k for k in known if not k.startswith(MCP_PREFIX)], n=1)
+            errors.append(f"--allow {spec}: no tool is called {name}" + (f" (did you mean {close[0]}?)" if close else ""))
+            continue
+        server = MCP_PREFIX + name[len(MCP_PREFIX):].split("__")[0]
+        if not settled or any(k.startswith(name + "__") for k in known):  # `mcp__demo`: every tool of that server
+            continue
+        tools = sorted(k[len(server) + 2:] for k in known if k.startswith(server + "__"))
+        if tools:
+            errors.append(f"--allow {spec}: MCP server {server[len(MCP_PREFIX):]} has no tool "
+                          f"{name[len(server) + 2:]} (its tools: {', '.join(tools[:10])})")
+        else:
+            warnings.append(f"--allow {spec}: no MCP server {server[len(MCP_PREFIX):]} is connected, "
+                            "so it allows nothing in this run")
+    return errors, warnings

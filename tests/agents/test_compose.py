@@ -61,6 +61,22 @@ def test_the_composed_session_has_its_services_from_the_start(tmp_path, no_patch
     session.close()
 
 
+def test_an_allow_naming_no_tool_is_an_error_headless_and_a_warning_in_the_ui(tmp_path):
+    from mrsmith_tui.config.load import ConfigError
+
+    (tmp_path / "work").mkdir()
+    config = make_config(tmp_path, "http://127.0.0.1:9/v1")
+    with pytest.raises(ConfigError, match=r"^--allow wrte_file: no tool is called wrte_file \(did you mean write_file\?\)$"):
+        compose_session(config=config, cwd=tmp_path / "work", sink=msgs.ListSink(), approver=PersonApprover(),
+                        allow=["wrte_file", "spawn_agent"], skills_dirs=SkillDirs(()), frontend="headless")
+    sink = msgs.ListSink()
+    session = compose_session(config=config, cwd=tmp_path / "work", sink=sink, approver=PersonApprover(),
+                              allow=["wrte_file", "spawn_agent"], skills_dirs=SkillDirs(()))
+    assert [w.text for w in sink.of(msgs.Warning) if w.code == "allow"] == [
+        "--allow wrte_file: no tool is called wrte_file (did you mean write_file?)"]
+    session.close()
+
+
 def test_a_resumed_session_is_composed_the_same_way(tmp_path, loopback, no_patching):
     srv = loopback(responder=lambda body, n: tool_turn("spawn_agent", {"task": "W1: look"}) if n == 0
                    else text_turn("done"))

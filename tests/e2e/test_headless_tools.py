@@ -54,6 +54,13 @@ def test_an_empty_allow_spec_is_one_usage_line(cli):
     assert done.code == 2 and done.err.strip() == "mrsmith: error: --allow needs a spec: a tool (write_file) or a shell command ('shell:git commit')"
 
 
+def test_an_allow_naming_no_tool_is_one_usage_line(cli, loopback):
+    srv = loopback([text_turn("never asked")])
+    done = cli.using(srv.base_url).run("-p", "hi", "--allow", "wrte_file")
+    assert (done.code, done.out, srv.requests) == (2, "", [])
+    assert done.err_lines == ["mrsmith: error: --allow wrte_file: no tool is called wrte_file (did you mean write_file?)"]
+
+
 def test_sigint_stops_a_running_shell_command(cli, loopback):
     srv = loopback([tool_turn("shell", {"command": "echo started; sleep 600; touch marker"}), text_turn("never")])
     proc = cli.using(srv.base_url).popen("-p", "run it", "--yes")

@@ -5,8 +5,10 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+import pytest
+
 from mrsmith_tui.cancel import CancelToken
-from mrsmith_tui.tools.approval import ApprovalGate, Permission
+from mrsmith_tui.tools.approval import ApprovalGate, Permission, unknown_allowed
 from mrsmith_tui.tools.base import ApprovalNeed, BaseTool, ToolContext
 
 
@@ -87,3 +89,25 @@ def test_granting_and_revoking_from_many_threads_loses_nothing():
     for t in threads:
         t.join()
     assert len(gate.permissions()) == 4 * 100
+
+
+KNOWN = ["shell", "read_file", "write_file", "edit", "shout", "mcp__demo__echo", "mcp__demo__write_note"]
+
+
+@pytest.mark.parametrize(("spec", "settled", "errors", "warnings"), [
+    ("write_file", True, [], []),
+    ("shell:git commit", True, [], []),
+    ("shell=make test", True, [], []),
+    ("read_file:.env", True, [], []),
+    ("shout", True, [], []),  # a drop-in tool of this session
+    ("mcp__demo", True, [], []),  # every tool of a connected server
+    ("mcp__demo__echo", True, [], []),
+    ("wrte_file", True, ["--allow wrte_file: no tool is called wrte_file (did you mean write_file?)"], []),
+    ("wrte_file:x.py", False, ["--allow wrte_file:x.py: no tool is called wrte_file (did you mean write_file?)"], []),
+    ("zzz", True, ["--allow zzz: no tool is called zzz"], []),
+    ("mcp__demo__ecko", True, ["--allow mcp__demo__ecko: MCP server demo has no tool ecko (its tools: echo, write_note)"], []),
+    ("mcp__docs__search", True, [], ["--allow mcp__docs__search: no MCP server docs is connected, so it allows nothing in this run"]),
+    ("mcp__docs__search", False, [], []),  # servers still starting (the UI): nothing can be said yet
+])
+def test_an_allow_spec_naming_no_tool(spec, settled, errors, warnings):
+    assert unknown_allowed([spec], KNOWN, settled=settled) == (errors, warnings)
