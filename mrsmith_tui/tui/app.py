@@ -37,6 +37,7 @@ from mrsmith_tui.tui.shell.command_context import ShellCommandContext
 from mrsmith_tui.tui.shell.custom_loader import palette_commands, start_custom_commands
 from mrsmith_tui.tui.shell.effect_runner import carry_out
 from mrsmith_tui.tui.shell.history_file import default_history_path, load_history
+from mrsmith_tui.tui.shell.key_first import KeyFirstScreen
 from mrsmith_tui.tui.shell.link import Dispatch, ResumeFactory, SessionComposed, SessionFactory, SessionLink
 from mrsmith_tui.tui.shell.painter import Painter, paint_sooner
 from mrsmith_tui.tui.shell.request_keys import key_at, take_request_key
@@ -142,7 +143,7 @@ class MrSmithApp(App[int]):
     def get_default_screen(self) -> Screen[Any]:
         # The prompt takes the focus as the screen is composed; Textual's own choice would be the conversation,
         # and each move restyles the widgets it leaves and enters (~3 ms of the first frame, #26).
-        screen = super().get_default_screen()
+        screen = KeyFirstScreen(id="_default")  # a key is painted before a pending layout (shell/key_first.py)
         screen.AUTO_FOCUS = "#conversation" if self.link.read_only else "#prompt"  # type: ignore[misc]  # this one screen's
         return screen
 
@@ -292,6 +293,8 @@ class MrSmithApp(App[int]):
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key):
             self.link.pace.key()  # its frame goes first: the threads feeding the screen wait (shell/pacing.py)
+            if isinstance(self.screen, KeyFirstScreen):
+                self.screen.key_waiting = True
         if take_request_key(self, event):  # keys reaching a request's modal: answers, or typing
             return
         await super().on_event(event)
