@@ -142,6 +142,8 @@ def _plain_text(value: str, key: str, number: int, path: str) -> str:
             raise CommandFileError(f"{where}: the quote is not closed on its line")
         value = value[1:-1]
         value = value.replace('\\"', '"').replace("\\\\", "\\") if quote == '"' else value.replace("''", "'")
+    elif value[:1] == "[" and key == "argument-hint":
+        pass  # display text, written `[focus]` in other agents' command files: taken as it stands, never a list
     elif value[:1] in ("&", "*", "!", "|", ">", "[", "{", "%", "@", "`"):
         raise CommandFileError(f"{where}: only a plain one-line text (quote it if it starts with {value[0]})")
     if len(value) > MAX_FIELD_CHARS:

@@ -32,6 +32,36 @@ def test_front_matter_fields_are_read_and_others_ignored():
     assert (c.description, c.argument_hint, c.body) == ("Review the diff", "[focus]", "Review $ARGUMENTS")
 
 
+@pytest.mark.parametrize(("written", "shown"), [
+    ("[focus]", "[focus]"), ("[pr-number] [priority]", "[pr-number] [priority]"), ("[a, {b: c}]", "[a, {b: c}]"),
+    ("[unclosed", "[unclosed"), ("[x]   [y]", "[x] [y]"),
+])
+def test_an_unquoted_hint_in_brackets_is_its_text_as_other_agents_write_it(written, shown):
+    c = parse(f"---\ndescription: Review\nargument-hint: {written}\n---\nReview $ARGUMENTS\n")
+    assert c.argument_hint == shown
+
+
+@pytest.mark.parametrize("value", ["[" + "x" * 400 + "]", "[a\x1b[31m]"])
+def test_a_hint_in_brackets_stays_bounded_and_clean(value):
+    try:
+        c = parse(f"---\nargument-hint: {value}\n---\nbody\n")
+    except CommandFileError as e:
+        assert "longer than" in e.message
+    else:
+        assert "\x1b" not in c.argument_hint and len(c.argument_hint) < 400
+
+
+def test_the_docs_example_command_loads():
+    from pathlib import Path
+
+    doc = (Path(__file__).parents[2] / "docs" / "commands.md").read_text()
+    example = re.search(r"\n    ---\n(.*?\n    ---\n.*?)\n\n", doc, re.S)
+    assert example is not None
+    text = "---\n" + "\n".join(line.removeprefix("    ") for line in example.group(1).splitlines()) + "\n"
+    c = parse(text)
+    assert c.argument_hint == "[focus]" and c.description == "Review the staged changes"
+
+
 def test_no_front_matter_is_all_body():
     assert parse("just text\n\nmore\n").body == "just text\n\nmore"
 
@@ -49,7 +79,8 @@ def _bad_front_matters():
     starts = ["&", "*", "!", "|", ">", "[", "{", "%", "@", "`", '"', "'"]
     rows = []
     for key, s in itertools.product(["description", "argument-hint"], starts):
-        rows.append(f"---\n{key}: {s}x\n---\nbody\n")
+        if (key, s) != ("argument-hint", "["):  # display text taken as written (test_an_unquoted_hint_...)
+            rows.append(f"---\n{key}: {s}x\n---\nbody\n")
     for n in range(60):
         rows.append("---\n" + "description: x\n" * 2 + "#" * n + "\n---\nb\n")  # given twice
     for junk in ["no colon", "  indented: x", "- item", "1abc: x", ": x", "a b: c", "key", "\tkey: x"]:
