@@ -58,7 +58,7 @@ if TYPE_CHECKING:  # what the first frame does not need is imported when used (s
     from mrsmith_tui.core.session_api import Session
 
 # ui.* Msgs the app makes whose text is shown as is (key and scroll events are left alone)
-_SHOWN_AS_TEXT = (ui.Note, ui.AgentSwitched, m.Error)
+_SHOWN_AS_TEXT = (ui.Note, ui.AgentSwitched, m.Error, m.Warning)
 
 
 class MrSmithApp(App[int]):
@@ -159,7 +159,7 @@ class MrSmithApp(App[int]):
 
     def on_mount(self) -> None:
         if self._theme_warning:
-            self.ui(ui.Note, text=self._theme_warning, kind="warning")
+            self.ui(m.Warning, text=self._theme_warning, code="theme")  # a start-up warning: a toast, kept for /help
         self._markdown.follow()
         self.model = replace(self.model, themes_known=tuple(sorted(self.available_themes)))
         if not self.link.read_only:

@@ -160,5 +160,5 @@ async def test_an_unknown_theme_starts_the_app_in_textuals_default_with_a_warnin
     app = MrSmithApp(factory(), config=CONFIG, theme="nope", history_path=None, welcome=False)
     assert app.stylesheet._variables == app.get_css_variables() != {}
     async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: any("'nope' not found" in b.text for b in app.model.conv.blocks))
+        await until(pilot, lambda: any("'nope' not found" in w for w in app.model.startup_warnings))  # a toast
         assert app.theme == "textual-dark" and app.screen.styles.background is not None

@@ -223,6 +223,7 @@ class Welcome(Value):
     last_prompt: str = ""
     last_turns: int = 0
     can_resume: bool = False  # this screen can switch sessions
+    warnings: int = 0  # start-up warnings so far (Model.startup_warnings): the welcome says /help lists them
 
 
 class Model(Value):
@@ -239,5 +240,8 @@ class Model(Value):
     themes_known: tuple[str, ...] = ()
     welcome: Welcome | None = None  # None: not gathered yet (or a read-only view)
     custom: CommandSet = field(default_factory=CommandSet)  # the custom /commands found (core/command_files.py)
+    # Warnings that came before the conversation did (theme, MCP, config): toasts, not blocks, so the welcome
+    # and its Ctrl-T stay; kept here (bounded) for /help, so a toast missed is never a warning lost.
+    startup_warnings: tuple[str, ...] = ()
     # Each agent's own blocks (its screen), keyed by agent id. Replaced, never mutated.
     agent_convs: dict[str, ChatLog] = field(default_factory=dict)

@@ -7,8 +7,10 @@ from __future__ import annotations
 from mrsmith_tui.records import replace
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.model import Block, Model
+from mrsmith_tui.tui.update import effects as fx
 
 OPEN_SCAN = 64  # open blocks are near the end: look this far back
+STARTUP_WARNINGS_KEPT = 20  # /help lists this many start-up warnings (a flapping server cannot grow the list)
 
 
 def add_block(model: Model, kind: ui.BlockKind, at: float, **fields) -> Model:
@@ -35,6 +37,19 @@ def set_block(model: Model, index: int, block: Block) -> Model:
 
 def note_block(model: Model, kind: ui.BlockKind, text: str, at: float) -> Model:
     return add_block(model, kind, at, text=text, done=True, ended=at)
+
+
+def warning(model: Model, text: str, at: float) -> tuple[Model, fx.Effects]:
+    """A warning: a block once the conversation has begun; before it (theme, MCP, config at start-up) a
+    toast, kept for /help and counted on the welcome, so it neither hides the welcome (nor its Ctrl-T)
+    nor is lost when the toast goes."""
+    if model.conv.blocks:
+        return note_block(model, "warning", text, at), ()
+    if text in model.startup_warnings or len(model.startup_warnings) >= STARTUP_WARNINGS_KEPT:
+        return model, ()
+    kept = model.startup_warnings + (text,)
+    welcome = replace(model.welcome, warnings=len(kept)) if model.welcome is not None else None
+    return replace(model, startup_warnings=kept, welcome=welcome), (fx.Notify(text),)
 
 
 def set_state(model: Model, state: ui.RunState) -> Model:

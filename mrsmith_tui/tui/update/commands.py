@@ -40,8 +40,13 @@ def _exit(model: Model, arg: str, at: float) -> tuple[Model, Effects]:
     return model, (fx.Exit(),)
 
 
+def startup_section(model: Model) -> str:
+    warnings = model.startup_warnings
+    return "\n\nStart-up warnings\n" + "\n".join(f"⚠ {w}" for w in warnings) if warnings else ""
+
+
 def _help(model: Model, arg: str, at: float) -> tuple[Model, Effects]:
-    return note_block(model, "notice", help_text() + help_section(model), at), ()
+    return note_block(model, "notice", help_text() + help_section(model) + startup_section(model), at), ()
 
 
 def _tasks(model: Model, arg: str, at: float) -> tuple[Model, Effects]:

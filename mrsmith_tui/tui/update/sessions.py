@@ -55,7 +55,8 @@ def _session_switched(model: Model, msg: ui.SessionSwitched) -> tuple[Model, Eff
     # the person's mode stays (the link puts the new session's gate in it): a switch never resets the badge
     fresh = replace(fresh, ledger=replace(fresh.ledger, mode=model.ledger.mode, mode_auto=model.ledger.mode_auto))
     model = replace(fresh, conv=ui.ChatLog(next_key=model.conv.next_key), input=model.input, now=model.now,
-                    sidebar=replace(fresh.sidebar, wanted=model.sidebar.wanted), welcome=model.welcome)
+                    sidebar=replace(fresh.sidebar, wanted=model.sidebar.wanted), welcome=model.welcome,
+                    startup_warnings=model.startup_warnings)
     return model, ()  # resume_session's own notice ("resumed session …") ends the replay
 
 
@@ -77,7 +78,7 @@ def _models_known(model: Model, msg: ui.ModelsKnown) -> tuple[Model, Effects]:
 
 def _welcomed(model: Model, msg: ui.Welcomed) -> tuple[Model, Effects]:
     fields = msg.model_dump(exclude={"type", "at"})
-    return replace(model, welcome=ui.Welcome(**fields)), ()
+    return replace(model, welcome=ui.Welcome(**fields, warnings=len(model.startup_warnings))), ()
 
 
 def _resume_last(model: Model, msg: ui.ResumeLast) -> tuple[Model, Effects]:

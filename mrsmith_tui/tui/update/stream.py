@@ -16,6 +16,7 @@ from mrsmith_tui.tui.update.blocks import (
     note_block,
     set_block,
     set_state,
+    warning,
 )
 from mrsmith_tui.tui.update.custom import start_run
 from mrsmith_tui.tui.update.effects import Effects, Handler
@@ -97,7 +98,7 @@ def _budget(model: Model, msg: m.ToolBudget) -> tuple[Model, Effects]:
 
 
 def _warning(model: Model, msg: m.Warning) -> tuple[Model, Effects]:
-    return note_block(model, "warning", msg.text, msg.at), ()
+    return warning(model, msg.text, msg.at)
 
 
 def _error(model: Model, msg: m.Error) -> tuple[Model, Effects]:

@@ -47,6 +47,11 @@ def welcome_content(w: Welcome, led: StatusLedger, width: int) -> Content:
         keys += [(key, "bold $accent"), (f" {what}", MUTED)]
         used += len(piece)
     lines.append(Content.assemble(*keys))
+    if w.warnings:
+        lines.append(Content(""))
+        lines.append(Content.assemble(("  ⚠ ", "bold $warning"),
+                                      (f"{w.warnings} start-up warning{'s' if w.warnings != 1 else ''} · ", MUTED),
+                                      ("/help", "bold $accent"), (" lists them", MUTED)))
     if w.last_id:
         lines.append(Content(""))
         turns = f"{w.last_turns} turn{'s' if w.last_turns != 1 else ''}"

@@ -1,0 +1,75 @@
+"""#32: defects a new user's try-out found at main, each held by a test (pure `update`, or Pilot)."""
+
+from __future__ import annotations
+
+from mrsmith_tui import msgs as m
+from mrsmith_tui.tui import model as ui
+from mrsmith_tui.tui.app import MrSmithApp
+from mrsmith_tui.tui.update import effects as fx
+from mrsmith_tui.tui.update import initial_model, update
+from mrsmith_tui.tui.view.welcome import welcome_content
+from tests.tui.fakes import AT, CONFIG, factory
+from tests.tui.pilot import until
+
+
+def fold(model, *msgs_):
+    effects = []
+    for msg in msgs_:
+        model, more = update(model, msg)
+        effects.extend(more)
+    return model, effects
+
+
+WELCOME = ui.Welcomed(at=AT, folder="/proj", last_id="0193-abc", last_when="yesterday", last_turns=2, can_resume=True)
+MCP_FAILED = "mcp server proj failed: Connection closed (/mcp list)"
+
+
+# ------------------------------------------------------------------ 1. start-up warnings keep the welcome
+
+
+def test_a_warning_before_the_conversation_is_a_toast_kept_for_help_and_ctrl_t_still_resumes():
+    model, effects = fold(initial_model(), m.Warning(text=MCP_FAILED, code="mcp", at=AT), WELCOME)
+    assert model.conv.blocks == () and effects == [fx.Notify(MCP_FAILED)]
+    assert model.startup_warnings == (MCP_FAILED,) and model.welcome.warnings == 1
+    model, effects = fold(model, m.Warning(text="theme 'nope' not found", code="theme", at=AT))
+    assert model.welcome.warnings == 2 and model.conv.blocks == ()
+    _, effects = fold(model, ui.ResumeLast(at=AT))
+    assert effects == [fx.SwitchSession("0193-abc")]
+    model, _ = fold(model, ui.Submit(text="/help", at=AT))
+    assert MCP_FAILED in model.conv.blocks[-1].text and "theme 'nope' not found" in model.conv.blocks[-1].text
+
+
+def test_the_same_start_up_warning_twice_is_kept_once():
+    model, effects = fold(initial_model(), m.Warning(text=MCP_FAILED, at=AT), m.Warning(text=MCP_FAILED, at=AT))
+    assert model.startup_warnings == (MCP_FAILED,) and len(effects) == 1
+
+
+def test_a_warning_once_the_conversation_has_started_is_a_block():
+    model, _ = fold(initial_model(), ui.Note(text="hello", at=AT))
+    model, effects = fold(model, m.Warning(text=MCP_FAILED, at=AT))
+    assert model.conv.blocks[-1].kind == "warning" and effects == [] and model.startup_warnings == ()
+
+
+def test_the_welcome_says_how_many_start_up_warnings_and_where_to_read_them():
+    w = ui.Welcome(folder="/proj", warnings=2)
+    text = welcome_content(w, ui.StatusLedger(agent="default", model="m"), 100).plain
+    assert "2 start-up warnings" in text and "/help" in text
+    assert "warning" not in welcome_content(ui.Welcome(folder="/proj"), ui.StatusLedger(), 100).plain
+
+
+def test_a_switched_session_keeps_the_start_up_warnings_for_help():
+    model, _ = fold(initial_model(), m.Warning(text=MCP_FAILED, at=AT), WELCOME,
+                    ui.SessionSwitched(session_id="x", agent="a", model="m", at=AT))
+    assert model.startup_warnings == (MCP_FAILED,)
+
+
+async def test_an_unknown_theme_leaves_the_welcome_on_screen_and_says_so_in_a_toast():
+    app = MrSmithApp(factory(), config=CONFIG, history_path=None, welcome=False, theme="nope")
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.dispatch(WELCOME)
+        welcome = app.query_one("#welcome")
+        await until(pilot, lambda: welcome.display and "Ctrl-T" in str(welcome.render()))
+        assert app.model.conv.blocks == ()
+        assert any("theme 'nope' not found" in n.message for n in app._notifications)
+        assert "1 start-up warning" in str(welcome.render())
+
