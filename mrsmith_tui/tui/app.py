@@ -315,7 +315,9 @@ class MrSmithApp(App[int]):
         self.ui(ui.InterruptKey)
 
     def action_quit_key(self) -> None:
-        self.ui(ui.QuitKey)
+        prompt = self.query_one(PromptArea)
+        self.ui(ui.QuitKey, typed=prompt.text,
+                after_cursor=prompt.has_focus and prompt.cursor_location != prompt.document.end)
 
     def action_cancel(self) -> None:
         self.ui(ui.CancelKey)

@@ -73,3 +73,32 @@ async def test_an_unknown_theme_leaves_the_welcome_on_screen_and_says_so_in_a_to
         assert any("theme 'nope' not found" in n.message for n in app._notifications)
         assert "1 start-up warning" in str(welcome.render())
 
+
+# ------------------------------------------------------------------ 3. Ctrl-D quits only an empty prompt
+
+
+def test_ctrl_d_quits_only_on_an_empty_prompt():
+    assert fold(initial_model(), ui.QuitKey(at=AT))[1] == [fx.Exit()]
+    model, _ = fold(initial_model(), ui.DraftChanged(text="half a thought", at=AT))
+    assert fold(model, ui.QuitKey(typed="half a thought", after_cursor=True, at=AT))[1] == [fx.DeleteRight()]
+    model, effects = fold(model, ui.QuitKey(typed="half a thought", at=AT))
+    assert fx.Exit() not in effects and "empty prompt" in model.screen.note
+    # the widget's text counts even when the model's draft is a key behind
+    assert fx.Exit() not in fold(initial_model(), ui.QuitKey(typed="a", at=AT))[1]
+
+
+async def test_ctrl_d_in_a_draft_deletes_the_character_under_the_cursor_and_keeps_the_app():
+    from mrsmith_tui.tui.view.prompt_box import PromptArea
+
+    app = MrSmithApp(factory(), config=CONFIG, history_path=None, welcome=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press(*"abc", "home", "ctrl+d")
+        await until(pilot, lambda: app.model.input.draft == "bc")
+        await pilot.press("end", "ctrl+d")
+        await until(pilot, lambda: "empty prompt" in app.model.screen.note)
+        assert app.is_running and app.query_one(PromptArea).text == "bc"
+        await pilot.press("ctrl+a", "ctrl+k")  # readline's kill to the end: the prompt is empty
+        await until(pilot, lambda: app.query_one(PromptArea).text == "")
+        await pilot.press("ctrl+d")
+        await until(pilot, lambda: not app.is_running)
+

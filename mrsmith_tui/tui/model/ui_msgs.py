@@ -80,7 +80,10 @@ class InterruptKey(Msg):
 
 
 class QuitKey(Msg):
-    """Ctrl-D."""
+    """Ctrl-D: quits on an empty prompt; in a draft it deletes the character under the cursor (readline)."""
+
+    typed: str = ""  # the prompt widget's text as the key came (the model's draft can be a key behind)
+    after_cursor: bool = False  # the focused prompt has text after its cursor
 
 
 class FocusMove(Msg):

@@ -52,6 +52,8 @@ def carry_out(app: AppHost, effect: fx.Effect) -> None:
         open_editor(app, effect.text)
     elif isinstance(effect, fx.IndexFiles):
         index_in_background(app)
+    elif isinstance(effect, fx.DeleteRight):
+        app.query_one(PromptArea).action_delete_right()
     elif isinstance(effect, fx.Notify):
         toast(app, effect.text)  # a burst of them (a fleet finishing) is one toast
 

@@ -99,5 +99,9 @@ class OpenEditor(Effect):
     text: str
 
 
+class DeleteRight(Effect):
+    """Ctrl-D in a draft: the prompt deletes the character under its cursor."""
+
+
 Effects = tuple[Effect, ...]
 Handler = Callable[["Model", Any], "tuple[Model, Effects]"]  # every handler of update: (model, msg) -> (model, effects)

@@ -60,7 +60,13 @@ def _interrupt(model: Model, msg: ui.InterruptKey) -> tuple[Model, Effects]:
 
 
 def _quit(model: Model, msg: ui.QuitKey) -> tuple[Model, Effects]:
-    return model, (fx.Exit(),)
+    """Ctrl-D as in readline: end of input on an empty prompt; in a draft it is never lost to a quit."""
+    if not (msg.typed or model.input.draft):
+        return model, (fx.Exit(),)
+    if msg.after_cursor:
+        return model, (fx.DeleteRight(),)
+    model = flash(model, "Ctrl-D quits on an empty prompt · Ctrl-C twice quits", msg.at)
+    return model, (fx.WakeAt(msg.at + NOTE_SECONDS),)
 
 
 def _focus_move(model: Model, msg: ui.FocusMove) -> tuple[Model, Effects]:
