@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
+
 from mrsmith_tui import msgs as m
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.app import MrSmithApp
 from mrsmith_tui.tui.update import effects as fx
 from mrsmith_tui.tui.update import initial_model, update
+from mrsmith_tui.tui.update.commands import help_text
 from mrsmith_tui.tui.view.welcome import welcome_content
 from tests.tui.fakes import AT, CONFIG, factory
 from tests.tui.pilot import until
@@ -102,3 +106,27 @@ async def test_ctrl_d_in_a_draft_deletes_the_character_under_the_cursor_and_keep
         await pilot.press("ctrl+d")
         await until(pilot, lambda: not app.is_running)
 
+
+# ------------------------------------------------------------------ 4. /help names every key the docs name
+
+KEY_NAME = re.compile(r"\b(?:(?:Ctrl|Alt|Shift)-(?:[A-Z]\b|Tab|Up|Down|Enter)|F\d+\b|PageUp|PageDown|Esc\b|End\b|Tab\b)")
+
+
+def _section(text: str, title: str) -> str:
+    start = text.index(f"\n## {title}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start:end if end > 0 else None]
+
+
+def _doc_keys() -> set[str]:
+    root = Path(__file__).parents[2]
+    table = _section((root / "docs" / "ui.md").read_text(), "Keys")
+    firsts = " ".join(line.split("|")[1] for line in table.splitlines() if line.startswith("| "))
+    readme = _section((root / "README.md").read_text(), "Keys")
+    return set(KEY_NAME.findall(firsts) + KEY_NAME.findall(readme))
+
+
+def test_help_names_every_key_of_the_readme_and_the_keys_table():
+    keys = _doc_keys()
+    assert {"Shift-Tab", "Ctrl-R", "Ctrl-G", "Ctrl-T", "Ctrl-D", "F2"} <= keys  # the table was read
+    assert keys - set(KEY_NAME.findall(help_text().split("\nKeys\n", 1)[1])) == set()

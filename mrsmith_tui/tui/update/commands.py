@@ -17,16 +17,35 @@ from mrsmith_tui.tui.update.blocks import count_text, flash, note_block, set_sta
 from mrsmith_tui.tui.update.custom import help_section
 from mrsmith_tui.tui.update.effects import Effects
 
+# Every key of docs/ui.md's table and the README's Keys section (a test holds them to it).
 KEYS_HELP = (
-    "Enter send · Ctrl-J newline · Up/Down history · Tab complete · Tab or F2: answer a waiting request · "
-    "Esc cancel run · Ctrl-C cancel (twice: quit) · Ctrl-D quit · Ctrl-O review · Ctrl-B sidebar · Ctrl-P palette · "
-    "PageUp/PageDown scroll · End: jump to new output below · F1 help · "
-    "Alt-Up/Down: move between blocks, Enter fold, c copy"
+    ("Enter", "send (queued while a run goes)"),
+    ("Ctrl-J", "new line (also Shift/Alt-Enter)"),
+    ("Up/Down", "past prompts"),
+    ("Ctrl-R", "search past prompts as you type (again: older)"),
+    ("Ctrl-G", "edit the prompt in $VISUAL/$EDITOR"),
+    ("Tab", "complete a /command or @path; with none: answer a waiting request"),
+    ("Shift-Tab", "next permission mode: ask → accept edits → plan"),
+    ("@path", "attach a file (@dir/ a listing)"),
+    ("!command", "first character: run it here; the model reads its output next"),
+    ("F2", "answer a waiting request"),
+    ("Esc", "cancel the run"),
+    ("Ctrl-C", "cancel the run (twice: quit)"),
+    ("Ctrl-D", "quit on an empty prompt (else delete the character under the cursor)"),
+    ("Ctrl-T", "on the welcome: resume this folder's last session"),
+    ("Ctrl-O", "review everything (/ find)"),
+    ("Ctrl-B", "sidebar"),
+    ("Ctrl-P", "palette"),
+    ("PageUp/PageDown", "scroll"),
+    ("End", "jump to new output below"),
+    ("F1", "help"),
+    ("Alt-Up/Alt-Down", "move between blocks: Enter fold, c copy, Esc back"),
 )
 
 
 def help_text() -> str:
-    return REGISTRY.help_text() + "\n\nKeys\n" + KEYS_HELP.replace(" · ", "\n")
+    width = max(len(key) for key, _ in KEYS_HELP)
+    return REGISTRY.help_text() + "\n\nKeys\n" + "\n".join(f"{key.ljust(width)}  {does}" for key, does in KEYS_HELP)
 
 
 def tasks_text(tasks: tuple[m.Todo, ...]) -> str:

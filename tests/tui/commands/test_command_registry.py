@@ -45,7 +45,7 @@ def test_help_lists_every_command_as_before_then_the_keys():
     assert list(REGISTRY.names()) == list(HELP_BEFORE)
     text = help_text()
     assert text.startswith("Commands\n/help         this list\n/exit         quit  (also /quit)\n")
-    assert "\n\nKeys\nEnter send\n" in text
+    assert "\n\nKeys\nEnter            send" in text
     model, _ = update(initial_model(), ui.Submit(text="/help", at=1))
     assert model.conv.blocks[-1].text == text
 
