@@ -112,7 +112,7 @@ class MrSmithApp(App[int]):
         self._markdown = MarkdownTheme(self)
         self.theme_path = theme_path  # where /theme keeps the chosen theme (None: not kept)
         self._themed = True
-        self._theme_warning = choose_theme(self, theme or load_theme(theme_path))
+        self._theme_warnings = choose_theme(self, theme or load_theme(theme_path))
 
     @property
     def session(self) -> Session | None:
@@ -158,8 +158,8 @@ class MrSmithApp(App[int]):
         yield StatusBar(id="status")
 
     def on_mount(self) -> None:
-        if self._theme_warning:
-            self.ui(m.Warning, text=self._theme_warning, code="theme")  # a start-up warning: a toast, kept for /help
+        for warning in self._theme_warnings:  # start-up warnings: toasts, kept for /help
+            self.ui(m.Warning, text=warning, code="theme")
         self._markdown.follow()
         self.model = replace(self.model, themes_known=tuple(sorted(self.available_themes)))
         if not self.link.read_only:

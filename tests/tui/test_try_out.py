@@ -130,3 +130,29 @@ def test_help_names_every_key_of_the_readme_and_the_keys_table():
     keys = _doc_keys()
     assert {"Shift-Tab", "Ctrl-R", "Ctrl-G", "Ctrl-T", "Ctrl-D", "F2"} <= keys  # the table was read
     assert keys - set(KEY_NAME.findall(help_text().split("\nKeys\n", 1)[1])) == set()
+
+
+# ------------------------------------------------------------------ 5. a broken theme file says why
+
+
+def _sea(folder: Path) -> Path:
+    themes = folder / "mrsmith" / "themes"
+    themes.mkdir(parents=True)
+    (themes / "sea.toml").write_text('name = "sea"\nprimary = "blurple"\n')
+    return themes
+
+
+async def test_a_broken_user_theme_is_a_start_up_warning_and_theme_says_why(tmp_path, monkeypatch):
+    from mrsmith_tui.tui.commands import REGISTRY, run_command
+    from tests.tui.commands.fake_context import FakeContext
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path))
+    _sea(tmp_path)
+    app = MrSmithApp(factory(), config=CONFIG, history_path=None, welcome=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await until(pilot, lambda: any("sea.toml: primary" in w and "blurple" in w and "(skipped)" in w
+                                       for w in app.model.startup_warnings))
+        assert app.model.conv.blocks == () and "sea" not in app.available_themes
+        ctx = FakeContext(model=app.model)
+    run_command(REGISTRY, ctx, "/theme", "sea")
+    assert "no theme 'sea'" in ctx.notes[-1][0] and "blurple" in ctx.notes[-1][0]

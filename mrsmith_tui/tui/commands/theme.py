@@ -30,7 +30,9 @@ class ThemeCommand(SlashCommand[str]):
             ctx.ask(ThemePicker(sorted(ctx.themes), ctx.theme), chosen)
             return
         if args not in ctx.themes:
-            raise CommandError(f"no theme {args!r}; themes: {', '.join(sorted(ctx.themes))}")
+            skipped = next((w for w in ctx.model.startup_warnings if f"/{args}.toml: " in w), None)
+            why = f" ({skipped})" if skipped else ""
+            raise CommandError(f"no theme {args!r}{why}; themes: {', '.join(sorted(ctx.themes))}")
         ctx.set_theme(args)
         ctx.note(f"theme {args}")
 

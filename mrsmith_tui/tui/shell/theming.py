@@ -7,24 +7,28 @@ from typing import TYPE_CHECKING, Any
 
 from rich.theme import Theme as RichTheme
 
-from mrsmith_tui.tui.themes import load_themes, markdown_styles, pick_theme
+from mrsmith_tui.tui.themes import load_themes_with_warnings, markdown_styles, pick_theme
 from mrsmith_tui.tui.view.chat_view import ConversationView
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from textual.app import App
 
 
-def choose_theme(app: App[Any], wanted: str | None) -> str:
+def choose_theme(app: App[Any], wanted: str | None, user_dir: Path | None = None) -> tuple[str, ...]:
     """In the app's __init__: setting the theme in on_mount parsed the whole stylesheet a second time
-    before the first frame. Returns a warning to show, or ""."""
-    for theme in load_themes():
+    before the first frame. Returns the warnings to show at start: each theme file skipped (and why),
+    then a wanted theme not found."""
+    themes, warnings = load_themes_with_warnings(user_dir)
+    for theme in themes:
         app.register_theme(theme)
     name, warning = pick_theme(wanted, no_color=app.no_color, available=set(app.available_themes))
     if name:
         _set_before_start(app, name)
     else:  # Textual's default theme, whose variables the app's __init__ left to this (MrSmithApp.get_css_variables)
         app.stylesheet.set_variables(app.get_css_variables())
-    return warning
+    return (*warnings, warning) if warning else tuple(warnings)
 
 
 def _set_before_start(app: App[Any], name: str) -> None:
