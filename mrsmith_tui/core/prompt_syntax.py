@@ -21,6 +21,7 @@ __all__ = ["MAX_MENTIONS", "Mention", "ParsedPrompt", "mention_being_typed", "pa
 MAX_MENTIONS = 20  # mentions read from one prompt; the rest are reported, not read
 
 _MENTION = re.compile(r'(?:(?<=\s)|^)@(?:"([^"\n]+)"|(\S+))')
+_OPEN_QUOTE = re.compile(r'(?:(?<=\s)|^)@"([^"\n]*)\Z')  # `@"my dir/` being typed: its blanks are the path's
 _TRAILING = ",;:!?)]}>'\"`"
 
 
@@ -66,7 +67,11 @@ def parse_prompt(text: str) -> ParsedPrompt:
 
 
 def mention_being_typed(draft: str) -> tuple[int, str] | None:
-    """(where its `@` is, the path typed so far) when the draft ends in a mention being typed."""
+    """(where its `@` is, the path typed so far) when the draft ends in a mention being typed: `@name`,
+    or `@"name` whose quote is not closed yet (a name with blanks)."""
+    quoted = _OPEN_QUOTE.search(draft)
+    if quoted is not None:
+        return quoted.start(), quoted.group(1)
     if not draft or draft[-1].isspace():
         return None
     start = max(draft.rfind(" "), draft.rfind("\n"), draft.rfind("\t")) + 1

@@ -70,6 +70,10 @@ def test_only_a_bang_typed_first_with_something_after_it_is_a_command(text):
     ("mail ann@ex", None),
     ("", None),
     ("a\n@b", (2, "b")),
+    ('look @"my fi', (5, "my fi")),  # a quoted name with a blank, its quote still open
+    ('@"', (0, "")),
+    ('look @"a b" x', None),
+    ('mail a@"b', None),
 ])
 def test_the_mention_being_typed(draft, expected):
     assert mention_being_typed(draft) == expected

@@ -156,3 +156,32 @@ async def test_a_broken_user_theme_is_a_start_up_warning_and_theme_says_why(tmp_
         ctx = FakeContext(model=app.model)
     run_command(REGISTRY, ctx, "/theme", "sea")
     assert "no theme 'sea'" in ctx.notes[-1][0] and "blurple" in ctx.notes[-1][0]
+
+
+# ------------------------------------------------------------------ 6. @ completion of a name with a blank
+
+
+def _completed(draft: str, files: tuple[str, ...]) -> str:
+    model, _ = fold(initial_model(), ui.FilesIndexed(paths=files, at=AT), ui.DraftChanged(text=draft, at=AT))
+    assert model.input.completions, "nothing offered"
+    model, _ = fold(model, ui.AcceptCompletion(at=AT))
+    return model.input.draft
+
+
+def test_tab_puts_a_name_with_a_blank_in_quotes_and_the_prompt_attaches_it():
+    from mrsmith_tui.core.prompt_syntax import parse_prompt
+
+    draft = _completed("look @my", ("my file.txt", "other.txt"))
+    assert draft == 'look @"my file.txt" '
+    assert [x.path for x in parse_prompt(draft + "please").mentions] == ["my file.txt"]
+    assert _completed("look @oth", ("my file.txt", "other.txt")) == "look @other.txt "  # no blank: as before
+
+
+def test_a_folder_with_a_blank_stays_open_so_its_names_complete_in_turn():
+    files = ("my dir/", "my dir/a b.py", "my dir/c.py")
+    draft = _completed("see @my", files)
+    assert draft == 'see @"my dir/'
+    model, _ = fold(initial_model(), ui.FilesIndexed(paths=files, at=AT), ui.DraftChanged(text=draft + "c", at=AT))
+    assert model.input.completions == ("@my dir/c.py",)
+    model, _ = fold(model, ui.AcceptCompletion(at=AT))
+    assert model.input.draft == 'see @"my dir/c.py" '

@@ -51,13 +51,19 @@ def index_wanted(model: Model, draft: str, at: float) -> tuple[Model, Effects]:
 
 def complete_mention(model: Model) -> Model | None:
     """Tab on a mention: the first choice replaces it (a file gets a blank after it); None when the
-    draft is not a mention being completed."""
+    draft is not a mention being completed. A name with a blank goes in quoted (`@"my file.txt"`), as
+    the prompt's parser reads it; a folder's quote stays open, so its names complete in turn."""
     inp = model.input
     typing = mention_being_typed(inp.draft)
     if typing is None or not inp.completions or not inp.completions[0].startswith("@"):
         return None
-    choice = inp.completions[0]
-    draft = inp.draft[:typing[0]] + choice + ("" if choice.endswith("/") else " ")
+    path = inp.completions[0][1:]
+    folder = path.endswith("/")
+    if inp.draft.startswith('@"', typing[0]) or (any(c.isspace() for c in path) and '"' not in path):
+        choice = '@"' + path + ("" if folder else '"')
+    else:
+        choice = "@" + path
+    draft = inp.draft[:typing[0]] + choice + ("" if folder else " ")
     return replace(model, input=replace(inp, draft=draft, completions=_again(model, draft)))
 
 
