@@ -196,3 +196,64 @@ async def test_a_vendor_protocol_fills_its_endpoint_and_model_and_is_saved(tmp_p
     provider = config.provider("minimax")
     assert (provider.protocol, provider.base_url, provider.api_key) == ("minimax", "https://api.minimax.io/anthropic", "mm-key")
     assert config.agents[0].model == "MiniMax-M2.7"
+
+
+# ------------------------------------------------------------------ the app's quit keys, a refused key
+
+
+class _Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_ctrl_c_twice_quits_the_setup_as_in_the_app(tmp_path):
+    clock = _Clock()
+    app = SetupApp(tmp_path / "config.toml", servers=[], fetch_models=lambda *a: [], clock=clock)
+    async with app.run_test(size=(100, 36)) as pilot:
+        await pilot.press("ctrl+c")
+        await wait_for(pilot, lambda: "Ctrl-C again to quit" in str(field(app, "#message").content))
+        clock.now += 5  # too late: this one arms again
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        assert app.is_running and not app._notifications  # not Textual's "press ctrl+q"
+        clock.now += 1
+        await pilot.press("ctrl+c")
+        await wait_for(pilot, lambda: not app.is_running)
+    assert app.return_value is None and not (tmp_path / "config.toml").exists()
+
+
+async def test_ctrl_d_deletes_in_a_field_and_quits_from_an_empty_one(tmp_path):
+    app = setup_app(tmp_path / "config.toml", [], lambda *a: [])
+    async with app.run_test(size=(100, 36)) as pilot:
+        await wait_for(pilot, lambda: app.screen.found is not None)
+        field(app, "#model").focus()
+        await pilot.press(*"abc", "home", "ctrl+d")
+        await wait_for(pilot, lambda: field(app, "#model").value == "bc")
+        await pilot.press("end", "ctrl+d")
+        await wait_for(pilot, lambda: "empty field" in str(field(app, "#message").content))
+        assert app.is_running
+        field(app, "#model").value = ""
+        await pilot.press("ctrl+d")
+        await wait_for(pilot, lambda: not app.is_running)
+    assert app.return_value is None
+
+
+async def test_a_refused_key_says_the_key_is_the_problem(tmp_path):
+    from mrsmith_tui.provider.types import ProviderError
+
+    def fetch(url, key, timeout):
+        raise ProviderError(f"{url}/models answered 401: Incorrect API key provided", status=401)
+
+    app = setup_app(tmp_path / "config.toml", [], fetch)
+    async with app.run_test(size=(100, 36)) as pilot:
+        await wait_for(pilot, lambda: app.screen.found is not None)
+        field(app, "#base-url").value = "https://api.example.com/v1"
+        field(app, "#api-key").value = "sk-wrong"
+        field(app, "#base-url").focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "API key was refused" in str(field(app, "#message").content))
+        message = str(field(app, "#message").content)
+        assert "401" in message and "model name" not in message

@@ -14,7 +14,8 @@ so tests point them at the loopback server.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import ClassVar
 
@@ -35,6 +36,9 @@ from mrsmith_tui.provider.openai_compat import list_models
 from mrsmith_tui.provider.probe import LOCAL_SERVERS, FetchModels, Found, LocalServer, probe_servers, provider_name_for
 from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.tui.view.clean_input import CleanInput
+
+QUIT_WINDOW = 2.0  # a second Ctrl-C within this quits, as in the app
+KEY_REFUSED = (401, 403)
 
 
 def _label(path: Path) -> str:
@@ -69,6 +73,9 @@ class SetupScreen(Screen[Path | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "Save"),
         Binding("escape", "cancel", "Cancel"),
+        # The app's quit keys (Textual's own Ctrl-C only says "press ctrl+q"; an Input takes Ctrl-D)
+        Binding("ctrl+c", "interrupt", show=False, priority=True),
+        Binding("ctrl+d", "quit_key", show=False, priority=True),
     ]
 
     class Probed(Message):
@@ -77,16 +84,19 @@ class SetupScreen(Screen[Path | None]):
             self.found = found
 
     class ModelsFetched(Message):
-        def __init__(self, base_url: str, models: list[str], error: str | None) -> None:
+        def __init__(self, base_url: str, models: list[str], error: str | None, status: int | None = None) -> None:
             super().__init__()
             self.base_url = base_url
             self.models = models
             self.error = error
+            self.status = status  # the HTTP status of a refusal, when there was one
 
     def __init__(self, config_path: Path, *, servers: Sequence[LocalServer] = LOCAL_SERVERS,
                  fetch_models: FetchModels = list_models, probe_timeout: float = 0.8,
-                 fetch_timeout: float = 5.0) -> None:
+                 fetch_timeout: float = 5.0, clock: Callable[[], float] = time.monotonic) -> None:
         super().__init__()
+        self.clock = clock
+        self._interrupted_at: float | None = None
         self.config_path = Path(config_path).expanduser()
         self.servers = tuple(servers)
         self.fetch_models = fetch_models
@@ -158,7 +168,9 @@ class SetupScreen(Screen[Path | None]):
                 models = list(self.fetch_models(base_url, api_key, self.fetch_timeout))
             self.post_message(self.ModelsFetched(base_url, models, None))
         except Exception as e:
-            self.post_message(self.ModelsFetched(base_url, [], str(e).splitlines()[0] if str(e) else type(e).__name__))
+            status = getattr(e, "status", None)
+            self.post_message(self.ModelsFetched(base_url, [], str(e).splitlines()[0] if str(e) else type(e).__name__,
+                                                 status if isinstance(status, int) else None))
 
     @on(Probed)
     def _probed(self, event: Probed) -> None:
@@ -183,6 +195,11 @@ class SetupScreen(Screen[Path | None]):
         if event.base_url != self._base_url():
             return  # the person changed the URL meanwhile
         self.fetching = False
+        if event.error and event.status in KEY_REFUSED:  # the key is the problem: no model name helps
+            typed = self.query_one("#api-key", Input).value.strip()
+            problem = "The API key was refused" if typed else "This endpoint needs an API key"
+            self._say(f"{problem} ({event.error}). Enter the key in API key and press Enter to fetch again.", "error")
+            return
         if event.error:
             self._say(f"Could not list models: {event.error}. Type the model name instead.", "error")
             return
@@ -268,6 +285,25 @@ class SetupScreen(Screen[Path | None]):
 
     def action_cancel(self) -> None:
         self.dismiss(None)
+
+    def action_interrupt(self) -> None:
+        now = self.clock()
+        if self._interrupted_at is not None and now - self._interrupted_at <= QUIT_WINDOW:
+            self.dismiss(None)
+            return
+        self._interrupted_at = now
+        self._say("Ctrl-C again to quit (nothing is saved).", "warning")
+
+    def action_quit_key(self) -> None:
+        """Ctrl-D as in the app: quits from an empty field; in a field with text it deletes the character
+        under the cursor."""
+        field = self.focused
+        if not isinstance(field, Input) or not field.value:
+            self.dismiss(None)
+        elif field.cursor_position < len(field.value):
+            field.action_delete_right()
+        else:
+            self._say("Ctrl-D quits from an empty field · Ctrl-C twice quits.", "warning")
 
     # ------------------------------------------------------------------ helpers
 
