@@ -41,6 +41,9 @@ MAX_RETRY_AFTER = 60.0  # seconds; a longer wait is not worth blocking a person'
 BACKOFF_BASE = 1.0
 SNIPPET_BYTES = 2048  # of a body that was not an event stream, kept to show its start
 SNIPPET_CHARS = 120
+# A whole JSON answer (a server that ignored `stream: true`) has one of these: a Chat completion's
+# choices, a Messages answer's content or type, or an error object; anything else is not an answer.
+_WHOLE_ANSWER_KEYS = frozenset({"choices", "content", "type", "object", "error"})
 
 
 class Assembler(Protocol):
@@ -247,7 +250,16 @@ class HttpStreamer:
             raw = response.read()
         except httpx.TransportError as exc:
             raise ProviderError(f"provider '{self.name}' answer was cut mid-way: {one_line(str(exc), 200)}") from None
-        yield from assembler.feed_data(raw.decode("utf-8", errors="replace"))
+        text = raw.decode("utf-8", errors="replace")
+        try:
+            whole = json.loads(text)
+        except ValueError:
+            whole = None
+        if not isinstance(whole, dict) or not whole.keys() & _WHOLE_ANSWER_KEYS:
+            kind = response.headers.get("content-type", "").split(";")[0].strip()
+            raise ProviderError(f"provider '{self.name}' answered 200 {kind}, not an event stream or a completion: "
+                                f"{clean(one_line(text, SNIPPET_CHARS)) or '(an empty body)'}")
+        yield from assembler.feed_data(text)
         yield assembler.finish()
 
 

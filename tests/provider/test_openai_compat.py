@@ -302,3 +302,15 @@ def test_an_event_stream_with_no_event_is_an_error_and_one_with_no_content_is_an
         collect(provider(loopback([Turn(events=[], done=False)])))
     done = collect(provider(loopback([Turn(events=[chunk(role="assistant", content=""), chunk(finish="stop")])])))[-1]
     assert isinstance(done, StreamDone) and done.content == "" and done.finish_reason == "stop"
+
+
+@pytest.mark.parametrize("body", [b"", b"[]", b"null", b'{"status": "ok"}', b"<html>maintenance</html>"])
+def test_a_200_json_body_that_is_no_completion_is_an_error_too(body):
+    import httpx
+
+    transport = httpx.MockTransport(lambda request: httpx.Response(200, content=body,
+                                                                  headers={"content-type": "application/json"}))
+    p = OpenAICompatProvider(name="x", base_url="http://example.invalid/v1", api_key=None, transport=transport)
+    with pytest.raises(ProviderError, match=r"^provider 'x' answered 200 application/json, not an event stream or a "
+                                            r"completion: "):
+        collect(p)
