@@ -127,3 +127,16 @@ async def test_reset_asks_whether_to_keep_the_always_answers(loopback, tmp_path)
         assert app.session.gate.permissions() == []
         # the note arrives in its own message after the new session's: waited for, not raced
         await until(pilot, lambda: any(b.text == "forgot write_file: such calls ask again" for b in app.model.conv.blocks))
+
+
+async def test_a_200_html_page_is_an_error_block_not_a_blank_answer(loopback, tmp_path):
+    from loopback import Turn
+
+    srv = loopback([Turn(body="<html><body>Welcome to nginx!</body></html>", content_type="text/html")])
+    app = app_for(config_for(srv.base_url, tmp_path), tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press(*"hi", "enter")
+        await until(pilot, lambda: not app.model.run.running and app.model.conv.blocks[-1].kind == "error")
+        assert app.model.conv.blocks[-1].text == ("provider 'loop' answered 200 text/html, not an event stream: "
+                                                  "<html><body>Welcome to nginx!</body></html>")
+        assert not [b for b in app.model.conv.blocks if b.kind == "text"]
