@@ -99,6 +99,35 @@ async def test_an_editor_not_found_gives_the_terminal_back(tmp_path, monkeypatch
         assert app.query_one(PromptArea).text == "keep me"
 
 
+async def test_ctrl_c_in_the_terminal_while_the_editor_runs_gives_the_terminal_back(tmp_path, monkeypatch):
+    """While suspended the terminal is in its own mode, so Ctrl-C there is a real SIGINT: the
+    KeyboardInterrupt out of the editor's run once left the app suspended, like a missing editor."""
+    import subprocess
+
+    editor = tmp_path / "slow-editor"
+    editor.write_text("#!/bin/sh\nexit 0\n")
+    editor.chmod(0o755)
+    monkeypatch.setenv("VISUAL", str(editor))
+
+    def interrupted(*_args, **_kwargs):
+        raise KeyboardInterrupt
+
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        calls: list[str] = []
+        driver = type(app._driver)
+        monkeypatch.setattr(driver, "can_suspend", property(lambda _self: True))
+        monkeypatch.setattr(driver, "suspend_application_mode", lambda _self: calls.append("suspend"))
+        monkeypatch.setattr(driver, "resume_application_mode", lambda _self: calls.append("resume"))
+        monkeypatch.setattr(subprocess, "run", interrupted)
+        await pilot.press(*"keep me")
+        await until(pilot, lambda: app.model.input.draft == "keep me")
+        await pilot.press("ctrl+g")
+        await until(pilot, lambda: "was interrupted" in app.model.screen.note)
+        assert calls == ["suspend", "resume"]
+        assert app.query_one(PromptArea).text == "keep me"
+
+
 # --------------------------------------------------------------------------- Ctrl-R
 
 

@@ -85,6 +85,8 @@ def _run(app: AppHost, argv: list[str], name: str) -> str:
             failed = not_found
         except (OSError, subprocess.SubprocessError) as e:
             failed = f"editor {argv[0]!r} (${name}) did not run: {e}; the prompt is unchanged"
+        except KeyboardInterrupt:  # Ctrl-C in the terminal while suspended is a real SIGINT
+            failed = f"editor {argv[0]!r} (${name}) was interrupted; the prompt is unchanged"
 
     try:
         # Textual's suspend resumes only when its block ends without raising: nothing may escape it
