@@ -130,6 +130,7 @@ class ConversationView(RemeasureNested, VerticalScroll):
         super().__init__(**kwargs)
         self.can_focus = True
         self._conv: ChatLog | None = None
+        self._follow_end = False  # the layout keeps the end in view (arrange)
         self._views: dict[str, BlockView | AnswerView] = {}
         self._order: list[str] = []
         self._earlier = Static("", classes="earlier")
@@ -251,8 +252,21 @@ class ConversationView(RemeasureNested, VerticalScroll):
                 new_focus.add_class("-focused")
                 self.scroll_to_widget(new_focus, animate=False)
         self._conv, self._now = conv, now
-        if conv.follow and conv.focused is None:
+        follow_end = conv.follow and conv.focused is None and bool(conv.blocks)
+        if follow_end and not self._follow_end:
+            self._anchor_released = False  # a wheel's scroll released it (Textual's own); following again takes it back
+        self._follow_end = follow_end
+        if conv.follow and conv.focused is None and self.scroll_y < self.max_scroll_y:
             self.scroll_end(animate=False, immediate=False)
+
+    def arrange(self, size: Size, optimal: bool = False) -> Any:
+        """Followed and taller than the screen, the end is kept in view by the layout that moves it: Textual's
+        anchor sets the scroll as the blocks are arranged, where a scroll after each layout cost a frame of its
+        own (issue #26). A conversation shorter than the screen is not anchored (its scroll would go below 0)."""
+        result = super().arrange(size, optimal)
+        shown = self.container_size.height - self.scrollbar_size_horizontal
+        self._anchored = self._follow_end and result.spatial_map.total_region.bottom > shown > 0
+        return result
 
     def _size_updated(self, size: Size, virtual_size: Size, container_size: Size, layout: bool = True) -> bool:
         """Its new virtual size asks for no second layout (view/no_echo.py); it keeps a followed end in view."""
