@@ -76,6 +76,17 @@ async def test_a_missing_or_failing_editor_is_one_line_and_the_prompt_stays(tmp_
         assert app.query_one(PromptArea).text == "keep me"
 
 
+def suspend_calls(app, monkeypatch) -> list[str]:
+    """The test driver made to say it can suspend (as a real terminal's does), recording the suspends
+    and resumes: Pilot's own cannot, so the suspended path would never run."""
+    calls: list[str] = []
+    driver = type(app._driver)
+    monkeypatch.setattr(driver, "can_suspend", property(lambda _self: True))
+    monkeypatch.setattr(driver, "suspend_application_mode", lambda _self: calls.append("suspend"))
+    monkeypatch.setattr(driver, "resume_application_mode", lambda _self: calls.append("resume"))
+    return calls
+
+
 async def test_an_editor_not_found_gives_the_terminal_back(tmp_path, monkeypatch):
     """With a real terminal (suspend supported), an editor that is not installed (`VISUAL="code --wait"`
     without code) once left the app suspended: blank screen, raw keys, draft lost. Textual's suspend
@@ -85,11 +96,7 @@ async def test_an_editor_not_found_gives_the_terminal_back(tmp_path, monkeypatch
     monkeypatch.setenv("PATH", str(tmp_path))
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
-        calls: list[str] = []
-        driver = type(app._driver)
-        monkeypatch.setattr(driver, "can_suspend", property(lambda _self: True))
-        monkeypatch.setattr(driver, "suspend_application_mode", lambda _self: calls.append("suspend"))
-        monkeypatch.setattr(driver, "resume_application_mode", lambda _self: calls.append("resume"))
+        calls = suspend_calls(app, monkeypatch)
         await pilot.press(*"keep me")
         await until(pilot, lambda: app.model.input.draft == "keep me")
         await pilot.press("ctrl+g")
@@ -114,11 +121,7 @@ async def test_ctrl_c_in_the_terminal_while_the_editor_runs_gives_the_terminal_b
 
     app = make_app()
     async with app.run_test(size=(100, 30)) as pilot:
-        calls: list[str] = []
-        driver = type(app._driver)
-        monkeypatch.setattr(driver, "can_suspend", property(lambda _self: True))
-        monkeypatch.setattr(driver, "suspend_application_mode", lambda _self: calls.append("suspend"))
-        monkeypatch.setattr(driver, "resume_application_mode", lambda _self: calls.append("resume"))
+        calls = suspend_calls(app, monkeypatch)
         monkeypatch.setattr(subprocess, "run", interrupted)
         await pilot.press(*"keep me")
         await until(pilot, lambda: app.model.input.draft == "keep me")
