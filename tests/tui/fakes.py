@@ -14,6 +14,7 @@ from mrsmith_tui.core.usage import UsageLedger
 from mrsmith_tui.tools.approval import ApprovalGate, PolicyApprover
 from mrsmith_tui.tools.base import ApprovalQuery
 from mrsmith_tui.tools.services import Services
+from mrsmith_tui.tui.update import update
 
 AT = 1_700_000_000.0  # frozen time for every scripted Msg
 
@@ -149,3 +150,12 @@ def fleet_factory(made: list) -> Callable[[Any, Any], FakeSession]:
         made.append(session)
         return session
     return make
+
+
+def fold(model, *msgs_):
+    """The model after `update` took each Msg in turn, and every effect they asked for."""
+    effects = []
+    for msg in msgs_:
+        model, more = update(model, msg)
+        effects.extend(more)
+    return model, effects

@@ -10,7 +10,8 @@ from mrsmith_tui import msgs as m
 from mrsmith_tui.core.custom_commands import CommandSet, CustomCommand
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.update import effects as fx
-from mrsmith_tui.tui.update import initial_model, update
+from mrsmith_tui.tui.update import initial_model
+from tests.tui.fakes import fold
 from tests.tui.pilot import until
 from tests.tui.test_e2e import _turn_over as turn_over
 from tests.tui.test_e2e import app_for, config_for
@@ -20,14 +21,6 @@ REVIEW = CustomCommand(name="/review", body="Review $ARGUMENTS carefully", origi
 PR = CustomCommand(name="/git:pr", body="Open a PR", origin="user", path="~/.config/mrsmith/commands/git/pr.md")
 FOUND = CommandSet(commands=(PR, REVIEW), broken=(("/bad", ".mrsmith/commands/bad.md: front matter line 2: x"),),
                    warnings=(".mrsmith/commands/bad.md: front matter line 2: x",))
-
-
-def fold(model, *msgs_):
-    effects = []
-    for msg in msgs_:
-        model, more = update(model, msg)
-        effects.extend(more)
-    return model, effects
 
 
 def loaded():

@@ -23,16 +23,8 @@ from mrsmith_tui.tui.view.blocks import _wrap, render_tool
 from mrsmith_tui.tui.view.prompt_box import PromptArea, line_breaks
 from mrsmith_tui.tui.view.welcome import welcome_content
 from tests.tui.commands.fake_context import FakeContext
-from tests.tui.fakes import AT, CONFIG, Clock, factory
+from tests.tui.fakes import AT, CONFIG, Clock, factory, fold
 from tests.tui.pilot import painted, settled, until
-
-
-def fold(model, *msgs_):
-    effects = []
-    for msg in msgs_:
-        model, more = update(model, msg)
-        effects.extend(more)
-    return model, effects
 
 
 def running():

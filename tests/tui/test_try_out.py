@@ -9,20 +9,11 @@ from mrsmith_tui import msgs as m
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.app import MrSmithApp
 from mrsmith_tui.tui.update import effects as fx
-from mrsmith_tui.tui.update import initial_model, update
+from mrsmith_tui.tui.update import initial_model
 from mrsmith_tui.tui.update.commands import help_text
 from mrsmith_tui.tui.view.welcome import welcome_content
-from tests.tui.fakes import AT, CONFIG, factory
+from tests.tui.fakes import AT, CONFIG, factory, fold
 from tests.tui.pilot import until
-
-
-def fold(model, *msgs_):
-    effects = []
-    for msg in msgs_:
-        model, more = update(model, msg)
-        effects.extend(more)
-    return model, effects
-
 
 WELCOME = ui.Welcomed(at=AT, folder="/proj", last_id="0193-abc", last_when="yesterday", last_turns=2, can_resume=True)
 MCP_FAILED = "mcp server proj failed: Connection closed (/mcp list)"

@@ -5,17 +5,10 @@ from __future__ import annotations
 from mrsmith_tui import msgs as m
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.model import fit_status, sidebar_visible, status_fields
-from mrsmith_tui.tui.update import GRACE, completions, initial_model, key_route, update
+from mrsmith_tui.tui.update import GRACE, completions, initial_model, key_route
 from mrsmith_tui.tui.update import effects as fx
 from mrsmith_tui.tui.update.requests import takes_keys
-
-
-def fold(model, *msgs_):
-    effects = []
-    for msg in msgs_:
-        model, more = update(model, msg)
-        effects.extend(more)
-    return model, effects
+from tests.tui.fakes import fold
 
 
 def fresh(**kw):
