@@ -35,6 +35,7 @@ from mrsmith_tui.tui.shell.attention import Attention
 from mrsmith_tui.tui.shell.bridge import CoalescingSink, TuiApprover
 from mrsmith_tui.tui.shell.command_context import ShellCommandContext
 from mrsmith_tui.tui.shell.custom_loader import palette_commands, start_custom_commands
+from mrsmith_tui.tui.shell.early_input import keep_early_input, mount_editor, prompt_text
 from mrsmith_tui.tui.shell.effect_runner import carry_out
 from mrsmith_tui.tui.shell.history_file import default_history_path, load_history
 from mrsmith_tui.tui.shell.key_first import KeyFirstScreen
@@ -49,13 +50,14 @@ from mrsmith_tui.tui.shell.welcome import start_welcome
 from mrsmith_tui.tui.shell.worker import RunWorker, settle_memory
 from mrsmith_tui.tui.update import initial_model, update
 from mrsmith_tui.tui.view.chat_view import BlockClicked, ConversationKey, ConversationView, UserScrolled
-from mrsmith_tui.tui.view.prompt_box import PromptArea
+from mrsmith_tui.tui.view.prompt_stand_in import PromptStandIn
 from mrsmith_tui.tui.view.sidebar import PanelKeyPressed, PanelRowClicked, SidebarView, TypedAway
 from mrsmith_tui.tui.view.status import StatusBar
 
 if TYPE_CHECKING:  # what the first frame does not need is imported when used (start-up time, #26)
     from mrsmith_tui.config.schema import Config
     from mrsmith_tui.core.session_api import Session
+    from mrsmith_tui.tui.view.prompt_box import PromptArea
 
 # ui.* Msgs the app makes whose text is shown as is (key and scroll events are left alone)
 _SHOWN_AS_TEXT = (ui.Note, ui.AgentSwitched, m.Error, m.Warning)
@@ -108,6 +110,7 @@ class MrSmithApp(App[int]):
         self._welcome = welcome  # gather the welcome (tests with a frozen screen leave it out)
         self._pick_session = pick_session  # `--resume` without an id: the /sessions picker once started
         self._first_frame = first_frame  # the program's own start: garbage collection resumes (cli.startup_gc)
+        self.prompt_area: PromptArea | None = None  # the main screen's editor, once mounted (after the first frame)
         self.model = self._initial_model(config)
         self._markdown = MarkdownTheme(self)
         self.theme_path = theme_path  # where /theme keeps the chosen theme (None: not kept)
@@ -141,10 +144,11 @@ class MrSmithApp(App[int]):
         return super().get_css_variables() if self._themed else {}
 
     def get_default_screen(self) -> Screen[Any]:
-        # The prompt takes the focus as the screen is composed; Textual's own choice would be the conversation,
+        # Nothing takes the focus as the screen is composed: the prompt's editor takes it once mounted, after
+        # the first frame (keys meanwhile: shell/early_input.py). Textual's own choice would be the conversation,
         # and each move restyles the widgets it leaves and enters (~3 ms of the first frame, #26).
         screen = KeyFirstScreen(id="_default")  # a key is painted before a pending layout (shell/key_first.py)
-        screen.AUTO_FOCUS = "#conversation" if self.link.read_only else "#prompt"  # type: ignore[misc]  # this one screen's
+        screen.AUTO_FOCUS = "#conversation" if self.link.read_only else ""  # type: ignore[misc]  # this one screen's
         return screen
 
     def compose(self) -> ComposeResult:
@@ -152,9 +156,8 @@ class MrSmithApp(App[int]):
             yield ConversationView(id="conversation")
             yield SidebarView(id="sidebar")
         yield Static("", id="note")
-        prompt = PromptArea(id="prompt")
-        prompt.display = not self.link.read_only  # `mrsmith view`: nothing to send, so no prompt
-        yield prompt
+        if not self.link.read_only:  # `mrsmith view`: nothing to send, so no prompt
+            yield PromptStandIn(id="prompt-stand-in")  # the editor replaces it after the first frame
         yield StatusBar(id="status")
 
     def on_mount(self) -> None:
@@ -162,10 +165,10 @@ class MrSmithApp(App[int]):
             self.ui(m.Warning, text=warning, code="theme")
         self._markdown.follow()
         self.model = replace(self.model, themes_known=tuple(sorted(self.available_themes)))
-        if not self.link.read_only:
-            self.query_one(PromptArea).focus()
-        else:
+        if self.link.read_only:
             self.query_one(ConversationView).focus()
+        else:
+            keep_early_input(self)  # the keys typed before the prompt's editor is mounted
         self.ui(ui.Resized, width=self.size.width, height=self.size.height)
         outbound = OutboundFilter()
         for msg in self._replay:  # a recorded session: its text is as untrusted as a live one's
@@ -173,12 +176,13 @@ class MrSmithApp(App[int]):
                 self.dispatch(shown)
         self.painter.request()
         # The welcome, the custom commands and the session (provider, tools, skills) are gathered and
-        # composed in threads once the first frame is on screen (their CPU held it up, #26); the prompt
-        # takes keys meanwhile, and a prompt sent before the session is ready waits.
+        # composed in threads once the first frame is on screen (their CPU held it up, #26), after the prompt's
+        # editor; keys typed before it are kept for it, and a prompt sent before the session is ready waits.
         self.call_after_refresh(self._after_first_frame)
 
-    def _after_first_frame(self) -> None:
+    async def _after_first_frame(self) -> None:
         self._first_frame()
+        await mount_editor(self)  # none in `mrsmith view`
         if self._welcome and not self.link.read_only:
             start_welcome(self, self._config, self._sessions_root)
         start_custom_commands(self)
@@ -254,7 +258,7 @@ class MrSmithApp(App[int]):
         self.ui(event.cls, **event.fields)
 
     def on_text_area_changed(self, event: PromptArea.Changed) -> None:
-        if isinstance(event.text_area, PromptArea):
+        if event.text_area is self.prompt_area:
             self.painter.draft_in_widget = event.text_area.text
             self.ui(ui.DraftChanged, text=event.text_area.text)
 
@@ -315,9 +319,8 @@ class MrSmithApp(App[int]):
         self.ui(ui.InterruptKey)
 
     def action_quit_key(self) -> None:
-        prompt = self.query_one(PromptArea)
-        self.ui(ui.QuitKey, typed=prompt.text,
-                after_cursor=prompt.has_focus and prompt.cursor_location != prompt.document.end)
+        typed, after_cursor = prompt_text(self)
+        self.ui(ui.QuitKey, typed=typed, after_cursor=after_cursor)
 
     def action_cancel(self) -> None:
         self.ui(ui.CancelKey)

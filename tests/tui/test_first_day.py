@@ -47,10 +47,9 @@ def test_a_lone_cr_and_crlf_are_line_breaks():
 async def test_a_paste_with_cr_line_breaks_reaches_the_prompt_as_lines():
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        prompt = app.query_one(PromptArea)
         app.post_message(events.Paste("first\rsecond\rthird"))  # as the terminal sends it
         await until(pilot, lambda: app.model.input.draft == "first\nsecond\nthird")
-        assert "␍" not in prompt.text
+        assert app.prompt_area is not None and "␍" not in app.prompt_area.text
 
 
 # ------------------------------------------------------------------ 2. Tab and Shift-Tab lose no key
@@ -125,7 +124,7 @@ async def test_end_in_the_prompt_jumps_to_new_output_below():
             app.dispatch(ui.Note(text=f"line {i}\n" * 3, at=AT))
         app.dispatch(ui.Scrolled(at_bottom=False, at=AT))
         app.dispatch(ui.Note(text="news", at=AT))
-        await until(pilot, lambda: app.query_one(PromptArea).output_below)
+        await until(pilot, lambda: app.prompt_area is not None and app.prompt_area.output_below)
         await pilot.press("end")
         await until(pilot, lambda: app.model.conv.follow and not app.model.conv.unseen)
 
@@ -137,8 +136,8 @@ async def test_mrsmith_view_shows_no_prompt():
     app = MrSmithApp(None, config=CONFIG, history_path=None, replay=[m.Notice(text="recorded", at=AT)])
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: app.model.conv.blocks)
-        assert not app.query_one(PromptArea).display
-        assert app.focused is not app.query_one(PromptArea)
+        assert not app.query(PromptArea) and app.prompt_area is None
+        assert app.focused is app.query_one("#conversation")
 
 
 # ------------------------------------------------------------------ 9. question glyphs

@@ -21,7 +21,8 @@ REPO = Path(__file__).resolve().parents[2]
 # through `secrets` (a request id's random prefix is read from os.urandom).
 # The welcome's reading of the recorded sessions and the custom commands' scan of their folders start
 # once the first frame is on screen too, and so does what must be in place before the first child process
-# (cli.first_child: the background jobs' module, ctypes for prctl).
+# (cli.first_child: the background jobs' module, ctypes for prctl). The prompt's editor (Textual's
+# TextArea and its document) is mounted after it, in its stand-in's place (shell/early_input.py).
 NOT_BEFORE_THE_FIRST_FRAME = ("mrsmith_tui.core.session_api", "mrsmith_tui.core.session", "mrsmith_tui.core.prompt_run",
                               "mrsmith_tui.security.tree_secrets", "mrsmith_tui.provider", "mrsmith_tui.agents.compose",
                               "mrsmith_tui.tools.registry", "mrsmith_tui.tools.builtin", "mrsmith_tui.tools.base",
@@ -29,6 +30,7 @@ NOT_BEFORE_THE_FIRST_FRAME = ("mrsmith_tui.core.session_api", "mrsmith_tui.core.
                               "mrsmith_tui.tui.screens", "mrsmith_tui.session", "mrsmith_tui.core.command_files",
                               "pydantic", "mrsmith_tui.records_check",  # the config, Msgs and themes need none
                               "secrets", "hashlib", "mrsmith_tui.tools.outcome", "mrsmith_tui.tools.jobs", "ctypes",
+                              "textual.widgets._text_area", "textual.document", "mrsmith_tui.tui.view.prompt_box",
                               *(f"mrsmith_tui.tui.commands.{family}" for family in FAMILIES))  # at the first `/`
 
 CHILD = """

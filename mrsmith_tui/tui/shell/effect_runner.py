@@ -16,7 +16,6 @@ from mrsmith_tui.tui.shell.file_index_job import index_in_background
 from mrsmith_tui.tui.shell.history_file import append_history
 from mrsmith_tui.tui.shell.toasts import toast
 from mrsmith_tui.tui.update import effects as fx
-from mrsmith_tui.tui.view.prompt_box import PromptArea
 from mrsmith_tui.tui.view.sidebar import SidebarView
 
 if TYPE_CHECKING:
@@ -53,7 +52,8 @@ def carry_out(app: AppHost, effect: fx.Effect) -> None:
     elif isinstance(effect, fx.IndexFiles):
         index_in_background(app)
     elif isinstance(effect, fx.DeleteRight):
-        app.query_one(PromptArea).action_delete_right()
+        if app.prompt_area is not None:
+            app.prompt_area.action_delete_right()
     elif isinstance(effect, fx.Notify):
         toast(app, effect.text)  # a burst of them (a fleet finishing) is one toast
 
@@ -97,5 +97,5 @@ def _focus(app: AppHost, target: str) -> None:
         sidebar = app.query_one(SidebarView)
         sidebar.can_focus = True
         app.call_after_refresh(sidebar.focus)  # once the sync above has shown it
-    elif target == "prompt" and app.screen is app.screen_stack[0]:
-        app.query_one(PromptArea).focus()
+    elif target == "prompt" and app.screen is app.screen_stack[0] and app.prompt_area is not None:
+        app.prompt_area.focus()

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from mrsmith_tui.core.session_api import Session
     from mrsmith_tui.tui import model as ui
     from mrsmith_tui.tui.shell.pacing import Pace
+    from mrsmith_tui.tui.view.prompt_box import PromptArea
 
 
 class LinkPart(Protocol):
@@ -62,6 +63,7 @@ class AppHost(Protocol):
     # the app's own (the model and the theme are set by the glue, the rest only read)
     model: ui.Model
     theme: str
+    prompt_area: PromptArea | None  # the main screen's editor: mounted after the first frame; none in `mrsmith view`
 
     @property
     def clock(self) -> Callable[[], float]: ...

@@ -15,16 +15,27 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from textual import events
 from textual.screen import Screen
 
 if TYPE_CHECKING:
     from textual.widget import Widget
 
+    from mrsmith_tui.tui.shell.early_input import EarlyInput
+
 
 class KeyFirstScreen(Screen[Any]):
-    """The main screen; `key_waiting` is set by the app when a key arrives."""
+    """The main screen; `key_waiting` is set by the app when a key arrives. Until the prompt's editor
+    is mounted, the keys and pastes handed to the screen are kept in `early_input` (shell/early_input.py)."""
 
     key_waiting = False
+    early_input: EarlyInput | None = None
+
+    def _forward_event(self, event: events.Event) -> None:
+        if self.early_input is not None and isinstance(event, (events.Key, events.Paste)) and not event.is_forwarded:
+            self.early_input.take(event)
+            return
+        super()._forward_event(event)
 
     def _on_timer_update(self) -> None:
         if self.is_current and not self.app._batch_count:

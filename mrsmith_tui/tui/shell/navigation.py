@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.view.chat_view import ConversationView
-from mrsmith_tui.tui.view.prompt_box import PromptArea
 
 if TYPE_CHECKING:
     from mrsmith_tui.tui.shell.host import AppHost
@@ -27,8 +26,8 @@ def conversation_key(app: AppHost, action: str) -> None:
         app.ui(ui.CloseAgent)
     else:
         app.ui(ui.FocusMove, step=0)
-        if not app.link.read_only:
-            app.query_one(PromptArea).focus()
+        if app.prompt_area is not None:  # none in `mrsmith view`
+            app.prompt_area.focus()
 
 
 def typed_away(app: AppHost, character: str, send: bool) -> None:
@@ -37,10 +36,12 @@ def typed_away(app: AppHost, character: str, send: bool) -> None:
         app.ui(ui.PanelKey, action="leave")
     if app.model.screen.agent_open is not None:
         app.ui(ui.CloseAgent)
-    prompt = app.query_one(PromptArea)
+    prompt = app.prompt_area
+    if prompt is None:  # not mounted yet: this is the first frame
+        return
     prompt.focus()
     if send:
-        prompt.post_message(PromptArea.Send(prompt.text))
+        prompt.post_message(prompt.Send(prompt.text))
     elif character == "\b":
         prompt.action_delete_left()
     else:

@@ -18,12 +18,12 @@ from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.model import NOTE_SECONDS, sidebar_takes_screen, sidebar_visible
 from mrsmith_tui.tui.shell.custom_loader import completion_label
 from mrsmith_tui.tui.view.chat_view import ConversationView
-from mrsmith_tui.tui.view.prompt_box import PromptArea
 from mrsmith_tui.tui.view.sidebar import SidebarView
 from mrsmith_tui.tui.view.status import StatusBar
 
 if TYPE_CHECKING:
     from mrsmith_tui.tui.shell.host import AppHost
+    from mrsmith_tui.tui.view.prompt_box import PromptArea
 
 SPINNER_INTERVAL = 0.1  # 10 fps, only while something runs
 SCREEN_FPS = 120  # the most often a changed screen is painted; Textual's default is 60
@@ -90,7 +90,14 @@ class Painter:
         if visible:
             sidebar.show(model.sidebar, model.now)
         self._render_note(model)
-        prompt = app.query_one(PromptArea)
+        prompt = app.prompt_area
+        if prompt is not None:  # mounted just after the first frame
+            self._render_prompt(prompt, model)
+        app.query_one(StatusBar).show(model)
+        app.routes.sync(model)
+        self._sync_spinner(model)
+
+    def _render_prompt(self, prompt: PromptArea, model: ui.Model) -> None:
         # Push the draft into the widget only when update changed it (history recall, completion,
         # clearing after send). A draft that came from the widget is already there; pushing it back
         # on every render would undo keys typed since that DraftChanged was posted.
@@ -101,9 +108,6 @@ class Painter:
         prompt.searching = model.input.search is not None
         prompt.request_waiting = model.pending.head is not None and not model.pending.armed
         prompt.output_below = model.conv.unseen and not model.conv.follow
-        app.query_one(StatusBar).show(model)
-        app.routes.sync(model)
-        self._sync_spinner(model)
 
     def _render_note(self, model: ui.Model) -> None:
         note = self._app.query_one("#note", Static)

@@ -14,7 +14,6 @@ from textual.widgets import Input
 
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.update import answer_for, key_route
-from mrsmith_tui.tui.view.prompt_box import PromptArea
 
 if TYPE_CHECKING:
     from mrsmith_tui.tui.shell.host import AppHost
@@ -62,7 +61,9 @@ def _modal_takes_paste(app: AppHost) -> bool:
 
 def type_into_prompt(app: AppHost, character: str, at: float) -> None:
     """The person was typing, not answering: the key joins the prompt and the request waits again."""
-    prompt = app.screen_stack[0].query_one(PromptArea)
+    prompt = app.prompt_area
+    if prompt is None:  # a request comes from a session, composed after the editor is mounted
+        return
     prompt.insert(character)
     app.painter.draft_in_widget = prompt.text
     app.dispatch(ui.TypedIntoPrompt(text=prompt.text, at=at))

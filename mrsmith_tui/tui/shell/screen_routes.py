@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.view.blocks import review_text
-from mrsmith_tui.tui.view.prompt_box import PromptArea
 
 if TYPE_CHECKING:
     from mrsmith_tui.tui.screens.agent_screen import AgentScreen
@@ -62,8 +61,8 @@ class ScreenRoutes:
                 current.dismiss(None)
         if head is not None and self.modal is None:
             asked, self.moved_to_request = self.moved_to_request, False
-            prompt = app.screen_stack[0].query_one(PromptArea)
-            if not model.input.draft and prompt.text:
+            prompt = app.prompt_area
+            if not model.input.draft and prompt is not None and prompt.text:
                 # Armed on an empty prompt, but a key typed just before has not reached update yet
                 # (its DraftChanged is still queued): the prompt holds text, so the request waits.
                 app.painter.draft_in_widget = prompt.text

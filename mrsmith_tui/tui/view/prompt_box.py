@@ -12,6 +12,7 @@ from textual.widgets.text_area import Edit, EditResult
 from mrsmith_tui.msgs import Msg
 from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.tui import model as ui
+from mrsmith_tui.tui.view.prompt_stand_in import PLACEHOLDER
 
 
 def line_breaks(text: str) -> str:
@@ -50,7 +51,7 @@ class PromptArea(TextArea):
     def __init__(self, **kwargs) -> None:
         super().__init__("", soft_wrap=True, show_line_numbers=False, tab_behavior="focus",
                          compact=True, highlight_cursor_line=False,
-                         placeholder="Ask mrsmith…  (Enter send · Ctrl-J newline · /help)", **kwargs)
+                         placeholder=PLACEHOLDER, **kwargs)
         self.cursor_blink = False
         self.completing = False  # set by the shell while slash completions are offered
         self.request_waiting = False  # set by the shell while a request waits behind the typed text
