@@ -4,7 +4,8 @@ The summary replaces them in the context, not in the history (the person can sti
 and export everything): the replaced messages are marked `compacted` and the summary is
 put after them (`session.rebuild.apply_compaction`). The newest `keep_turns` turns stay
 whole. The transcript gets a `usage` and a `compaction` record, so a resumed session
-compacts the same way; the context gauge drops to the estimated size of what is left.
+compacts the same way; the context gauge drops to the estimated size of what is left. A
+summary that would not make the context smaller is dropped (only its `usage` is recorded).
 
 Call it between runs (the TUI's /compact, or `maybe_auto_compact` before a turn when the
 agent sets autoCompact and the context is at 90 % of its limit).
@@ -22,6 +23,7 @@ from mrsmith_tui.core.session_api import Compactable
 from mrsmith_tui.history import HistoryEntry, UserEntry
 from mrsmith_tui.provider.types import ChatRequest, ProviderError, StreamDone, StreamText
 from mrsmith_tui.session.rebuild import apply_compaction
+from mrsmith_tui.words import counted
 
 __all__ = ["AUTO_COMPACT_PERCENT", "COMPACT_INSTRUCTION", "compact", "compaction_cut", "maybe_auto_compact"]
 
@@ -93,7 +95,7 @@ def compact(session: Compactable, cancel: CancelToken, *, keep_turns: int = 1) -
     system = session.system_prompt()
     # "was" measures the context the way "now" does (the estimator), not the last prompt's size
     before = session.conversation.estimator.context(system, history, thinking)
-    session.sink(msgs.Notice(text=f"compacting {cut - start} earlier messages…"))
+    session.sink(msgs.Notice(text=f"compacting {counted(cut - start, 'earlier message')}…"))
     try:
         summary, usage = _summarise(session, system, context_entries(system, history[start:cut]), cancel)
     except Cancelled:
@@ -103,20 +105,33 @@ def compact(session: Compactable, cancel: CancelToken, *, keep_turns: int = 1) -
         session.sink(msgs.Error(text=f"compaction failed: {e.message}"))
         return ""
 
-    apply_compaction(history, summary, cut)
-    estimator = session.conversation.estimator
-    context = estimator.context(system, history, thinking)
+    compacted = list(history)
+    apply_compaction(compacted, summary, cut)
+    context = session.conversation.estimator.context(system, compacted, thinking)
+    # A summary no shorter than what it replaces would cost detail and free nothing (a short
+    # conversation): the call is spent, the context stays as it was.
+    kept = context < before
+    if kept:
+        history[:] = compacted
+    else:
+        context = before
     ledger = session.ledger
     ledger.reset_context()
     # The summary call is spent by the session but is not the context: totals yes, gauge no.
     ledger.add("compact", usage, context_tokens=context)
-    for m in (msgs.UsageReported(usage=usage, context_tokens=context, context_limit=ledger.max_context_tokens),
-              msgs.Compacted(summary=summary, replaces=cut, context_tokens=context)):
+    records: list[msgs.Msg] = [msgs.UsageReported(usage=usage, context_tokens=context, context_limit=ledger.max_context_tokens)]
+    if kept:
+        records.append(msgs.Compacted(summary=summary, replaces=cut, context_tokens=context))
+    for m in records:
         session.sink(m)
         if session.transcript is not None:  # session.records: the compaction's usage right before it
             session.transcript.append(m)
-    was = f" (was {before:,})" if before else ""
-    session.sink(msgs.Notice(text=f"compacted {cut - start} messages into a summary: the context is now ~{context:,} tokens{was}"))
+    if not kept:
+        session.sink(msgs.Notice(text=f"nothing worth compacting: the summary of {counted(cut - start, 'earlier message')} "
+                                      f"is no shorter than they are, so the context is unchanged (~{before:,} tokens)"))
+        return ""
+    session.sink(msgs.Notice(text=f"compacted {counted(cut - start, 'message')} into a summary: "
+                                  f"the context is now ~{context:,} tokens (was ~{before:,})"))
     return summary
 
 

@@ -19,6 +19,8 @@ from mrsmith_tui.msgs import UsageInfo
 from mrsmith_tui.session.rebuild import SUMMARY_PREFIX, rebuild, rebuild_history
 from mrsmith_tui.session.transcript import read_transcript
 
+LONG = "word " * 200  # an answer a summary is shorter than
+
 
 def loopback_config(tmp_path, base_url, **agent_kw) -> Config:
     return Config(
@@ -53,6 +55,7 @@ def test_compact_summarises_older_turns_in_the_context_not_the_history(tmp_path,
     assert all(m.compacted for m in s.history[:2]) and s.history[2].kind == "summary"
     assert len(s.history) == len(history_before) + 1
     assert s.ledger.context_tokens < before
+    assert sink.of(msgs.Notice)[-1].text.startswith("compacted 2 messages into a summary: the context is now ~")
     gauge = sink.of(msgs.UsageReported)[-1]
     assert gauge.context_tokens == s.ledger.context_tokens
 
@@ -84,6 +87,25 @@ def test_compact_with_a_single_turn_does_nothing(tmp_path):
     assert "nothing to compact" in sink.of(msgs.Notice)[-1].text
 
 
+def test_a_summary_no_shorter_than_what_it_replaces_leaves_the_context_and_says_so(tmp_path):
+    summary = "The person said one and I answered a; then they said two. No files were read or changed."
+    s, sink, _ = new_session(two_agents(tmp_path), tmp_path, answer("a"), answer("b"), answer(summary))
+    s.run("one", CancelToken())
+    s.run("two", CancelToken())
+    history = list(s.history)
+    assert compact(s, CancelToken()) == ""
+    assert s.history == history  # no summary in, nothing marked compacted
+    note = sink.of(msgs.Notice)[-1].text
+    assert note.startswith("nothing worth compacting: the summary of 2 earlier messages is no shorter than they are")
+    assert "context is unchanged" in note and "now" not in note
+    assert not sink.of(msgs.Compacted)
+    # the call was spent: counted in the totals and in the transcript, and a resume sees the same history
+    assert s.ledger.turns[-1][0] == "compact"
+    records, _ = read_transcript(s.transcript_path)
+    assert not [r for r in records if isinstance(r, msgs.Compacted)]
+    assert rebuild(records).usage[-1][0] == "compact" and rebuild_history(records) == history
+
+
 def test_a_failed_compaction_leaves_the_context_unchanged(tmp_path):
     from core.fakes import failing
 
@@ -98,7 +120,7 @@ def test_a_failed_compaction_leaves_the_context_unchanged(tmp_path):
 
 def test_auto_compact_only_at_90_percent_with_auto_compact(tmp_path):
     config = two_agents(tmp_path, auto_compact=True, max_context_tokens=1000)
-    s, _sink, _ = new_session(config, tmp_path, answer("a", usage=UsageInfo(prompt_tokens=500, completion_tokens=10)),
+    s, _sink, _ = new_session(config, tmp_path, answer(LONG, usage=UsageInfo(prompt_tokens=500, completion_tokens=10)),
                              answer("b", usage=UsageInfo(prompt_tokens=950, completion_tokens=10)), answer("the summary"))
     s.run("one", CancelToken())
     assert maybe_auto_compact(s, CancelToken()) is None  # 51 %
@@ -132,12 +154,12 @@ def test_usage_report_shows_turns_totals_context_cache_budget_and_subagents():
 
 def test_the_session_auto_compacts_before_the_next_turn_and_offers_compact(tmp_path):
     config = two_agents(tmp_path, auto_compact=True, max_context_tokens=1000)
-    s, _sink, factory = new_session(config, tmp_path, answer("a", usage=UsageInfo(prompt_tokens=400, completion_tokens=10)),
-                                   answer("b", usage=UsageInfo(prompt_tokens=950, completion_tokens=10)), answer("auto summary"), answer("c"))
+    s, _sink, factory = new_session(config, tmp_path, answer(LONG, usage=UsageInfo(prompt_tokens=400, completion_tokens=10)),
+                                   answer(LONG, usage=UsageInfo(prompt_tokens=950, completion_tokens=10)), answer("auto summary"), answer("c"))
     s.run("one", CancelToken())
     s.run("two", CancelToken())
     s.run("three", CancelToken())  # 96 % before it: compacted first, then the turn
     assert factory.requests[2].messages[-1]["content"] == COMPACT_INSTRUCTION
     assert factory.requests[3].messages[1]["content"] == SUMMARY_PREFIX + "auto summary"
     assert s.compact(CancelToken()) == "c"  # /compact: the summary and "two" go, "three" stays
-    assert [m["content"] for m in factory.requests[4].messages[1:-1]] == [SUMMARY_PREFIX + "auto summary", "two", "b"]
+    assert [m["content"] for m in factory.requests[4].messages[1:-1]] == [SUMMARY_PREFIX + "auto summary", "two", LONG]
