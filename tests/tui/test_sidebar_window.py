@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from mrsmith_tui.records import replace
 from mrsmith_tui.tui.model import AgentRow, Sidebar
-from mrsmith_tui.tui.view.sidebar import agent_window, sidebar_lines
+from mrsmith_tui.tui.view.sidebar import agent_facts, agent_window, sidebar_lines
 
 
 def panel(n: int, selected: int | None = None, action: str = "writing") -> Sidebar:
@@ -47,3 +48,11 @@ def test_agents_that_fit_are_all_drawn_with_no_more_markers():
     assert len(set(owners.values())) == 12 and "more" not in text.plain
     unbounded, _ = sidebar_lines(panel(12), now=10.0, width=38)
     assert unbounded.plain == text.plain
+
+
+def test_an_agents_tokens_show_only_once_it_has_reported_usage():
+    row = AgentRow(agent_id="agent-1", label="tests", started=0.0, tool_calls=1)
+    assert agent_facts(row, now=3.0) == ["running", "3.0s", "1 tool"]  # not "0 tok" before a figure is known
+    assert agent_facts(replace(row, tokens=0, tool_calls=2), now=3.0)[2:] == ["2 tools", "0 tok"]
+    text, _ = sidebar_lines(Sidebar(agents=(row,)), now=3.0, width=38)
+    assert "tok" not in text.plain

@@ -424,6 +424,8 @@ def test_context_gauge_warns_at_85_and_errors_at_100():
 
 
 def test_agent_table_from_spawn_state_and_wrapped_msgs():
+    model, _ = fold(fresh(), m.AgentSpawned(agent_id="agent-1", label="tests", task="run the tests", at=1))
+    assert model.sidebar.agents[0].tokens is None  # no usage reported yet: no figure, not 0
     model, _ = fold(fresh(),
                     m.AgentSpawned(agent_id="agent-1", label="tests", task="run the tests", at=1),
                     m.FromAgent(agent_id="agent-1", msg=m.ToolCallStarted(call_id="c", name="shell", arguments="{}",

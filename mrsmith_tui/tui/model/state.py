@@ -122,7 +122,7 @@ class AgentRow(Value):
     started: float = 0.0
     ended: float | None = None
     tool_calls: int = 0
-    tokens: int = 0
+    tokens: int | None = None  # None until the agent reports a model call's usage
     last_action: str = ""
     background: bool = True
 

@@ -86,7 +86,7 @@ def _from_agent(model: Model, msg: m.FromAgent) -> tuple[Model, Effects]:
     if isinstance(inner, m.ToolCallStarted):
         row = replace(row, tool_calls=row.tool_calls + 1, last_action=one_line(f"{inner.name} {inner.summary}", 60))
     elif isinstance(inner, m.UsageReported):
-        row = replace(row, tokens=row.tokens + inner.usage.prompt_tokens + inner.usage.completion_tokens)
+        row = replace(row, tokens=(row.tokens or 0) + inner.usage.prompt_tokens + inner.usage.completion_tokens)
     elif isinstance(inner, m.ReasoningDelta) and row.last_action != "thinking":
         row = replace(row, last_action="thinking")
     elif isinstance(inner, m.TextDelta) and row.last_action != "writing":

@@ -12,6 +12,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from mrsmith_tui.tui.model import TASK_GLYPH, AgentRow, McpRow, Sidebar, duration, one_line, short_count
+from mrsmith_tui.words import counted
 
 TASK_STYLE = {"pending": "", "in_progress": "bold $accent", "completed": "$text-muted strike",
               "cancelled": "$text-muted strike"}
@@ -86,7 +87,7 @@ def sidebar_lines(sb: Sidebar, now: float, width: int, height: int = 0) -> tuple
 
 
 def _mcp_line(r: McpRow, width: int) -> Content:
-    facts = f"{r.tools} tool{'s' if r.tools != 1 else ''}" if r.state == "ready" else r.state
+    facts = counted(r.tools, "tool") if r.state == "ready" else r.state
     if r.state in ("failed", "untrusted") and r.error:
         facts += f": {r.error}"
     return Content.assemble(
@@ -97,10 +98,12 @@ def _mcp_line(r: McpRow, width: int) -> Content:
 
 
 def agent_facts(a: AgentRow, now: float) -> list[str]:
-    """State, elapsed, tool calls, tokens: most important first (the panel sheds from the right)."""
+    """State, elapsed, tool calls, tokens: most important first (the panel sheds from the right). The
+    tokens only once the agent has reported a model call's usage: a count of 0 before it would be a guess."""
     end = a.ended if a.ended is not None else now
-    return ["waiting for you" if a.state == "waiting" else a.state, duration(max(0.0, end - a.started)),
-            f"{a.tool_calls} tool{'s' if a.tool_calls != 1 else ''}", f"{short_count(a.tokens)} tok"]
+    facts = ["waiting for you" if a.state == "waiting" else a.state, duration(max(0.0, end - a.started)),
+             counted(a.tool_calls, "tool")]
+    return facts if a.tokens is None else [*facts, f"{short_count(a.tokens)} tok"]
 
 
 def _agent_lines(a: AgentRow, now: float, width: int, *, selected: bool = False) -> list[Content]:
