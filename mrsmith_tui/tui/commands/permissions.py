@@ -86,8 +86,10 @@ def set_mode(gate: ApprovalGate, mode: str) -> tuple[str, NoteKind]:
     from mrsmith_tui.tools.permission_mode import MODES
 
     mode = mode.strip().lower()
-    if mode not in MODES:
+    if not mode:
         return f"/permissions mode: which one? ({', '.join(MODES)})", "warning"
+    if mode not in MODES:
+        return f"/permissions mode: no mode {short(mode, 40)!r} (modes: {', '.join(MODES)})", "warning"
     if mode == "auto" and gate.mode.started != "auto":
         return "/permissions mode: auto only when mrsmith starts in it (--permission-mode auto or --yes)", "warning"
     gate.mode.set(mode)

@@ -31,6 +31,15 @@ def test_revoking_with_odd_numbers_or_unknown_specs_is_one_clean_line():
         assert kind == "warning" and "\n" not in text and "int()" not in text and text.startswith("/permissions")
 
 
+def test_an_unknown_mode_is_named_with_the_modes_there_are():
+    g = gate()
+    before = g.mode.current
+    assert permissions_command(g, "mode yolo") == (
+        "/permissions mode: no mode 'yolo' (modes: ask, accept-edits, plan, auto)", "warning")
+    assert permissions_command(g, "mode")[0] == "/permissions mode: which one? (ask, accept-edits, plan, auto)"
+    assert g.mode.current == before
+
+
 async def test_the_reset_question_keeps_its_keys_on_a_60x20_screen_with_long_specs():
     from textual.app import App
 
