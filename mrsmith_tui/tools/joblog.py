@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 import threading
 
+from mrsmith_tui.words import counted
+
 HEAD_BYTES = 8 * 1024 * 1024
 TAIL_BYTES = 1024 * 1024
 _CHUNK = 64 * 1024
@@ -41,7 +43,7 @@ class BoundedLog:
         del self.tail[:cut]
         os.ftruncate(self.fd, self.written)
         os.lseek(self.fd, self.written, os.SEEK_SET)
-        os.write(self.fd, f"\n[… log cut: {self.dropped} bytes left out; the latest output follows]\n".encode())
+        os.write(self.fd, f"\n[… log cut: {counted(self.dropped, 'byte')} left out; the latest output follows]\n".encode())
         os.write(self.fd, bytes(self.tail))
 
 

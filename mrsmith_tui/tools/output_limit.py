@@ -13,6 +13,8 @@ import time
 from collections import deque
 from collections.abc import Callable
 
+from mrsmith_tui.words import counted
+
 SCREEN_BYTES = 4096  # per second to the live view
 SCREEN_LINES = 50
 
@@ -106,6 +108,6 @@ class LiveThrottle:
     def _note(self) -> None:
         if self.held:
             lead = "" if self._at_line_start else "\n"
-            self.emit(f"{lead}… {self.held} bytes more\n")
+            self.emit(f"{lead}… {counted(self.held, 'byte')} more\n")
             self._at_line_start = True
             self.held = 0

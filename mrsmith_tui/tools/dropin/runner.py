@@ -138,7 +138,7 @@ class _Pipes:
     def stderr(self) -> str:
         head = self.err_head.decode("utf-8", "replace")
         tail = self.err_tail.decode("utf-8", "replace")
-        cut = f"\n[... {self.err_cut} bytes of stderr cut ...]\n" if self.err_cut else ""
+        cut = f"\n[... {self.err_cut} byte{'s' if self.err_cut != 1 else ''} of stderr cut ...]\n" if self.err_cut else ""
         return (head + cut + tail).strip()
 
 

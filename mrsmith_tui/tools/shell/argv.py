@@ -26,6 +26,7 @@ from mrsmith_tui.tools.shell.options import Opt, given, one_word, parse_options
 from mrsmith_tui.tools.shell.program import Program
 from mrsmith_tui.tools.shell.scope import check_git_grep_scope
 from mrsmith_tui.tools.shell.words import Word
+from mrsmith_tui.words import counted
 
 MAX_DEPTH = 8  # wrappers of wrappers of ...
 
@@ -124,7 +125,7 @@ def check_program(name: str, prog: Program, args: list[Word], ctx: Context, spec
     if allowed is not None and len(operands) > allowed:
         extra = operands[-1]
         problems.append(Problem("writes" if name in ("uniq", "join", "comm") else "runs",
-                                f"{name} takes at most {allowed} operand(s); `{extra.text}` may be written or run", name))
+                                f"{name} takes at most {counted(allowed, 'operand')}; `{extra.text}` may be written or run", name))
     kind = prog.operands
     paths = list(operands)
     if kind == "none":

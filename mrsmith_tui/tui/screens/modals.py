@@ -31,6 +31,7 @@ from mrsmith_tui.tui.screens.choices import ChoiceList
 from mrsmith_tui.tui.screens.screen_css import ScreensCss
 from mrsmith_tui.tui.view.blocks import diff_line, join_lines
 from mrsmith_tui.tui.view.clean_input import CleanInput
+from mrsmith_tui.words import counted
 
 WRITTEN = ("content", "new_string", "old_string")  # what a diff shows already
 
@@ -46,7 +47,7 @@ def _arguments_text(raw: str, *, diff_shown: bool = False) -> str:
             if diff_shown and k in WRITTEN:
                 continue  # the diff below shows it (the content once, not twice)
             if k in WRITTEN and isinstance(v, str) and len(v) > 200:
-                v = v[:200] + f"… (+{len(v) - 200} chars)"
+                v = v[:200] + f"… (+{counted(len(v) - 200, 'char')})"
             shown = v.strip() if isinstance(v, str) else json.dumps(v)
             lines.append(f"{k}: {shown}")
         return "\n".join(lines)

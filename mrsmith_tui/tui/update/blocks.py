@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from mrsmith_tui.records import replace
 from mrsmith_tui.tui import model as ui
-from mrsmith_tui.tui.model import Block, Model
+from mrsmith_tui.tui.model import Block, Model, counted
 from mrsmith_tui.tui.update import effects as fx
 
 OPEN_SCAN = 64  # open blocks are near the end: look this far back
@@ -91,4 +91,4 @@ def close_open_blocks(model: Model, at: float) -> Model:
 
 def count_text(text: str) -> str:
     lines = text.count("\n") + 1
-    return f"{lines} line{'s' if lines != 1 else ''}, {len(text)} chars"
+    return f"{counted(lines, 'line')}, {counted(len(text), 'char')}"

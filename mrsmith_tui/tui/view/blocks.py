@@ -16,7 +16,7 @@ from textual.content import Content
 
 from mrsmith_tui.security.redact import map_strings
 from mrsmith_tui.security.terminal_text import clean
-from mrsmith_tui.tui.model import Block, duration, one_line, spinner
+from mrsmith_tui.tui.model import Block, counted, duration, one_line, spinner
 
 GUTTER = "│ "
 LINE_CAP = 1_000  # chars of one shown line
@@ -34,7 +34,7 @@ MUTED = "$text-muted"
 def _cut(line: str) -> str:
     if len(line) <= LINE_CAP:
         return line
-    return f"{line[:LINE_CAP]} … +{len(line) - LINE_CAP} chars"
+    return f"{line[:LINE_CAP]} … +{counted(len(line) - LINE_CAP, 'char')}"
 
 
 def _lines(text: str) -> list[str]:
@@ -91,8 +91,8 @@ def _gutter(lines: list[str], width: int, style: str = MUTED, body_style: str = 
     return out
 
 
-def _more(n: int, what: str = "lines") -> Content:
-    return Content.assemble((GUTTER, MUTED), (f"… +{n} {what}", f"{MUTED} italic"))
+def _more(n: int, noun: str = "line", after: str = "") -> Content:
+    return Content.assemble((GUTTER, MUTED), (f"… +{counted(n, noun)}{after}", f"{MUTED} italic"))
 
 
 def join_lines(parts: list[Content]) -> Content:
@@ -119,18 +119,18 @@ def render_reasoning(b: Block, now: float, width: int) -> Content:
     took = duration(elapsed(b, now))
     if not b.done:
         head = Content.assemble((f"{spinner(now)} thinking", f"italic {MUTED}"),
-                                (f" · {n} line{'s' if n != 1 else ''} · {took}", MUTED))
+                                (f" · {counted(n, 'line')} · {took}", MUTED))
         tail, _ = _tail_lines(b.text, LIVE_TAIL)
         return join_lines([head, *_gutter(tail, width, MUTED, f"italic {MUTED}")[-LIVE_TAIL:]])
     if b.folded:
         first = one_line(b.text.strip().split("\n", 1)[0] if b.text.strip() else "", 72)
-        more = f" … +{n - 1} lines" if n > 1 else ""
+        more = f" … +{counted(n - 1, 'line')}" if n > 1 else ""
         return Content.assemble(("▸ thought", f"{MUTED}"), (f" · {first}{more} · {took}", f"{MUTED} italic"))
     head = Content.assemble(("▾ thought", MUTED), (f" · {took}", MUTED))
     shown, more_n = _head_lines(b.text, SHOWN_LINES)
     body = _gutter(shown, width, MUTED, f"italic {MUTED}")
     if more_n:
-        body.append(_more(more_n, "lines · Ctrl-O to review"))
+        body.append(_more(more_n, after=" · Ctrl-O to review"))
     return join_lines([head, *body])
 
 
@@ -149,7 +149,7 @@ def live_tail(b: Block) -> tuple[list[str], int]:
 
 
 def lines_above(hidden: int) -> Content:
-    return Content.styled(f"… {hidden} lines above (shown whole when the answer ends)", f"{MUTED} italic")
+    return Content.styled(f"… {counted(hidden, 'line')} above (shown whole when the answer ends)", f"{MUTED} italic")
 
 
 def render_text_live(b: Block) -> Content:
@@ -174,7 +174,7 @@ def render_text_done(b: Block, width: int) -> Any:
     shown, more = _head_lines(b.text, SHOWN_LINES)
     parts = [Content(_cut(line)) for line in shown]
     if more:
-        parts.append(Content.styled(f"… +{more} lines · Ctrl-O to review, /export for all", f"{MUTED} italic"))
+        parts.append(Content.styled(f"… +{counted(more, 'line')} · Ctrl-O to review, /export for all", f"{MUTED} italic"))
     return join_lines(parts)
 
 
@@ -214,7 +214,7 @@ def render_tool(b: Block, now: float, width: int) -> Content:
         tail, hidden = _tail_lines(b.text, LIVE_TAIL * 2)
         live = _gutter(tail, width, MUTED, MUTED)
         if hidden or b.dropped:
-            live.insert(0, _more(hidden, "lines above") if hidden else _more(b.dropped, "chars above"))
+            live.insert(0, _more(hidden, after=" above") if hidden else _more(b.dropped, "char", " above"))
         return join_lines([head, *live])
     body: list[Content] = []
     if b.diff:
@@ -222,7 +222,7 @@ def render_tool(b: Block, now: float, width: int) -> Content:
         shown, more = _head_lines(b.diff, limit)
         body.extend(diff_line(line, width) for line in shown)
         if more:
-            body.append(_more(more, "diff lines"))
+            body.append(_more(more, "diff line"))
     elif b.text.strip():
         limit = FOLDED_LINES if b.folded else SHOWN_LINES
         shown, more = _head_lines(b.text, limit)
@@ -233,7 +233,7 @@ def render_tool(b: Block, now: float, width: int) -> Content:
             keep_end = max(1, limit // 2)
             tail, _ = _tail_lines(b.text, keep_end)
             body.extend(_gutter(shown[:limit - keep_end], width, MUTED, style))
-            body.append(_more(more, "lines" if b.folded else "lines · Ctrl-O to review"))
+            body.append(_more(more, after="" if b.folded else " · Ctrl-O to review"))
             body.extend(_gutter(tail, width, MUTED, style))
     return join_lines([head, *body])
 

@@ -11,8 +11,7 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import Static
 
-from mrsmith_tui.tui.model import TASK_GLYPH, AgentRow, McpRow, Sidebar, duration, one_line, short_count
-from mrsmith_tui.words import counted
+from mrsmith_tui.tui.model import TASK_GLYPH, AgentRow, McpRow, Sidebar, counted, duration, one_line, short_count
 
 TASK_STYLE = {"pending": "", "in_progress": "bold $accent", "completed": "$text-muted strike",
               "cancelled": "$text-muted strike"}
