@@ -157,6 +157,23 @@ async def test_a_slow_probe_never_blocks_typing(tmp_path):
         release.set()
 
 
+async def test_at_60x20_every_field_fits_its_row_whatever_the_protocol(tmp_path):
+    from mrsmith_tui.config.vendors import VENDORS
+
+    app = setup_app(tmp_path / "config.toml", [], lambda *a: [])
+    async with app.run_test(size=(60, 20)) as pilot:
+        await wait_for(pilot, lambda: app.screen.found is not None)
+        for protocol in VENDORS:  # the longest label ("MiniMax (Anthropic-compatible endpoint)") wrapped
+            field(app, "#protocol").value = protocol
+            await pilot.pause()
+            for row in app.screen.query(".row"):
+                for widget in row.children:
+                    assert widget.region.height <= row.region.height, (protocol, widget.id, widget.region)
+        save = field(app, "#save")  # what does not fit scrolls into view
+        save.scroll_visible(animate=False, immediate=True)
+        await wait_for(pilot, lambda: app.screen.region.contains_region(save.region))
+
+
 # ------------------------------------------------------------------ snapshot
 
 

@@ -62,6 +62,8 @@ class SetupScreen(Screen[Path | None]):
     SetupScreen .row { height: 3; }
     SetupScreen .row Label { width: 10; padding: 1 0 0 0; }
     SetupScreen .row Input, SetupScreen .row Select { width: 1fr; }
+    /* A row is 3 high: a choice too long for a narrow screen is cut, not wrapped onto the row below */
+    SetupScreen .row SelectCurrent Static#label { height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
     SetupScreen #fetch { min-width: 16; margin-left: 1; }
     SetupScreen #actions { height: 3; margin-top: 1; }
     SetupScreen #target { width: 1fr; padding: 1 0 0 0; color: $text-muted; }
