@@ -2,8 +2,9 @@
 
 Listing reads as little as it can: the header is the first line, and only the lines that
 may be user turns are parsed (to count turns and find the first prompt), so a folder with
-hundreds of long sessions lists quickly. Sessions are ordered newest first by the time
-they started (the header's `created`; UUID v7 ids sort the same way).
+hundreds of long sessions lists quickly. Sessions are ordered by when they were last used,
+latest first (the time of the transcript's last record: a session resumed today comes before
+one started today and left), so `-c`, the welcome's last session and `--list` agree.
 """
 
 from __future__ import annotations
@@ -27,9 +28,9 @@ __all__ = [
     "SessionNotFound",
     "find_session",
     "format_sessions",
+    "last_used_session",
     "list_sessions",
     "load_records",
-    "newest_session",
     "read_info",
     "transcript_of",
     "typed_id",
@@ -59,6 +60,7 @@ class SessionInfo:
     first_prompt: str
     format: int  # 0: written before the header carried a format version
     frontend: str = "tui"  # "headless": a -p or piped run (a header without the field: the TUI)
+    used: float = 0.0  # when it was last used: its last record's time (the file's mtime if none), never before `created`
 
 
 def read_info(path: Path) -> SessionInfo | None:
@@ -69,7 +71,10 @@ def read_info(path: Path) -> SessionInfo | None:
             if header is None or header.get("type") not in ("TranscriptHeader", "header"):
                 return None
             turns, first = 0, ""
+            last: list[bytes] = []  # the last two lines: a kill can leave the very last one torn
             for line in f:
+                if line.strip():
+                    last = [last[-1], line] if last else [line]
                 if b'"user"' not in line:  # cheap filter: most lines are answers and tool output
                     continue  # (a prompt's line holds it: "type": "user" before format 2, "role": "user" after)
                 prompt = _prompt(load_line(line))
@@ -80,11 +85,12 @@ def read_info(path: Path) -> SessionInfo | None:
                     first = prompt_of(prompt)
     except OSError:
         return None
-    created = header.get("created", header.get("at"))
+    created = _time_of(header.get("created", header.get("at")))
+    started = created if created is not None else _mtime(path)
     return SessionInfo(
         id=str(header.get("session_id", header.get("id")) or path.parent.name),
         path=path,
-        created=seconds if (seconds := _time_of(created)) is not None else _mtime(path),
+        created=started,
         cwd=str(header.get("cwd", "")),
         agent=str(header.get("agent", "")),
         model=str(header.get("model", "")),
@@ -93,7 +99,17 @@ def read_info(path: Path) -> SessionInfo | None:
         first_prompt=first,
         format=int(header["format"]) if isinstance(header.get("format"), int) else 0,
         frontend="headless" if header.get("frontend") == "headless" else "tui",
+        used=max(started, _last_time(last, path)),
     )
+
+
+def _last_time(lines: list[bytes], path: Path) -> float:
+    """The time of the last record that has one (of the last two lines), else the file's mtime."""
+    for line in reversed(lines):
+        record = load_line(line)
+        if record is not None and (at := _time_of(record.get("at"))) is not None:
+            return at
+    return _mtime(path)
 
 
 def _prompt(record: dict[str, Any] | None) -> str | None:
@@ -138,19 +154,19 @@ def _same_dir(a: str, b: Path) -> bool:
 
 
 def list_sessions(root: Path, *, cwd: Path | None = None) -> list[SessionInfo]:
-    """Sessions under `root`, newest first; only those started in `cwd` when it is given."""
+    """Sessions under `root`, the last used first; only those started in `cwd` when it is given."""
     where = Path(cwd).resolve() if cwd is not None else None
     found = []
     for path in _transcripts(root):
         info = read_info(path)
         if info is not None and (where is None or _same_dir(info.cwd, where)):
             found.append(info)
-    found.sort(key=lambda s: (s.created, s.id), reverse=True)
+    found.sort(key=lambda s: (s.used, s.created, s.id), reverse=True)
     return found
 
 
-def newest_session(root: Path, cwd: Path) -> SessionInfo:
-    """The newest session started in `cwd`. Raises SessionNotFound."""
+def last_used_session(root: Path, cwd: Path) -> SessionInfo:
+    """The session of `cwd` used last (`-c`). Raises SessionNotFound."""
     sessions = list_sessions(root, cwd=cwd)
     if not sessions:
         raise SessionNotFound(f"no session was started in {Path(cwd).resolve()} (see mrsmith --list --all)")
@@ -211,11 +227,11 @@ def find_session(root: Path, prefix: str) -> SessionInfo:
 
 def transcript_of(root: Path | None, target: str | Path | None, cwd: Path | None = None) -> Path:
     """The transcript `target` names: a transcript file, a session folder, an id prefix under `root`,
-    or (None) the newest session started in `cwd`. Raises SessionNotFound."""
+    or (None) the session of `cwd` used last. Raises SessionNotFound."""
     if target is None:
         if root is None or cwd is None:
             raise SessionNotFound("no session given")
-        return newest_session(root, cwd).path
+        return last_used_session(root, cwd).path
     as_path = Path(target).expanduser()
     if as_path.is_file():
         return as_path
@@ -269,17 +285,17 @@ def _unique_width(ids: list[str], least: int = 8) -> int:
 
 def format_sessions(sessions: list[SessionInfo], *, show_dir: bool = False, prompt_width: int = 60,
                     headless_mark: str = "[headless]", narrow: bool = False) -> str:
-    """The `--list` table: id, started, agent/model, turns, [directory,] first prompt; a headless run's
+    """The `--list` table: id, last used, agent/model, turns, [directory,] first prompt; a headless run's
     first prompt follows `headless_mark` (the picker's is shorter). `narrow` (a picker under 90 columns)
     leaves out the agent/model and the year, so a row still fits on one line."""
     if not sessions:
         return "no sessions"
-    rows = [["ID", "STARTED"] + ([] if narrow else ["AGENT/MODEL"]) + ["TURNS"] + (["DIRECTORY"] if show_dir else [])
+    rows = [["ID", "LAST USED"] + ([] if narrow else ["AGENT/MODEL"]) + ["TURNS"] + (["DIRECTORY"] if show_dir else [])
             + ["FIRST PROMPT"]]
     width = _unique_width([s.id for s in sessions])
     for s in sessions:
-        started = local_minute(s.created)
-        row = [typed_id(s.id, width), started[5:] if narrow and started != "?" else started]
+        used = local_minute(s.used)
+        row = [typed_id(s.id, width), used[5:] if narrow and used != "?" else used]
         row += ([] if narrow else [f"{s.agent}/{s.model}"]) + [str(s.turns)]
         if show_dir:
             row.append(_home_short(s.cwd))

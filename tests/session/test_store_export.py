@@ -17,22 +17,26 @@ from mrsmith_tui.session.store import (
     SessionNotFound,
     find_session,
     format_sessions,
+    last_used_session,
     list_sessions,
-    newest_session,
+    local_minute,
     read_info,
+    transcript_of,
 )
 from mrsmith_tui.session.transcript import TranscriptWriter, read_transcript
 
 
-def write_session(root, session_id, cwd, created, prompts, *, agent="main", model="m1"):
+def write_session(root, session_id, cwd, created, prompts, *, agent="main", model="m1", used=None):
+    """A session started at `created` whose turns come a second apart, the last at `used` when given."""
     w = TranscriptWriter(root / session_id / "transcript.jsonl", header=records.header(
         session_id=session_id, created=created, cwd=str(cwd), agent=agent, model=model, provider="p", version="0"))
     for i, p in enumerate(prompts, 1):
-        w.append(msgs.UserPrompt(run_id=f"run{i}", text=records.prompt_of(p)))
-        w.append(msgs.RunStarted(run_id=f"run{i}", agent=agent, model=model))
-        w.append(msgs.PromptRecorded(run_id=f"run{i}", entry=UserEntry(text=p)))
-        w.append(msgs.AnswerRecorded(run_id=f"run{i}", entry=assistant("the user said " + p), model=model))
-        w.append(msgs.RunEnded(run_id=f"run{i}"))
+        at = used - len(prompts) + i if used is not None else created + i
+        w.append(msgs.UserPrompt(run_id=f"run{i}", text=records.prompt_of(p), at=at))
+        w.append(msgs.RunStarted(run_id=f"run{i}", agent=agent, model=model, at=at))
+        w.append(msgs.PromptRecorded(run_id=f"run{i}", entry=UserEntry(text=p), at=at))
+        w.append(msgs.AnswerRecorded(run_id=f"run{i}", entry=assistant("the user said " + p), model=model, at=at))
+        w.append(msgs.RunEnded(run_id=f"run{i}", at=at))
     w.close()
 
 
@@ -41,15 +45,15 @@ def write_v1_session(root, session_id, cwd, created, prompts, *, agent="main", m
     lines = [{"type": "header", "at": created, "format": 1, "id": session_id, "created": created, "cwd": str(cwd),
               "agent": agent, "model": model, "provider": "p", "version": "0"}]
     for i, p in enumerate(prompts, 1):
-        lines += [{"type": "user", "run_id": f"run{i}", "text": p},
-                  {"type": "assistant", "run_id": f"run{i}", "content": "the user said " + p, "reasoning": "",
-                   "tool_calls": [], "model": model},
-                  {"type": "run_end", "run_id": f"run{i}", "cancelled": False, "error": None}]
+        lines += [{"type": "user", "at": created + i, "run_id": f"run{i}", "text": p},
+                  {"type": "assistant", "at": created + i, "run_id": f"run{i}", "content": "the user said " + p,
+                   "reasoning": "", "tool_calls": [], "model": model},
+                  {"type": "run_end", "at": created + i, "run_id": f"run{i}", "cancelled": False, "error": None}]
     (root / session_id).mkdir(parents=True)
     (root / session_id / "transcript.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
 
 
-def test_list_this_folder_newest_first_or_all(tmp_path):
+def test_list_this_folder_last_used_first_or_all(tmp_path):
     root, here, there = tmp_path / "s", tmp_path / "here", tmp_path / "there"
     here.mkdir(), there.mkdir()
     write_v1_session(root, "0001-old", here, 100.0, ["first", "again"])
@@ -60,12 +64,36 @@ def test_list_this_folder_newest_first_or_all(tmp_path):
     assert [s.id for s in mine] == ["0002-new", "0001-old"]
     assert (mine[1].turns, mine[1].first_prompt, mine[0].first_prompt) == (2, "first", "why?")
     assert [s.id for s in list_sessions(root)] == ["0003-else", "0002-new", "0001-old"]
-    assert newest_session(root, here).id == "0002-new"
+    assert last_used_session(root, here).id == "0002-new"
     table = format_sessions(list_sessions(root), show_dir=True).splitlines()
-    assert table[0].split() == ["ID", "STARTED", "AGENT/MODEL", "TURNS", "DIRECTORY", "FIRST", "PROMPT"]
+    assert table[0].split() == ["ID", "LAST", "USED", "AGENT/MODEL", "TURNS", "DIRECTORY", "FIRST", "PROMPT"]
     assert "other/m2" in table[1] and str(there) in table[1] and table[1].endswith("elsewhere")
     assert "DIRECTORY" not in format_sessions(mine)
     assert format_sessions([]) == "no sessions"
+
+
+def test_a_session_resumed_later_is_the_last_used_for_c_the_welcome_and_the_list(tmp_path):
+    from mrsmith_tui.tui.shell.welcome import _last_session
+
+    root, here = tmp_path / "s", tmp_path / "here"
+    here.mkdir()
+    write_session(root, "0001-resumed", here, 100.0, ["old work", "back at it"], used=900.0)
+    write_session(root, "0002-left", here, 500.0, ["tried something"], used=510.0)
+    assert [s.id for s in list_sessions(root, cwd=here)] == ["0001-resumed", "0002-left"]
+    assert list_sessions(root, cwd=here)[0].used == 900.0
+    assert transcript_of(root, None, here) == root / "0001-resumed" / "transcript.jsonl"  # -c
+    welcome = _last_session(root, here)
+    assert (welcome["last_id"], welcome["last_when"]) == ("0001-resumed", local_minute(900.0))
+    table = format_sessions(list_sessions(root, cwd=here)).splitlines()
+    assert table[1].startswith("0001-resumed") and local_minute(900.0) in table[1]
+
+
+def test_a_torn_last_line_falls_back_to_the_record_before_it(tmp_path):
+    root = tmp_path / "s"
+    write_session(root, "torn-end", tmp_path, 100.0, ["one"], used=700.0)
+    with open(root / "torn-end" / "transcript.jsonl", "a") as f:
+        f.write('{"type": "UserPrompt", "at": 99')  # killed mid-write
+    assert read_info(root / "torn-end" / "transcript.jsonl").used == 700.0
 
 
 def test_find_by_prefix_ambiguous_or_missing(tmp_path):
@@ -79,7 +107,7 @@ def test_find_by_prefix_ambiguous_or_missing(tmp_path):
     with pytest.raises(SessionNotFound, match="no session id starts with 'zz'"):
         find_session(root, "zz")
     with pytest.raises(SessionNotFound, match="no session was started in"):
-        newest_session(tmp_path / "nothing-here", tmp_path)
+        last_used_session(tmp_path / "nothing-here", tmp_path)
 
 
 def test_listing_hundreds_of_long_sessions_is_fast(tmp_path):

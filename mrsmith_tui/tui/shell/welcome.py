@@ -44,8 +44,8 @@ def _last_session(root: Path | None, cwd: Path) -> dict[str, Any]:
         return {}
     if not sessions:
         return {}
-    last = max(sessions, key=lambda s: s.created)
-    return {"last_id": last.id, "last_when": local_minute(last.created), "last_prompt": last.first_prompt,
+    last = sessions[0]  # the one used last, as -c picks it
+    return {"last_id": last.id, "last_when": local_minute(last.used), "last_prompt": last.first_prompt,
             "last_turns": last.turns}
 
 
