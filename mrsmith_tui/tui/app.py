@@ -246,10 +246,11 @@ class MrSmithApp(App[int]):
         self.ui(ui.HistoryMove, step=event.step)
 
     def on_prompt_area_complete(self, event: PromptArea.Complete) -> None:
-        self.ui(ui.AcceptCompletion)
-
-    def on_prompt_area_open_request(self, event: PromptArea.OpenRequest) -> None:
-        self.action_open_request()
+        pending = self.model.pending
+        if not self.model.input.completions and pending.head is not None and not pending.armed:
+            self.action_open_request()  # Tab with nothing to complete: to the request waiting behind the text
+        else:
+            self.ui(ui.AcceptCompletion)
 
     def on_prompt_area_jump_to_end(self, event: PromptArea.JumpToEnd) -> None:
         self.ui(ui.JumpToEnd)

@@ -277,6 +277,27 @@ async def test_ctrl_o_opens_the_review_with_everything_and_finds(tmp_path):
         await until(pilot, lambda: not isinstance(app.screen, ReviewScreen) and not app.model.screen.review)
 
 
+async def test_a_find_typed_in_one_burst_after_slash_in_the_review_finds_then_n_goes_on():
+    """"/gam⏎n" from a terminal arrives before the find box has the focus: every key counts, in order."""
+    from textual import events
+    from textual.app import App
+
+    class Host(App[None]):
+        def on_mount(self) -> None:
+            self.push_screen(ReviewScreen("alpha\nbeta\ngamma\n" * 3))
+
+    app = Host()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: isinstance(app.screen, ReviewScreen))
+        for key, char in (("slash", "/"), ("g", "g"), ("a", "a"), ("m", "m"), ("enter", None), ("n", "n")):
+            event = events.Key(key, char)
+            event.set_sender(app)
+            app._driver.send_message(event)  # all queued before any is handled, as from a terminal
+        area = app.screen.query_one("#review-text")
+        await until(pilot, lambda: app.screen.needle == "gam" and area.cursor_location[0] == 5)
+        assert area.selected_text == "gam" and app.focused is area
+
+
 async def test_history_recall_with_up_at_the_first_line(tmp_path):
     (tmp_path / "history").write_text(json.dumps("older prompt") + "\n")
     app = make_app(tmp_path=tmp_path)
@@ -411,6 +432,20 @@ async def test_a_burst_of_keys_is_edited_in_order(tmp_path):
             event.set_sender(app)
             app._driver.send_message(event)  # all queued before any is handled, as from a terminal
         await until(pilot, lambda: app.model.input.draft == "axc")
+
+
+async def test_tab_in_the_same_burst_as_the_letters_takes_the_completion(tmp_path):
+    """"/per" and Tab typed fast: the Tab is handled before the completions are painted on the prompt."""
+    from textual import events
+
+    app = make_app(tmp_path=tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.focused is not None and app.focused.id == "prompt")
+        for key, char in (("slash", "/"), ("p", "p"), ("e", "e"), ("r", "r"), ("tab", None)):
+            event = events.Key(key, char)
+            event.set_sender(app)
+            app._driver.send_message(event)  # all queued before any is handled, as from a terminal
+        await until(pilot, lambda: app.model.input.draft == "/permissions ")
 
 
 async def test_a_key_not_yet_seen_by_update_keeps_the_request_waiting(tmp_path):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import ClassVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.content import Content
@@ -17,10 +18,23 @@ from mrsmith_tui.tui.screens.screen_css import ScreensCss
 from mrsmith_tui.tui.view.clean_input import CleanInput
 
 
+class ReviewText(TextArea):
+    """The conversation, read-only. `/` opens the find box here, in key order, and the keys that reach
+    the text while the box is open are the box's: typed fast after `/`, they came before the box had the
+    focus (a binding acts once the key has gone round, after the rest of the burst: "/gam⏎" found nothing)."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        screen = self.screen
+        if isinstance(screen, ReviewScreen) and screen.take_key(event):
+            event.stop()
+            event.prevent_default()
+            return
+        await super()._on_key(event)
+
+
 class ReviewScreen(ScreensCss, Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,ctrl+o", "close", "back", show=False, priority=True),
-        Binding("slash", "find", "find", show=False),
         Binding("n", "next", "next match", show=False),
         Binding("N", "previous", "previous match", show=False),
     ]
@@ -32,7 +46,7 @@ class ReviewScreen(ScreensCss, Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(" Review · / find · n next · N previous · Esc or Ctrl-O back", id="review-title")
-        area = TextArea(self.text, read_only=True, soft_wrap=True, show_line_numbers=False, id="review-text")
+        area = ReviewText(self.text, read_only=True, soft_wrap=True, show_line_numbers=False, id="review-text")
         area.cursor_blink = False
         yield area
         find = CleanInput(placeholder="find…", id="review-find")
@@ -57,13 +71,34 @@ class ReviewScreen(ScreensCss, Screen[None]):
         find = self.query_one(Input)
         find.display = True
         find.value = self.needle
-        find.focus()
+        find.cursor_position = len(find.value)
+        self.set_focus(find)
+
+    def take_key(self, event: events.Key) -> bool:
+        """A key that reached the text: True when it was for the find box (or opened it)."""
+        find = self.query_one(Input)
+        if not find.display:
+            if event.key != "slash":
+                return False
+            self.action_find()
+        elif event.is_printable and event.character:
+            find.insert_text_at_cursor(event.character)
+        elif event.key == "backspace":
+            find.action_delete_left()
+        elif event.key == "enter":
+            self._search(find.value)
+        else:
+            return False
+        return True
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self.needle = event.value
-        event.input.display = False
-        self.query_one(TextArea).focus()
+        self._search(event.value)
+
+    def _search(self, needle: str) -> None:
+        self.needle = needle
+        self.query_one(Input).display = False
+        self.set_focus(self.query_one(TextArea))
         self._go(+1, from_start=True)
 
     def action_next(self) -> None:

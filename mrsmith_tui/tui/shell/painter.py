@@ -104,9 +104,7 @@ class Painter:
         if model.input.draft != self.draft_in_widget:
             self.draft_in_widget = model.input.draft
             prompt.set_draft(model.input.draft)
-        prompt.completing = bool(model.input.completions)
         prompt.searching = model.input.search is not None
-        prompt.request_waiting = model.pending.head is not None and not model.pending.armed
         prompt.output_below = model.conv.unseen and not model.conv.follow
 
     def _render_note(self, model: ui.Model) -> None:

@@ -48,7 +48,7 @@ def _queued(p: ui.Pending, req: Request) -> ui.Pending:
 def try_arm(model: Model, at: float) -> Model:
     """The head request takes the keyboard when it finds the prompt empty and no other screen open.
     Behind typed text (or another screen) it is held, with a notice, until the person moves to it
-    (OpenRequest) or sends the prompt: a prompt emptied by editing does not arm it, since the person
+    (Tab, F2) or sends the prompt: a prompt emptied by editing does not arm it, since the person
     is still typing. Never changes the draft."""
     p = model.pending
     head = p.head

@@ -33,10 +33,7 @@ class PromptArea(TextArea):
             self.step = step
 
     class Complete(Message):
-        pass
-
-    class OpenRequest(Message):
-        """Tab with no completion offered while a request waits behind the typed text."""
+        """Tab: the completion offered, else the request waiting behind the typed text, else nothing."""
 
     class JumpToEnd(Message):
         """End while new output waits below the fold: the conversation follows its end again."""
@@ -53,8 +50,6 @@ class PromptArea(TextArea):
                          compact=True, highlight_cursor_line=False,
                          placeholder=PLACEHOLDER, **kwargs)
         self.cursor_blink = False
-        self.completing = False  # set by the shell while slash completions are offered
-        self.request_waiting = False  # set by the shell while a request waits behind the typed text
         self.output_below = False  # set by the shell while new output waits below the fold
         self.searching = False  # set by the shell while Ctrl-R searches the history
 
@@ -119,21 +114,14 @@ class PromptArea(TextArea):
             event.prevent_default()
             self.insert("\n")
             return
-        if key == "tab" and self.completing:
-            event.stop()
-            event.prevent_default()
-            self.post_message(self.Complete())
-            return
-        if key == "tab" and self.request_waiting:
-            event.stop()
-            event.prevent_default()
-            self.post_message(self.OpenRequest())
-            return
         if key in ("tab", "shift+tab"):
-            # Nothing to complete or answer: the key does nothing rather than move the focus away,
-            # where the next words typed would be lost. (Shift-Tab is kept free for a later use.)
+            # Never a move of the focus away, where the next words typed would be lost. Whether Tab takes a
+            # completion or opens a waiting request is the app's to say, on the model as it is then: what
+            # the shell last painted here trails a burst of keys ("/per" and Tab typed fast lost the Tab).
             event.stop()
             event.prevent_default()
+            if key == "tab":
+                self.post_message(self.Complete())
             return
         if key == "end" and self.output_below:
             event.stop()
