@@ -8,6 +8,7 @@ from pathlib import Path
 from mrsmith_tui import msgs as m
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.app import MrSmithApp
+from mrsmith_tui.tui.model import fit_status, status_fields
 from mrsmith_tui.tui.update import effects as fx
 from mrsmith_tui.tui.update import initial_model
 from mrsmith_tui.tui.update.commands import help_text
@@ -50,6 +51,16 @@ def test_the_welcome_says_how_many_start_up_warnings_and_where_to_read_them():
     text = welcome_content(w, ui.StatusLedger(agent="default", model="m"), 100).plain
     assert "2 start-up warnings" in text and "/help" in text
     assert "warning" not in welcome_content(ui.Welcome(folder="/proj"), ui.StatusLedger(), 100).plain
+
+
+def test_start_up_warnings_stay_on_the_status_line_once_the_welcome_is_gone():
+    """`-c`: a resumed session's history hides the welcome from the start, and the toast fades."""
+    model, _ = fold(initial_model(agent="a", model="m"), m.Warning(text=MCP_FAILED, at=AT))
+    assert not any("start-up" in text for _, text, _ in status_fields(model))  # the welcome counts it
+    model, _ = fold(model, m.Notice(text="resumed session 0193", at=AT))
+    shown = [(text, style) for _, text, style in status_fields(model) if "start-up" in text]
+    assert shown == [("⚠ 1 start-up warning · /help", "ctx-warning")]
+    assert any("start-up" in text for text, _ in fit_status(status_fields(model), 80))
 
 
 def test_a_switched_session_keeps_the_start_up_warnings_for_help():

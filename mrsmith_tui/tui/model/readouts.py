@@ -133,6 +133,10 @@ def status_fields(model: Model) -> list[tuple[int, str, str]]:
         text = f"{led.background} agent{'s' if led.background != 1 else ''} running"
         fields.append((70, text + (f" ({waiting} waiting for you)" if waiting else ""),  # kept over the agent's name
                        "agents-waiting" if waiting else "agents"))
+    if model.startup_warnings and model.conv.blocks:
+        # The welcome counts them while the conversation is empty; once it is gone (a turn, a resumed
+        # session's history from the start) they would be a toast long faded: here until fixed.
+        fields.append((80, f"⚠ {counted(len(model.startup_warnings), 'start-up warning')} · /help", "ctx-warning"))
     fields.append((PINNED, MODE_BADGE.get(led.mode, led.mode), "mode-" + led.mode))  # drawn first (view.status)
     return fields
 
