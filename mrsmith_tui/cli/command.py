@@ -21,7 +21,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mrsmith_tui.cli import first_child, process_exit, startup_gc, workdir
-from mrsmith_tui.cli.args import SESSION_COMMANDS, UsageError, build_parser, check_session_flags, session_parser
+from mrsmith_tui.cli.args import SESSION_COMMANDS, UsageError, build_parser, check_session_flags
+from mrsmith_tui.cli.keys import shown, take_keys
 from mrsmith_tui.cli.mode_flags import apply_mode_flags
 from mrsmith_tui.cli.wire_flags import apply_wire_flags
 from mrsmith_tui.config.load import apply_cli, default_config_paths, load_config, resolve_agent, sessions_dir
@@ -67,8 +68,9 @@ def _command(argv: Sequence[str] | None) -> int:
         if argv and argv[0] == "tools":  # `mrsmith tools list | run`: cli.tools_cmd
             from mrsmith_tui.cli.tools_cmd import main as tools_main
             return tools_main(argv[1:])
-        if argv and argv[0] in SESSION_COMMANDS:
-            return _session_command(argv)
+        if argv and argv[0] in SESSION_COMMANDS:  # `mrsmith view | export ID`: cli.sessions_cmd
+            from mrsmith_tui.cli.sessions_cmd import main as sessions_main
+            return sessions_main(argv)
         return _main(build_parser().parse_args(argv))
     except BrokenPipeError:  # `mrsmith --list | head -1`: the reader has what it wanted
         _quiet_stdout()
@@ -80,16 +82,8 @@ def _command(argv: Sequence[str] | None) -> int:
         code = exit_code_for(e)
         if code != EXIT_USAGE and os.environ.get("MRSMITH_DEBUG"):
             traceback.print_exc()
-        print(f"mrsmith: error: {_shown(error_line(e))}", file=sys.stderr)
+        print(f"mrsmith: error: {shown(error_line(e))}", file=sys.stderr)
         return code
-
-
-def _shown(text: str) -> str:
-    """Text for the terminal: secrets redacted, control characters made visible."""
-    from mrsmith_tui.security.redact import PROCESS
-    from mrsmith_tui.security.terminal_text import clean
-
-    return clean(PROCESS.redact(text))
 
 
 def _quiet_stdout() -> None:
@@ -105,7 +99,8 @@ def _quiet_stdout() -> None:
 def _main(args: argparse.Namespace) -> int:
     check_session_flags(args)
     if args.list:
-        return _list_sessions(args, _load(args))
+        from mrsmith_tui.cli.sessions_cmd import list_sessions
+        return list_sessions(args, _load(args))
     headless = args.prompt is not None or not _stdin_is_terminal()
     if headless and args.resume == "":
         raise UsageError("--resume without an ID picks a session on screen; a headless run needs the ID (mrsmith --list)")
@@ -116,64 +111,6 @@ def _main(args: argparse.Namespace) -> int:
         first_child.guard()
         return _run_headless(args, config)
     return _run_tui(args, config)
-
-
-# --------------------------------------------------------------------------- sessions
-
-
-def _list_sessions(args: argparse.Namespace, config: Config) -> int:
-    from mrsmith_tui.session.store import format_sessions, list_sessions
-
-    sessions = list_sessions(sessions_dir(config), cwd=None if args.all else Path.cwd())
-    if not sessions:
-        where = "" if args.all else " started in this folder (mrsmith --list --all shows every folder's)"
-        print(f"no sessions{where}")
-        return 0
-    print(_shown(format_sessions(sessions, show_dir=args.all)))
-    return 0
-
-
-def _session_command(argv: list[str]) -> int:
-    """`mrsmith view ID` and `mrsmith export ID [PATH]`: no endpoint needed."""
-    args = session_parser(argv[0]).parse_args(argv[1:])
-    config = apply_cli(load_config(args.config), sessions_dir=args.sessions_dir)
-    _know_keys(config)  # no endpoint needed, but an export still redacts them
-    if argv[0] == "export":
-        from mrsmith_tui.session.export import export_session
-
-        print(_shown(str(export_session(args.id, args.path, root=sessions_dir(config), force=args.force,
-                                        when_exists="give another name, or --force to replace it"))))
-        return 0
-    return _view(args, config)
-
-
-def _stdout_is_terminal() -> bool:
-    try:
-        return sys.stdout.isatty()
-    except (AttributeError, ValueError):
-        return False
-
-
-def _view(args: argparse.Namespace, config: Config) -> int:
-    from mrsmith_tui.core.resume import load_records, locate_transcript
-    from mrsmith_tui.session.export import export_markdown
-
-    path = locate_transcript(config, args.id, Path.cwd())
-    records, warnings = load_records(path)
-    for text in warnings:
-        print(f"mrsmith: warning: {_shown(text)}", file=sys.stderr)
-    if not _stdout_is_terminal():  # a pipe or a file: the session as text, not a full-screen UI nobody sees
-        sys.stdout.write(_shown(export_markdown(records)))
-        return 0
-    startup_gc.ready()
-    try:
-        from mrsmith_tui.tui.app import run_view
-    except ImportError as e:  # the UI (or its read-only view) is not built: only that falls back
-        if not (e.name or "").startswith("mrsmith_tui.tui"):
-            raise
-        sys.stdout.write(_shown(export_markdown(records)))  # no UI yet: the session as Markdown
-        return 0
-    return run_view(records, config=config, theme=args.theme or config.theme)
 
 
 def _load(args: argparse.Namespace) -> Config:
@@ -189,40 +126,6 @@ def _load(args: argparse.Namespace) -> Config:
         api_key=args.api_key,
     )
     return apply_mode_flags(apply_wire_flags(config, args), args)  # --protocol and its knobs (cli.wire_flags), the mode
-
-
-# --------------------------------------------------------------------------- keys
-
-
-def _know_keys(config: Config) -> None:
-    from mrsmith_tui.security.redact import PROCESS, url_secrets
-
-    PROCESS.add(*(pc.api_key for pc in config.providers if pc.api_key))
-    # A password or key written into a base URL (http://user:PW@host/v1, ?api_key=…) is a key too.
-    PROCESS.add(*(s for pc in config.providers for s in url_secrets(pc.base_url)))
-
-
-def _take_keys(config: Config) -> Config:
-    """Read every provider's key now (flag, environment, file, apiKeyCommand), keep them in the
-    config, and take them and every other secret-looking variable out of the environment: no
-    child process mrsmith starts sees them, and every output redacts them."""
-    from mrsmith_tui.config.load import IMPLICIT_PROVIDER, api_key_for, api_key_variable, run_key_command
-    from mrsmith_tui.security.environment import scrub_process_environment
-    from mrsmith_tui.security.tree_paths import neutralise
-
-    helper_env, _ = neutralise(os.environ, os.getcwd(), helper=True)  # no PATH entry or config in the tree
-    providers = []
-    for pc in config.providers:
-        key = api_key_for(config, pc.name)
-        if not key and pc.api_key_command:
-            first_child.guard()  # a child process, maybe before the TUI's first frame (cli.first_child)
-            key = run_key_command(pc, env=helper_env)
-        providers.append(pc.model_copy(update={"api_key": key}) if key and key != pc.api_key else pc)
-    config = config.model_copy(update={"providers": providers})
-    _know_keys(config)
-    names = [api_key_variable(pc.name) for pc in providers] + [api_key_variable(IMPLICIT_PROVIDER), "OPENAI_API_KEY"]
-    scrub_process_environment(names, [pc.api_key for pc in providers if pc.api_key])
-    return config
 
 
 # --------------------------------------------------------------------------- input
@@ -324,7 +227,7 @@ def _run_headless(args: argparse.Namespace, config: Config) -> int:
     prompt = slash.text
     typed = args.prompt is not None and not slash.literal  # an expanded command file is never parsed (core.prompt_run)
     resolve_agent(config, args.agent, config_file=args.config)  # a missing agent: a config error before the run
-    config = _take_keys(config)
+    config = take_keys(config)
     # -f FILE and piped stdin go to the model as the person gave them, but without mrsmith's own keys and
     # the scrubbed environment values (`-f .env` holding OPENAI_API_KEY): nothing else reaches the model with them.
     from mrsmith_tui.security.redact import PROCESS
@@ -351,7 +254,7 @@ def _run_tui(args: argparse.Namespace, config: Config) -> int:
     if not config.agents:
         config = _first_run(args, config)
     resolve_agent(config, args.agent)
-    config = _take_keys(config)
+    config = take_keys(config)
     pick = args.resume == ""  # `--resume` alone: a fresh session, and the picker on screen
     args.resume = args.resume or None
     if (args.continue_ or args.resume) and not args.other_folder:

@@ -80,7 +80,7 @@ def test_list_continue_resume_export_and_view(project, capsys, monkeypatch, tmp_
     # terminal, the Markdown is printed
     code, out, _ = run(capsys, "view", session_id[:13])
     assert code == 0 and "## 3. You\n\n> and again" in out
-    monkeypatch.setattr("mrsmith_tui.cli.command._stdout_is_terminal", lambda: True)
+    monkeypatch.setattr("mrsmith_tui.cli.sessions_cmd._stdout_is_terminal", lambda: True)
     seen = {}
     fake = types.ModuleType("mrsmith_tui.tui.app")
     fake.run_view = lambda records, **kw: seen.setdefault("records", records) and 0
