@@ -18,7 +18,6 @@ transcript always holds one continuous conversation.
 
 from __future__ import annotations
 
-import os
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
@@ -30,10 +29,11 @@ from mrsmith_tui.cancel import CancelToken
 from mrsmith_tui.config.knobs import knob_problem
 from mrsmith_tui.config.load import ConfigError, api_key_for, resolve_agent
 from mrsmith_tui.config.schema import AgentConfig, Config
-from mrsmith_tui.config.vendors import protocol_of, vendor
+from mrsmith_tui.config.vendors import protocol_of
 from mrsmith_tui.core.answer_blocks import unsigned
 from mrsmith_tui.core.compact import compact as compact_session
 from mrsmith_tui.core.compact import maybe_auto_compact
+from mrsmith_tui.core.context_limit import ContextLimit
 from mrsmith_tui.core.conversation import Conversation, RunResult
 from mrsmith_tui.core.session_api import AddOnFactory, History, SessionAddOns
 from mrsmith_tui.core.session_parts import (
@@ -52,7 +52,6 @@ from mrsmith_tui.tools.checkpoints import Checkpoints
 from mrsmith_tui.tools.registry import ToolRegistry
 
 if TYPE_CHECKING:
-    from mrsmith_tui.provider.context_size import BackgroundProbe
     from mrsmith_tui.tools.ledger import FileLedger
 
 __all__ = ["AgentSession", "RunResult", "build_session", "default_provider_factory", "open_session"]
@@ -98,7 +97,7 @@ class AgentSession:
         self._resumed = resumed
         self._run_lock = threading.Lock()
         self._closed = False
-        self._context_probe: BackgroundProbe | None = None
+        self._context_limit = ContextLimit(self._set_context)
         extra = add_ons(self) if add_ons is not None else SessionAddOns()
         # a tool asking mid-run (web_fetch's redirects) goes through the gate
         self.services = replace(extra.services, approval_gate=self.gate)
@@ -164,42 +163,9 @@ class AgentSession:
     # ------------------------------------------------------------------ the context size
 
     def _probe_context(self) -> None:
-        """The context size: the server's when it tells, else the config's maxContextTokens, else the
-        default. What a server told is remembered per endpoint and model (provider.context_size); only
-        what is not known is asked, in the background, and no run waits for it: its answer counts
-        from the moment it is in. /usage names the source."""
-        agent = self.agent
-        configured = "max_context_tokens" in agent.model_fields_set
-        self.ledger.context_source = "config (maxContextTokens)" if configured else "default (set maxContextTokens)"
+        """The context size of this agent's model (core.context_limit); /usage names its source."""
         self.ledger.prompt_overhead = lambda: self.conversation.prompt_overhead()
-        self._stop_context_probe()
-        documented = vendor(protocol_of(self.provider))
-        if not configured and documented.context_tokens:  # the vendor documents it: nothing to ask
-            self._set_context(documented.context_tokens, f"the {documented.protocol} protocol's documented size")
-        base_url = getattr(self.provider, "base_url", None)
-        if not documented.probe or not isinstance(base_url, str) or os.environ.get("MRSMITH_NO_CONTEXT_PROBE"):
-            return  # only servers that can say their context size are asked (local ones, on the generic protocol)
-        from mrsmith_tui.provider.context_size import BackgroundProbe, remembered
-
-        known, fresh = remembered(base_url, agent.model)
-        if known is not None and known[0]:
-            self._set_context(known[0], f"the server ({known[1]}; remembered)")
-        if fresh:
-            return
-
-        def answered(answer: tuple[int, str]) -> None:
-            tokens, source = answer
-            if tokens and self._context_probe is probe and not self._closed:
-                self._set_context(tokens, f"the server ({source})")
-
-        probe = BackgroundProbe(base_url, agent.model, api_key_for(self.config, agent.provider), answered)
-        self._context_probe = probe
-        probe.start()
-
-    def _stop_context_probe(self) -> None:
-        probe, self._context_probe = self._context_probe, None
-        if probe is not None:
-            probe.cancel()
+        self._context_limit.find(self.config, self.agent, self.provider, self.ledger)
 
     def _set_context(self, tokens: int, source: str) -> None:
         self.agent = self.agent.model_copy(update={"max_context_tokens": tokens})
@@ -213,9 +179,7 @@ class AgentSession:
 
     def wait_for_context_size(self, timeout: float | None = None) -> None:
         """Until the server's answer about the context size is in (or `timeout` seconds)."""
-        probe = self._context_probe
-        if probe is not None:
-            probe.join(timeout)
+        self._context_limit.wait(timeout)
 
     # ------------------------------------------------------------------ the run
 
@@ -341,7 +305,7 @@ class AgentSession:
         if self._closed:
             return
         self._closed = True
-        self._stop_context_probe()  # its connections close: it never holds the exit
+        self._context_limit.close()  # its connections close: it never holds the exit
         for cb in list(self._on_close):
             try:
                 cb()

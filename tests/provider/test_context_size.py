@@ -38,7 +38,7 @@ def test_what_a_server_told_is_remembered_and_not_asked_again(loopback, tmp_path
     srv.get_routes.clear()  # the server now tells nothing: only the cache can know
     second = session_on(srv.base_url, tmp_path)
     assert second.ledger.max_context_tokens == 4096  # at once, before any run or thread
-    assert second._context_probe is None  # nothing asked
+    assert second._context_limit.probe is None  # nothing asked
     assert "size from the server (llama.cpp /props n_ctx; remembered)" in usage_report(second.ledger)
     second.close()
 
@@ -121,7 +121,7 @@ def test_a_probe_cancelled_at_exit_reports_and_remembers_nothing(loopback, tmp_p
     srv = loopback([text_turn("answer")])
     session = session_on(srv.base_url, tmp_path)
     assert held.started.wait(30)
-    probe = session._context_probe
+    probe = session._context_limit.probe
     session.close()  # at exit
     held.release.set()
     probe.join(30)
