@@ -35,7 +35,7 @@ from mrsmith_tui.tui.shell.attention import Attention
 from mrsmith_tui.tui.shell.bridge import CoalescingSink, TuiApprover
 from mrsmith_tui.tui.shell.command_context import ShellCommandContext
 from mrsmith_tui.tui.shell.custom_loader import palette_commands, start_custom_commands
-from mrsmith_tui.tui.shell.early_input import keep_early_input, mount_editor, prompt_text
+from mrsmith_tui.tui.shell.early_input import after_early_keys, keep_early_input, mount_editor, prompt_text
 from mrsmith_tui.tui.shell.effect_runner import carry_out
 from mrsmith_tui.tui.shell.history_file import default_history_path, load_history
 from mrsmith_tui.tui.shell.key_first import KeyFirstScreen
@@ -240,7 +240,10 @@ class MrSmithApp(App[int]):
     # ----------------------------------------------------------------- events -> Msgs
 
     def on_prompt_area_send(self, event: PromptArea.Send) -> None:
-        self.ui(ui.Submit, text=event.text)
+        text = event.text
+        if text == self.painter.draft_in_widget != self.model.input.draft:
+            text = self.model.input.draft  # Up (or Tab) and Enter in one burst: the recalled prompt, not yet painted in
+        self.ui(ui.Submit, text=text)
 
     def on_prompt_area_recall(self, event: PromptArea.Recall) -> None:
         self.ui(ui.HistoryMove, step=event.step)
@@ -320,6 +323,8 @@ class MrSmithApp(App[int]):
         self.ui(ui.InterruptKey)
 
     def action_quit_key(self) -> None:
+        if after_early_keys(self, self.action_quit_key):
+            return
         typed, after_cursor = prompt_text(self)
         self.ui(ui.QuitKey, typed=typed, after_cursor=after_cursor)
 

@@ -37,6 +37,11 @@ class KeyFirstScreen(Screen[Any]):
             return
         super()._forward_event(event)
 
+    def set_focus(self, widget: Widget | None, scroll_visible: bool = True, from_app_focus: bool = False) -> None:
+        if self.early_input is not None and widget is not None:
+            return  # a click before the editor is mounted: the keys typed next are still the editor's
+        super().set_focus(widget, scroll_visible, from_app_focus)
+
     def _on_timer_update(self) -> None:
         if self.is_current and not self.app._batch_count:
             if not self._layout_required:

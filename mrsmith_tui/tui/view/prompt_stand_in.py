@@ -17,6 +17,7 @@ from textual.style import Style
 from textual.widgets import Static
 
 PLACEHOLDER = "Ask mrsmith…  (Enter send · Ctrl-J newline · /help)"
+MAX_ROWS = 10  # the prompt's max-height (app.tcss)
 
 
 class PromptStandIn(Static):
@@ -44,13 +45,21 @@ class PromptStandIn(Static):
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         # The editor's height is its text's: one row while empty, whatever the placeholder's length.
-        return super().get_content_height(container, viewport, width) if self.typed else 1
+        return len(self._typed_rows(width)) if self.typed else 1
+
+    def _typed_rows(self, width: int) -> list[Content]:
+        """The last rows of the typed text as the editor wraps it: its last column kept for the
+        cursor, a tab four columns."""
+        rows = Content(self.typed.expandtabs(4)).wrap(max(1, width - 1)) if width else [Content(self.typed)]
+        return rows[-MAX_ROWS:]
 
     def render(self) -> Content:
         # The cursor as the editor draws it: the component's style as Rich has it (its reverse, in an ANSI theme).
         cursor = Style.from_rich_style(self.get_component_rich_style("prompt-stand-in--cursor"))
+        width = self.content_size.width
         if self.typed:
-            return Content(self.typed) + Content(" ").stylize(cursor)
-        lines = Content(PLACEHOLDER).wrap(self.content_size.width) if self.content_size.width else [Content(PLACEHOLDER)]
+            rows = self._typed_rows(width)
+            return Content("\n").join([*rows[:-1], rows[-1] + Content(" ").stylize(cursor)])
+        lines = Content(PLACEHOLDER).wrap(width) if width else [Content(PLACEHOLDER)]
         first = lines[0].stylize(self.get_visual_style("prompt-stand-in--placeholder"))
         return first.stylize(cursor, 0, 1)
