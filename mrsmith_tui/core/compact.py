@@ -8,7 +8,8 @@ compacts the same way; the context gauge drops to the estimated size of what is 
 summary that would not make the context smaller is dropped (only its `usage` is recorded).
 
 Call it between runs (the TUI's /compact, or `maybe_auto_compact` before a turn when the
-agent sets autoCompact and the context is at 90 % of its limit).
+agent sets autoCompact and the context is at 90 % of its limit, unless a summary was no shorter
+and the context has not grown by 5 % of its limit since).
 """
 
 from __future__ import annotations
@@ -25,9 +26,13 @@ from mrsmith_tui.provider.types import ChatRequest, ProviderError, StreamDone, S
 from mrsmith_tui.session.rebuild import apply_compaction
 from mrsmith_tui.words import counted
 
-__all__ = ["AUTO_COMPACT_PERCENT", "COMPACT_INSTRUCTION", "compact", "compaction_cut", "maybe_auto_compact"]
+__all__ = ["AUTO_COMPACT_PERCENT", "AUTO_COMPACT_REGROWTH_PERCENT", "COMPACT_INSTRUCTION", "compact", "compaction_cut", "maybe_auto_compact"]
 
 AUTO_COMPACT_PERCENT = 90.0
+# After a summary no shorter than what it replaced, autoCompact tries again only once the context
+# has grown by this share of the window: the same context would give the same summary, at a model
+# call a turn. Growth means new turns, and the turn that was the newest is summarised next time.
+AUTO_COMPACT_REGROWTH_PERCENT = 5.0
 
 COMPACT_INSTRUCTION = (
     "[mrsmith] The context is being compacted. Write a summary of the conversation above that lets you "
@@ -87,6 +92,7 @@ def compact(session: Compactable, cancel: CancelToken, *, keep_turns: int = 1) -
     """Summarise the older turns of `session`; returns the summary, or "" when
     there was nothing to compact or it failed (the person is told why through the sink)."""
     history = session.history
+    gauge = session.ledger.context_tokens  # as autoCompact measures it, for its wait after a summary no shorter
     start, cut = compaction_cut(history, keep_turns)
     if cut == start:
         session.sink(msgs.Notice(text="nothing to compact: the context holds only the newest turn"))
@@ -119,6 +125,8 @@ def compact(session: Compactable, cancel: CancelToken, *, keep_turns: int = 1) -
     ledger.reset_context()
     # The summary call is spent by the session but is not the context: totals yes, gauge no.
     ledger.add("compact", usage, context_tokens=context)
+    if not kept:
+        ledger.compact_declined_at = gauge
     records: list[msgs.Msg] = [msgs.UsageReported(usage=usage, context_tokens=context, context_limit=ledger.max_context_tokens)]
     if kept:
         records.append(msgs.Compacted(summary=summary, replaces=cut, context_tokens=context))
@@ -136,8 +144,13 @@ def compact(session: Compactable, cancel: CancelToken, *, keep_turns: int = 1) -
 
 
 def maybe_auto_compact(session: Compactable, cancel: CancelToken) -> str | None:
-    """Compact when the agent sets autoCompact and the context is at 90 % of its limit; None otherwise."""
-    if not session.agent.auto_compact or session.ledger.context_percent < AUTO_COMPACT_PERCENT:
+    """Compact when the agent sets autoCompact and the context is at 90 % of its limit; None otherwise,
+    and until the context has grown by 5 % of its limit since a summary was no shorter."""
+    ledger = session.ledger
+    if not session.agent.auto_compact or ledger.context_percent < AUTO_COMPACT_PERCENT:
         return None
-    session.sink(msgs.Notice(text=f"the context is {session.ledger.context_percent:.0f}% full: compacting (autoCompact)"))
+    declined = ledger.compact_declined_at
+    if declined is not None and 100 * (ledger.context_tokens - declined) < AUTO_COMPACT_REGROWTH_PERCENT * ledger.max_context_tokens:
+        return None  # the same context again: the same summary, no shorter
+    session.sink(msgs.Notice(text=f"the context is {ledger.context_percent:.0f}% full: compacting (autoCompact)"))
     return compact(session, cancel)

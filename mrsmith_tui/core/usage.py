@@ -35,6 +35,7 @@ class UsageLedger:
         self.context_tokens = 0
         self.context_source = ""  # where max_context_tokens came from, for /usage
         self.prompt_overhead: Callable[[], tuple[int, int, int]] | None = None  # (system, schemas, tools) tokens
+        self.compact_declined_at: int | None = None  # the gauge when a summary was no shorter (core.compact)
         self._armed = {code: True for _, code in _THRESHOLDS}
         self._lock = threading.Lock()
 
@@ -84,6 +85,7 @@ class UsageLedger:
     def reset_context(self) -> None:
         with self._lock:
             self.context_tokens = 0
+            self.compact_declined_at = None
             self._armed = {code: True for _, code in _THRESHOLDS}
 
     # -- sub-agents

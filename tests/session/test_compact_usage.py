@@ -163,3 +163,24 @@ def test_the_session_auto_compacts_before_the_next_turn_and_offers_compact(tmp_p
     assert factory.requests[3].messages[1]["content"] == SUMMARY_PREFIX + "auto summary"
     assert s.compact(CancelToken()) == "c"  # /compact: the summary and "two" go, "three" stays
     assert [m["content"] for m in factory.requests[4].messages[1:-1]] == [SUMMARY_PREFIX + "auto summary", "two", LONG]
+
+
+def test_auto_compact_waits_for_the_context_to_grow_after_a_summary_no_shorter(tmp_path):
+    """Above 90 % with a summary no shorter than what it replaces, auto-compact would spend a model
+    call on every turn for nothing: it tries again once the context has grown by 5 % of the window."""
+    config = two_agents(tmp_path, auto_compact=True, max_context_tokens=1000)
+    wordy = "The person said one and I answered a; then they said two. No files were read or changed."
+
+    def at(tokens):
+        return UsageInfo(prompt_tokens=tokens - 10, completion_tokens=10)
+
+    s, sink, factory = new_session(config, tmp_path, answer("a", usage=at(500)), answer("b", usage=at(950)),
+                                   answer(wordy), answer("c", usage=at(960)), answer("d", usage=at(980)),
+                                   answer("e", usage=at(1001)), answer("the summary"), answer("f"))
+    for prompt in ("one", "two", "three", "four", "five", "six"):
+        s.run(prompt, CancelToken())
+    asked = [r.messages[-1]["content"] for r in factory.requests]
+    # 95 % before "three": one summary, no shorter; "four" (96 %) and "five" (98 %) go on without one;
+    # before "six" the context has grown by 51 tokens since the attempt (950): it is tried again, and kept
+    assert asked == ["one", "two", COMPACT_INSTRUCTION, "three", "four", "five", COMPACT_INSTRUCTION, "six"]
+    assert len(sink.of(msgs.Compacted)) == 1
