@@ -7,7 +7,9 @@ wakes a read blocked for minutes on a slow model at once.
 A wire adapter gives the transport a URL, a body, headers and an `Assembler` (the wire's
 event assembly: `assemble.StreamAssembler` for Chat Completions, `messages_assemble` for the
 Messages API); the transport owns everything else: tries and backoff (429, 5xx including
-Anthropic's 529, and a stream whose first event says the server is overloaded), the socket
+Anthropic's 529, a stream whose first event says the server is overloaded, and a connection
+refused, reset or timed out while connecting; never a read timeout, which already waited the
+whole `read_timeout`), the socket
 tracker, the read loop, and turning an HTTP failure into one line.
 """
 
@@ -145,7 +147,7 @@ class HttpStreamer:
             except httpx.TransportError as exc:
                 if cancel.cancelled:
                     return
-                raise _RetryableFailure(self._unreachable(exc)) from None
+                raise self._failed_before_answer(exc) from None
             sockets.add_from(response)
             if response.status_code != 200:
                 raise self._http_error(response)
@@ -177,11 +179,17 @@ class HttpStreamer:
             return _RetryableFailure(error, retry_after(response.headers.get("retry-after")))
         return error
 
+    def _failed_before_answer(self, exc: httpx.TransportError) -> Exception:
+        """A refused, reset or unconnectable request is tried again; one the server took and then left
+        unanswered for the whole read timeout is not: another try would only wait as long again."""
+        if isinstance(exc, httpx.TimeoutException) and not isinstance(exc, httpx.ConnectTimeout):
+            return ProviderError(f"provider '{self.name}' at {shown_url(self.base_url)} took the request but sent "
+                                 f"nothing in {self.read_timeout:g} s (readTimeout; not tried again)")
+        return _RetryableFailure(self._unreachable(exc))
+
     def _unreachable(self, exc: httpx.TransportError) -> ProviderError:
         if isinstance(exc, httpx.ConnectTimeout):
             reason = f"no connection after {self.timeout.connect:g} s"
-        elif isinstance(exc, httpx.ReadTimeout):
-            reason = f"no answer after {self.read_timeout:g} s"
         else:
             reason = one_line(str(exc) or type(exc).__name__, 200)
         return ProviderError(f"cannot reach provider '{self.name}' at {shown_url(self.base_url)}: {reason}")
@@ -225,7 +233,7 @@ class HttpStreamer:
             if cancel.cancelled:
                 return
             if not got_bytes:
-                raise _RetryableFailure(self._unreachable(exc)) from None
+                raise self._failed_before_answer(exc) from None
             reason = f"no data for {self.read_timeout:g} s" if isinstance(exc, httpx.ReadTimeout) else one_line(str(exc) or type(exc).__name__, 200)
             raise ProviderError(
                 f"provider '{self.name}' stream was cut mid-way: {reason}",

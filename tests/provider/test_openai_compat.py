@@ -247,6 +247,19 @@ def test_read_timeout_is_configurable(loopback):
         collect(provider(srv, read_timeout=0.3))
 
 
+def test_a_server_that_takes_the_request_and_never_answers_is_not_asked_again(loopback):
+    # The server reads the request and holds its answer for good: one readTimeout (from the config) is the
+    # whole wait, not one per try (600 s became 30 minutes), and the error says what happened, in one line.
+    srv = loopback([held(Turn(events=[chunk("never")]), threading.Event())])
+    pc = ProviderConfig(name="local", base_url=srv.base_url, connect_timeout=0.5, read_timeout=0.2)
+    events: list = []
+    with pytest.raises(ProviderError) as err:
+        events.extend(make_provider(pc, None, include_usage=True).stream(REQUEST, CancelToken()))
+    assert len(srv.requests) == 1 and events == []  # no "retrying in" notice either
+    assert err.value.message == (f"provider 'local' at {srv.base_url} took the request but sent nothing in 0.2 s "
+                                 "(readTimeout; not tried again)")
+
+
 def test_make_provider_from_config(loopback):
     srv = loopback([text_turn("hi")])
     pc = ProviderConfig(name="local", base_url=srv.base_url, read_timeout=42)
