@@ -24,6 +24,7 @@ from mrsmith_tui.coalesce import FRAME_SECONDS, CoalescingSink
 from mrsmith_tui.core.outbound import OutboundFilter
 from mrsmith_tui.core.prompt_run import CommandResult, command_exit_code, run_prompt
 from mrsmith_tui.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_MAX_ROUNDS, EXIT_OK, EXIT_USAGE
+from mrsmith_tui.headless_lines import DIM, RED, YELLOW, agent_lines, lines_for, paint
 from mrsmith_tui.security.redact import PROCESS, Redactor, map_strings
 from mrsmith_tui.security.terminal_text import clean, json_safe
 
@@ -39,10 +40,6 @@ __all__ = ["CONTINUE_HINT", "EXIT_FAILED", "EXIT_INTERRUPTED", "EXIT_MAX_ROUNDS"
 # After a run stopped by the tool-round cap (exit 3): how to go on from where it stopped.
 CONTINUE_HINT = "stopped at maxToolRounds; continue where it stopped with: mrsmith -c -p continue"
 
-_DIM, _RED, _YELLOW, _CYAN, _MAGENTA = "2", "31", "33", "36", "35"
-MODE_WORDS = {"accept-edits": "file edits in this folder run without asking", "plan": "only read-only tools run",
-              "auto": "every call runs without asking"}
-
 
 @dataclass(frozen=True)
 class FoldState:
@@ -51,101 +48,10 @@ class FoldState:
     errors_shown: tuple[str, ...] = ()  # error lines already printed (never print one twice)
 
 
-def _paint(text: str, code: str, color: bool) -> str:
-    return f"\x1b[{code}m{text}\x1b[0m" if color and text else text
-
-
-def _one_line(text: str, limit: int = 200) -> str:
-    first = text.strip().splitlines()[0] if text.strip() else ""
-    return first if len(first) <= limit else first[: limit - 1] + "…"
-
-
-def _tool_started(m: msgs.ToolCallStarted) -> str:
-    return f"→ {m.name} {m.summary or _one_line(m.arguments, 120)}".rstrip()
-
-
-def _tool_finished(m: msgs.ToolCallFinished) -> tuple[str, str]:
-    """(line, colour code) for a finished tool call."""
-    took = f" · {m.elapsed:.1f}s" if m.elapsed >= 0.1 else ""
-    code = f" · exit {m.exit_code}" if m.exit_code is not None else ""
-    if m.denied:
-        return f"  ✗ {m.name} refused: {_one_line(m.result)}", _YELLOW
-    if not m.ok:
-        return f"  ✗ {m.name} failed{code}: {_one_line(m.result)}", _RED
-    return f"  ✓ {m.name}{code}{took}", _DIM
-
-
-def _lines_for(m: msgs.Msg) -> list[tuple[str, str | None]]:
-    """Whole stderr lines (text, colour) for the Msgs that are shown as lines."""
-    if isinstance(m, msgs.ToolCallStarted):
-        return [(_tool_started(m), _CYAN)]
-    if isinstance(m, msgs.ToolCallFinished):
-        lines: list[tuple[str, str | None]] = [_tool_finished(m)]
-        if m.diff:
-            lines += [(line, _DIM) for line in m.diff.rstrip("\n").splitlines()]
-        return lines
-    if isinstance(m, msgs.Warning):
-        return [(f"warning: {m.text}", _YELLOW)]
-    if isinstance(m, msgs.Notice):
-        return [(m.text, _DIM)]
-    if isinstance(m, msgs.TasksChanged):
-        done = sum(t.status == "completed" for t in m.todos)
-        tasks: list[tuple[str, str | None]] = [(f"tasks {done}/{len(m.todos)} done", _DIM)]
-        return tasks + [
-            (f"  [{'x' if t.status == 'completed' else '>' if t.status == 'in_progress' else ' '}] {t.content}", _DIM)
-            for t in m.todos
-        ]
-    if isinstance(m, msgs.PermissionsInForce):
-        return _permission_lines(m)
-    if isinstance(m, msgs.PermissionModeChanged) and m.mode != "ask":
-        return [(f"permission mode: {m.mode} ({MODE_WORDS.get(m.mode, m.mode)})", _RED if m.mode == "auto" else _YELLOW)]
-    if isinstance(m, msgs.JobStarted):
-        lasts = "kept after exit" if m.detach else "stopped at exit"
-        return [(f"background {m.job_id} started: pid {m.pid} · {_one_line(m.command, 120)} · {lasts} · log {m.log}", _DIM)]
-    if isinstance(m, msgs.JobEnded):
-        return [(f"background {m.job_id} (pid {m.pid}) ended · exit {m.exit_code}", _DIM)]
-    if isinstance(m, msgs.SkillLoaded):
-        return [(f"skill loaded: {m.name}", _DIM)]
-    if isinstance(m, msgs.MentionsRead):  # the `@path` mentions of a typed prompt (core.mentions)
-        attached: list[tuple[str, str | None]] = [("attached " + " · ".join(m.attached), _DIM)] if m.attached else []
-        return attached + [(f"warning: {line}", _YELLOW) for line in m.refused]
-    if isinstance(m, msgs.AgentSpawned):
-        return [(f"[{m.agent_id}] started {m.label}: {_one_line(m.task, 120)}", _MAGENTA)]
-    if isinstance(m, msgs.AgentStateChanged) and m.state != "running":
-        detail = f": {m.detail}" if m.detail else ""
-        return [(f"[{m.agent_id}] {m.state}{detail}", _RED if m.state == "failed" else _MAGENTA)]
-    return []
-
-
-def _permission_lines(m: msgs.PermissionsInForce) -> list[tuple[str, str | None]]:
-    lines: list[tuple[str, str | None]] = []
-    if m.approve_all:
-        lines.append(("--yes: every call that would ask is approved", _YELLOW))
-    if m.specs:
-        shown = ", ".join(f"{a.spec} ({a.origin})" for a in m.specs)
-        lines.append((f"allowed without asking: {shown}", _DIM))
-    return lines
-
-
 def permissions_in_force(gate: ApprovalGate, *, approve_all: bool = False) -> msgs.PermissionsInForce:
     """The gate's permissions as the Msg a headless run reports before it starts."""
     specs = tuple(msgs.Allowed(spec=p.spec, origin=p.origin) for p in gate.permissions())
     return msgs.PermissionsInForce(specs=specs, approve_all=approve_all)
-
-
-def _agent_lines(agent_id: str, inner: msgs.Msg) -> list[tuple[str, str | None]]:
-    """A background or sub-agent's Msg as whole lines prefixed with its id (no live deltas)."""
-    if isinstance(inner, msgs.FromAgent):
-        return _agent_lines(f"{agent_id}/{inner.agent_id}", inner.msg)
-    prefix = f"[{agent_id}] "
-    if isinstance(inner, msgs.BlockEnded) and inner.text.strip():
-        code = _DIM if inner.kind == "reasoning" else None
-        return [(prefix + line, code) for line in inner.text.strip("\n").splitlines()]
-    if isinstance(inner, msgs.Error):
-        return [(f"{prefix}error: {inner.text}", _RED)]
-    if isinstance(inner, msgs.RunEnded) and inner.error:
-        return [(f"{prefix}error: {inner.error}", _RED)]
-    return [(prefix + text, code) for text, code in _lines_for(inner)]
 
 
 def fold(state: FoldState, m: msgs.Msg, *, color: bool = False) -> tuple[FoldState, str, str]:
@@ -158,14 +64,14 @@ def fold(state: FoldState, m: msgs.Msg, *, color: bool = False) -> tuple[FoldSta
             return
         if not state.err_at_line_start:
             err += "\n"
-        err += "".join(_paint(text, code, color) + "\n" if code else text + "\n" for text, code in items)
+        err += "".join(paint(text, code, color) + "\n" if code else text + "\n" for text, code in items)
         state = replace(state, err_at_line_start=True)
 
     def error(text: str) -> None:
         nonlocal state
         if text in state.errors_shown:
             return
-        lines([(f"error: {text}", _RED)])
+        lines([(f"error: {text}", RED)])
         state = replace(state, errors_shown=state.errors_shown + (text,))
 
     if isinstance(m, msgs.TextDelta):
@@ -174,7 +80,7 @@ def fold(state: FoldState, m: msgs.Msg, *, color: bool = False) -> tuple[FoldSta
             state = replace(state, out_at_line_start=m.text.endswith("\n"))
     elif isinstance(m, msgs.ReasoningDelta):
         if m.text:
-            err = _paint(m.text, _DIM, color)
+            err = paint(m.text, DIM, color)
             state = replace(state, err_at_line_start=m.text.endswith("\n"))
     elif isinstance(m, msgs.BlockEnded):
         # Close the block's line so tool lines and the next block start on their own.
@@ -184,7 +90,7 @@ def fold(state: FoldState, m: msgs.Msg, *, color: bool = False) -> tuple[FoldSta
             err, state = "\n", replace(state, err_at_line_start=True)
     elif isinstance(m, msgs.ToolOutput):
         if m.text:
-            err = _paint(m.text, _DIM, color)
+            err = paint(m.text, DIM, color)
             state = replace(state, err_at_line_start=m.text.endswith("\n"))
     elif isinstance(m, msgs.Error):
         error(m.text)
@@ -194,16 +100,16 @@ def fold(state: FoldState, m: msgs.Msg, *, color: bool = False) -> tuple[FoldSta
         if m.error:
             error(m.error)
         elif m.cancelled:
-            lines([("interrupted", _YELLOW)])
+            lines([("interrupted", YELLOW)])
         elif m.reason == "max_rounds":
-            lines([(CONTINUE_HINT, _YELLOW)])
+            lines([(CONTINUE_HINT, YELLOW)])
     elif isinstance(m, msgs.FromAgent):
-        lines(_agent_lines(m.agent_id, m.msg))
+        lines(agent_lines(m.agent_id, m.msg))
     elif isinstance(m, msgs.CommandRan):  # `-p '!cmd'`: what it printed is the answer
         out = m.output.removesuffix(f"[exit code {m.exit_code}]").rstrip("\n")
         out, state = (out + "\n" if out else ""), replace(state, out_at_line_start=True)
     else:
-        lines(_lines_for(m))
+        lines(lines_for(m))
     return state, out, err
 
 
@@ -295,8 +201,11 @@ class HeadlessPrinter:
             if text in self.state.errors_shown:
                 return
             self.state = replace(self.state, errors_shown=self.state.errors_shown + (text,))
-            prefix = "" if self.state.err_at_line_start else "\n"
-            self._write(self.err, prefix + _paint(f"error: {text}", _RED, self.color) + "\n")
+            self._own_line(f"error: {text}", RED)
+
+    def _own_line(self, text: str, code: str) -> None:
+        self._write(self.err, ("" if self.state.err_at_line_start else "\n") + paint(text, code, self.color) + "\n")
+        self.state = replace(self.state, err_at_line_start=True)
 
     def _write(self, stream: TextIO, text: str) -> None:
         if not text or id(stream) in self._broken:
