@@ -27,6 +27,7 @@ from mrsmith_tui.errors import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_MAX_ROUNDS, E
 from mrsmith_tui.headless_lines import DIM, RED, YELLOW, agent_lines, lines_for, paint
 from mrsmith_tui.security.redact import PROCESS, Redactor, map_strings
 from mrsmith_tui.security.terminal_text import clean, json_safe
+from mrsmith_tui.silence import QUIET_AFTER, SilenceWatch
 
 if TYPE_CHECKING:
     from mrsmith_tui.core.conversation import RunResult
@@ -155,7 +156,7 @@ class HeadlessPrinter:
     """
 
     def __init__(self, out: TextIO, err: TextIO, *, json_lines: bool = False, color: bool = False,
-                 redactor: Redactor = PROCESS, interval: float = FRAME_SECONDS) -> None:
+                 redactor: Redactor = PROCESS, interval: float = FRAME_SECONDS, quiet_after: float = QUIET_AFTER) -> None:
         self.out, self.err = out, err
         self.json_lines = json_lines
         self.color = color
@@ -166,8 +167,10 @@ class HeadlessPrinter:
         self._broken: set[int] = set()
         self.on_broken_stdout: Callable[[], None] = lambda: None
         self._coalesced = CoalescingSink(self._show, interval=interval) if interval > 0 else None
+        self.silence = SilenceWatch(quiet_after)  # how long the model has said nothing (waiting())
 
     def __call__(self, m: msgs.Msg) -> None:
+        self.silence.saw(m)
         if self._coalesced is not None:
             self._coalesced(m)
         else:
@@ -202,6 +205,15 @@ class HeadlessPrinter:
                 return
             self.state = replace(self.state, errors_shown=self.state.errors_shown + (text,))
             self._own_line(f"error: {text}", RED)
+
+    def waiting(self, session: Session) -> None:
+        """Once the model has been silent a while, say so on stderr (never on the `--json` stdout)."""
+        if (silent := self.silence.due()) is not None:
+            name = session.agent.provider
+            line = self.silence.notice(silent, name, session.config.provider(name).read_timeout)
+            self.flush()
+            with self._lock:
+                self._own_line(line, DIM)
 
     def _own_line(self, text: str, code: str) -> None:
         self._write(self.err, ("" if self.state.err_at_line_start else "\n") + paint(text, code, self.color) + "\n")
@@ -247,7 +259,8 @@ def run_headless(
     The run blocks in a worker thread; the main thread waits in short joins so SIGINT is
     handled at once: the first Ctrl-C cancels the token (the stream closes, a running
     tool's process group is killed), a second one, or a run that does not stop within
-    `grace_seconds`, gives up waiting.
+    `grace_seconds`, gives up waiting. While it waits, a model silent for a while gets a line on stderr
+    naming its provider (HeadlessPrinter.waiting, silence.py).
     """
     cancel = CancelToken()
     printer.on_broken_stdout = cancel.cancel
@@ -274,6 +287,7 @@ def run_headless(
         worker.start()
         while worker.is_alive():
             worker.join(0.05)
+            printer.waiting(session)
             if interrupts and (len(interrupts) > 1 or _since(interrupts[0]) > grace_seconds):
                 break
     finally:
