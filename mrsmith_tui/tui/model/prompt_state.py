@@ -4,16 +4,18 @@ text an editor gave back)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Literal
 
 from mrsmith_tui.msgs import Msg
 from mrsmith_tui.records import Value
 
 __all__ = ["FILES_STALE_SECONDS", "MENTION_CHOICES", "EditPrompt", "EditorClosed", "FilesIndexed", "HistorySearch",
-           "SearchKey", "search_note"]
+           "SearchKey", "completion_note", "search_note"]
 
 FILES_STALE_SECONDS = 30.0  # an index older than this is read again when a new mention starts
 MENTION_CHOICES = 50  # completions offered for one mention
+NOTE_CHOICES = 8  # completions the line above the prompt names at once
 
 
 class HistorySearch(Value):
@@ -60,3 +62,13 @@ def search_note(search: HistorySearch, history: tuple[str, ...]) -> str:
         return f"search past prompts: type · {keys}" if not search.query else \
             f"search: nothing has “{search.query}” · Esc back"
     return f"search: “{search.query}” {len(history) - search.hit} back · {keys}"
+
+
+def completion_note(completions: tuple[str, ...], chosen: int | None, label: Callable[[str], str] = str) -> str:
+    """The line above the prompt while completions are offered: up to NOTE_CHOICES of them, the one
+    the draft holds while Tab cycles in brackets (the window moves on so that one is always named)."""
+    start = 0 if chosen is None else max(0, chosen - NOTE_CHOICES + 1)
+    shown = [f"[{label(c)}]" if i == chosen else label(c)
+             for i, c in enumerate(completions[start:start + NOTE_CHOICES], start)]
+    more = " …" if len(completions) > start + NOTE_CHOICES else ""
+    return f"Tab ⇥ {'  '.join(shown)}{more}"

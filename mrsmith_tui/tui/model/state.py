@@ -150,6 +150,8 @@ class InputState(Value):
     recall: int | None = None  # index into history while recalling
     stash: str = ""  # the draft before recall started
     completions: tuple[str, ...] = ()
+    chosen: int | None = None  # Tab is cycling: the draft holds completions[chosen] (None: not cycling)
+    typed: str = ""  # while cycling: the draft as typed, the completions were offered for
     files: tuple[str, ...] = ()  # the root's names for `@path` completion (tools.file_index)
     files_at: float | None = None  # when they were asked for (None: never)
     search: HistorySearch | None = None  # Ctrl-R is searching the history

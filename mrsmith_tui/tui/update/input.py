@@ -13,7 +13,7 @@ from mrsmith_tui.tui.update.blocks import flash, set_state
 from mrsmith_tui.tui.update.commands import slash_command
 from mrsmith_tui.tui.update.custom import custom_names, custom_prompt, start_run
 from mrsmith_tui.tui.update.effects import Effects, Handler
-from mrsmith_tui.tui.update.prompt_extras import complete_mention, index_wanted, mention_completions
+from mrsmith_tui.tui.update.prompt_extras import index_wanted, mention_completions, with_mention
 
 
 def completions(model: Model, draft: str) -> tuple[str, ...]:
@@ -36,7 +36,8 @@ def _draft(model: Model, msg: ui.DraftChanged) -> tuple[Model, Effects]:
     recall = inp.recall
     if recall is not None and msg.text != inp.history[recall]:
         recall = None
-    inp = replace(inp, draft=msg.text, recall=recall, completions=completions(model, msg.text))
+    inp = replace(inp, draft=msg.text, recall=recall, completions=completions(model, msg.text), chosen=None,
+                  typed="")
     return index_wanted(replace(model, input=inp), msg.text, msg.at)
 
 
@@ -51,25 +52,40 @@ def _history_move(model: Model, msg: ui.HistoryMove) -> tuple[Model, Effects]:
     else:
         nxt = inp.recall + msg.step
         if nxt >= len(inp.history):
-            inp = replace(inp, recall=None, draft=inp.stash, completions=())
+            inp = replace(inp, recall=None, draft=inp.stash, completions=(), chosen=None)
             return replace(model, input=inp), ()
         inp = replace(inp, recall=max(0, nxt))
     recalled = inp.history[inp.recall if inp.recall is not None else -1]
-    return replace(model, input=replace(inp, draft=recalled, completions=())), ()
+    return replace(model, input=replace(inp, draft=recalled, completions=(), chosen=None)), ()
+
+
+def _with_choice(model: Model, typed: str, choice: str) -> str:
+    """The draft `typed` becomes when completed with `choice`: the mention replaced, or the command
+    with a blank after it when an argument comes next."""
+    if (mentioned := with_mention(typed, choice)) is not None:
+        return mentioned
+    command = REGISTRY.find(choice)
+    custom = model.custom.find(choice)
+    takes = command.usage if command is not None else custom.argument_hint if custom is not None else ""
+    return choice + " " if takes else choice
 
 
 def _complete(model: Model, msg: ui.AcceptCompletion) -> tuple[Model, Effects]:
+    """Tab: the first choice offered for what was typed; Tab again (nothing typed since) the next, round
+    and round. A single choice is taken at once, and what it offers in turn (a folder's names) is next."""
     inp = model.input
     if not inp.completions:
         return model, ()
-    if (mentioned := complete_mention(model)) is not None:
-        return mentioned, ()
-    draft = inp.completions[0]
-    command = REGISTRY.find(draft)
-    custom = model.custom.find(draft)
-    takes = command.usage if command is not None else custom.argument_hint if custom is not None else ""
-    draft += " " if takes else ""  # its argument comes next
-    return replace(model, input=replace(inp, draft=draft, completions=completions(model, draft))), ()
+    cycling = inp.chosen is not None and inp.draft == _with_choice(model, inp.typed, inp.completions[inp.chosen])
+    typed = inp.typed if cycling else inp.draft
+    chosen = (inp.chosen or 0) + 1 if cycling else 0
+    chosen %= len(inp.completions)
+    draft = _with_choice(model, typed, inp.completions[chosen])
+    if len(inp.completions) == 1:
+        inp = replace(inp, draft=draft, completions=completions(model, draft), chosen=None, typed="")
+    else:
+        inp = replace(inp, draft=draft, chosen=chosen, typed=typed)
+    return replace(model, input=inp), ()
 
 
 def _remember(inp: ui.InputState, text: str) -> tuple[ui.InputState, Effects]:
@@ -85,7 +101,7 @@ def _submit(model: Model, msg: ui.Submit) -> tuple[Model, Effects]:
     if text.startswith("!") and not msg.text.startswith("!"):
         text = msg.text.rstrip()  # ` !ls` is a sentence: only a `!` typed first runs a command (core.prompt_syntax)
     inp, saved = _remember(model.input, text)
-    inp = replace(inp, draft="", recall=None, stash="", completions=())
+    inp = replace(inp, draft="", recall=None, stash="", completions=(), chosen=None)
     model = replace(model, input=inp, conv=replace(model.conv, follow=True, unseen=False))
     if model.pending.held:  # the prompt is sent: the request it held back may take the keyboard
         model = replace(model, pending=replace(model.pending, held=False))
@@ -103,7 +119,7 @@ def _submit(model: Model, msg: ui.Submit) -> tuple[Model, Effects]:
 
 def _typed_away(model: Model, msg: ui.TypedIntoPrompt) -> tuple[Model, Effects]:
     """A key typed into a modal went to the prompt (now `msg.text`): the request waits behind it."""
-    inp = replace(model.input, draft=msg.text, recall=None, completions=completions(model, msg.text))
+    inp = replace(model.input, draft=msg.text, recall=None, completions=completions(model, msg.text), chosen=None)
     model = replace(model, input=inp)
     if model.pending.head is not None:
         model = replace(model, pending=replace(model.pending, armed=False, held=True, keys_from=None,

@@ -49,22 +49,20 @@ def index_wanted(model: Model, draft: str, at: float) -> tuple[Model, Effects]:
     return replace(model, input=replace(model.input, files_at=at)), (fx.IndexFiles(),)
 
 
-def complete_mention(model: Model) -> Model | None:
-    """Tab on a mention: the first choice replaces it (a file gets a blank after it); None when the
-    draft is not a mention being completed. A name with a blank goes in quoted (`@"my file.txt"`), as
-    the prompt's parser reads it; a folder's quote stays open, so its names complete in turn."""
-    inp = model.input
-    typing = mention_being_typed(inp.draft)
-    if typing is None or not inp.completions or not inp.completions[0].startswith("@"):
+def with_mention(draft: str, choice: str) -> str | None:
+    """The draft with the mention being typed replaced by `choice` (a file gets a blank after it); None
+    when the draft is not a mention being completed. A name with a blank goes in quoted (`@"my file.txt"`),
+    as the prompt's parser reads it; a folder's quote stays open, so its names complete in turn."""
+    typing = mention_being_typed(draft)
+    if typing is None or not choice.startswith("@"):
         return None
-    path = inp.completions[0][1:]
+    path = choice[1:]
     folder = path.endswith("/")
-    if inp.draft.startswith('@"', typing[0]) or (any(c.isspace() for c in path) and '"' not in path):
+    if draft.startswith('@"', typing[0]) or (any(c.isspace() for c in path) and '"' not in path):
         choice = '@"' + path + ("" if folder else '"')
     else:
         choice = "@" + path
-    draft = inp.draft[:typing[0]] + choice + ("" if folder else " ")
-    return replace(model, input=replace(inp, draft=draft, completions=_again(model, draft)))
+    return draft[:typing[0]] + choice + ("" if folder else " ")
 
 
 def _again(model: Model, draft: str) -> tuple[str, ...]:
@@ -75,8 +73,8 @@ def _again(model: Model, draft: str) -> tuple[str, ...]:
 def _files_indexed(model: Model, msg: ui.FilesIndexed) -> tuple[Model, Effects]:
     model = replace(model, input=replace(model.input, files=msg.paths))
     draft = model.input.draft
-    if draft.startswith("/") or mention_being_typed(draft) is None:
-        return model, ()
+    if draft.startswith("/") or mention_being_typed(draft) is None or model.input.chosen is not None:
+        return model, ()  # while Tab cycles, the choices offered for what was typed stay
     return replace(model, input=replace(model.input, completions=_again(model, draft))), ()
 
 
