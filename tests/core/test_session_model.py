@@ -141,3 +141,28 @@ def test_the_estimator_starts_from_the_vendors_tokenizer(tmp_path):
     s, _ = real_session(tmp_path, ProviderConfig(name="c", base_url="http://127.0.0.1:9", protocol="anthropic"))
     o, _ = real_session(tmp_path, ProviderConfig(name="p", base_url="http://127.0.0.1:9/v1"))
     assert s.conversation.estimator.scale > o.conversation.estimator.scale == 1.0
+
+
+def test_a_model_the_server_does_not_list_is_switched_to_and_the_line_names_the_closest(tmp_path):
+    chat = LoopbackServer(models=["gpt-4o", "gpt-4.1", "qwen3-coder"]).start()
+    try:
+        s, _ = real_session(tmp_path, ProviderConfig(name="p", base_url=chat.base_url))
+        ctx = FakeContext(session=s, config=s.config)
+        run_command(REGISTRY, ctx, "/model", "gpt-nope")
+        (text,) = ctx.run_jobs()
+        assert s.agent.model == "gpt-nope"  # a person may know better than the list
+        assert text.startswith("model gpt-nope from the next request (agent main) · the server does not list it")
+        assert "closest: gpt-4o" in text and "qwen3-coder" not in text
+        ctx = FakeContext(session=s, config=s.config)
+        run_command(REGISTRY, ctx, "/model", "zzzz")
+        assert ctx.run_jobs() == ["model zzzz from the next request (agent main) · the server does not list it "
+                                  "(/model lists its 3)"]
+    finally:
+        chat.stop()
+
+
+def test_a_server_that_cannot_list_its_models_switches_without_a_word(tmp_path):
+    s, _ = real_session(tmp_path, ProviderConfig(name="p", base_url="http://127.0.0.1:9/v1"))
+    ctx = FakeContext(session=s, config=s.config)
+    run_command(REGISTRY, ctx, "/model", "gpt-nope")
+    assert ctx.run_jobs() == ["model gpt-nope from the next request (agent main)"] and s.agent.model == "gpt-nope"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 from typing import Any
 
 from mrsmith_tui.errors import message_of
@@ -30,9 +31,15 @@ class ModelCommand(SlashCommand[str]):
         session = session_of(ctx)
         if args:
             def switch(_token: Any) -> str:
-                session.set_model(args)
+                session.set_model(args)  # switched even when the server does not list it: the person may know better
                 ctx.emit_later(ui.AgentSwitched, **agent_fields(session.agent))
-                return f"model {args} from the next request (agent {session.agent.name})"
+                done = f"model {args} from the next request (agent {session.agent.name})"
+                try:
+                    models = session.list_models()
+                except Exception:  # a server that cannot list its models: nothing to check against
+                    return done
+                ctx.emit_later(ui.ModelsKnown, models=tuple(models))
+                return done + unlisted(args, models)
 
             ctx.run_in_worker(switch)
             return
@@ -52,6 +59,16 @@ class ModelCommand(SlashCommand[str]):
             return "\n".join(lines)
 
         ctx.run_in_worker(listing)
+
+
+def unlisted(name: str, models: list[str]) -> str:
+    """What the switch line adds when the server's list lacks `name`: the closest names it has."""
+    if not models or name in models:
+        return ""
+    close = difflib.get_close_matches(name, models, n=3, cutoff=0.4)
+    if close:
+        return f" · the server does not list it; closest: {', '.join(close)}"
+    return f" · the server does not list it (/model lists its {len(models)})"
 
 
 COMMANDS: tuple[SlashCommand[Any], ...] = (ModelCommand(),)
