@@ -24,6 +24,7 @@ from mrsmith_tui.cli import first_child, process_exit, startup_gc, workdir
 from mrsmith_tui.cli.args import SESSION_COMMANDS, UsageError, build_parser, check_session_flags
 from mrsmith_tui.cli.keys import shown, take_keys
 from mrsmith_tui.cli.mode_flags import apply_mode_flags
+from mrsmith_tui.cli.session_notes import continue_line, nothing_to_continue
 from mrsmith_tui.cli.wire_flags import apply_wire_flags
 from mrsmith_tui.config.load import apply_cli, default_config_paths, load_config, resolve_agent, sessions_dir
 from mrsmith_tui.config.schema import Config
@@ -107,6 +108,9 @@ def _main(args: argparse.Namespace) -> int:
     if not headless and (args.json or args.files):
         raise UsageError(f"{'--json' if args.json else '-f'} needs a headless run: give -p PROMPT or pipe a prompt on stdin")
     config = _load(args)
+    fresh = nothing_to_continue(config, Path.cwd()) if args.continue_ else None
+    if fresh is not None:  # as Claude Code: -c with nothing to continue starts a new session, and says so
+        args.continue_, args.fresh_note = False, fresh
     if headless:
         first_child.guard()
         return _run_headless(args, config)
@@ -134,6 +138,13 @@ def _load(args: argparse.Namespace) -> Config:
 def _stdin_is_terminal() -> bool:
     try:
         return sys.stdin is not None and os.isatty(sys.stdin.fileno())
+    except (AttributeError, OSError, ValueError):
+        return False
+
+
+def _stdout_is_terminal() -> bool:
+    try:
+        return sys.stdout is not None and os.isatty(sys.stdout.fileno())
     except (AttributeError, OSError, ValueError):
         return False
 
@@ -205,7 +216,7 @@ def _build_session(args: argparse.Namespace, config: Config, *, sink: Sink, appr
     from mrsmith_tui.agents.compose import compose_session
 
     resume = session_id is not None or args.continue_ or bool(args.resume)
-    return compose_session(
+    session = compose_session(
         config=config, cwd=Path.cwd(), sink=sink, approver=approver,
         agent_name=None if session_id else args.agent, resume=resume, target=session_id or args.resume,
         replay=replay, other_folder=args.other_folder and session_id is None, persist=not args.no_session,
@@ -214,6 +225,11 @@ def _build_session(args: argparse.Namespace, config: Config, *, sink: Sink, appr
         tool_trust="yes" if args.trust_project_tools else "ask" if replay else "stored",
         frontend="tui" if replay else "headless",
     )
+    if session_id is None and getattr(args, "fresh_note", None):
+        from mrsmith_tui import msgs
+
+        sink(msgs.Warning(text=args.fresh_note, code="continue"))
+    return session
 
 
 def _run_headless(args: argparse.Namespace, config: Config) -> int:
@@ -260,18 +276,26 @@ def _run_tui(args: argparse.Namespace, config: Config) -> int:
     if (args.continue_ or args.resume) and not args.other_folder:
         args.other_folder = _ask_other_folder(config, args)
 
+    on_screen: list[Session] = []  # the session last built: how to go on with it is said on leaving
+
     def make_session(sink: Sink, approver: Approver) -> Session:  # built once, after the first frame
-        return _build_session(args, config, sink=sink, approver=approver, replay=True)
+        on_screen[:] = [_build_session(args, config, sink=sink, approver=approver, replay=True)]
+        return on_screen[0]
 
     def resume(session_id: str, sink: Sink, approver: Approver) -> Session:  # /sessions
-        return _build_session(args, config, sink=sink, approver=approver, replay=True, session_id=session_id)
+        on_screen[:] = [_build_session(args, config, sink=sink, approver=approver, replay=True, session_id=session_id)]
+        return on_screen[0]
 
     def first_frame() -> None:  # before the session is composed (cli.first_child)
         startup_gc.ready()
         first_child.guard()
 
-    return run_tui(make_session, config=config, theme=args.theme or config.theme, resume=resume,
+    code = run_tui(make_session, config=config, theme=args.theme or config.theme, resume=resume,
                    sessions_root=sessions_dir(config), pick_session=pick, first_frame=first_frame)
+    line = continue_line(on_screen[0] if on_screen else None, Path.cwd()) if _stdout_is_terminal() else None
+    if line is not None:  # the screen is restored by now: the line stays in the terminal, as Codex's does
+        print(shown(line))
+    return code
 
 
 def _ask_other_folder(config: Config, args: argparse.Namespace) -> bool:
