@@ -49,7 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="session commands (no endpoint needed):\n"
         "  mrsmith view ID            show a recorded session read-only (ID: a prefix, a folder or a transcript)\n"
-        "  mrsmith export ID [PATH]   write a session as Markdown (default ./mrsmith-<id>.md)\n"
+        "  mrsmith export ID [PATH]   write a session as Markdown (default ./mrsmith-<id>.md; PATH - : stdout)\n"
         "  mrsmith tools list         every tool with its origin; mrsmith tools run NAME JSON calls a drop-in tool\n\n"
         "exit codes: 0 done, 1 the run failed, 2 usage or config error, 3 stopped at maxToolRounds "
         "(continue with -c), 130 interrupted\n\n"
@@ -138,7 +138,7 @@ def session_parser(command: str) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog=f"mrsmith {command}")
     p.add_argument("id", metavar="ID", help="session id (a prefix is enough) or a transcript path")
     if command == "export":
-        p.add_argument("path", metavar="PATH", nargs="?", help="where to write the Markdown (default ./mrsmith-<id>.md)")
+        p.add_argument("path", metavar="PATH", nargs="?", help="where to write the Markdown (default ./mrsmith-<id>.md; - for stdout)")
         p.add_argument("--force", action="store_true", help="replace PATH if it exists (else an existing file is kept)")
     p.add_argument("--config", metavar="PATH", type=Path, help="config file")
     p.add_argument("--sessions-dir", metavar="DIR", help="where transcripts are")

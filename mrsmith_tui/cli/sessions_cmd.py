@@ -36,6 +36,15 @@ def main(argv: list[str]) -> int:
     args = session_parser(argv[0]).parse_args(argv[1:])
     config = apply_cli(load_config(args.config), sessions_dir=args.sessions_dir)
     know_keys(config)  # no endpoint needed, but an export still redacts them
+    if argv[0] == "export" and args.path == "-":  # `-` is stdout, as for most tools (`./-` names a file)
+        from mrsmith_tui.core.resume import load_records, locate_transcript
+        from mrsmith_tui.session.export import export_markdown
+
+        records, warnings = load_records(locate_transcript(config, args.id, Path.cwd()))
+        for text in warnings:
+            print(f"mrsmith: warning: {shown(text)}", file=sys.stderr)
+        sys.stdout.write(shown(export_markdown(records)))
+        return 0
     if argv[0] == "export":
         from mrsmith_tui.session.export import export_session
 

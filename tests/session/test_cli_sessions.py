@@ -117,3 +117,14 @@ def test_export_keeps_an_existing_file_unless_forced(project, capsys, tmp_path):
     code, _, err = run(capsys, "export", session_id[:13], "")
     assert code == 2 and "the file name is empty" in err and sorted(p.name for p in here.iterdir()) == ["README.md"]
     assert run(capsys, "export", session_id[:13])[1] == f"{here / ('mrsmith-' + session_id[:13] + '.md')}\n"
+
+
+def test_export_to_dash_writes_the_markdown_to_stdout(project, capsys):
+    _, here, sessions = project
+    assert run(capsys, "-p", "hello there")[0] == 0
+    session_id = next(sessions.glob("*/transcript.jsonl")).parent.name
+    code, out, err = run(capsys, "export", session_id[:13], "-")
+    assert (code, err) == (0, "") and "> hello there" in out and "first answer" in out
+    assert not (here / "-").exists() and sorted(p.name for p in here.iterdir()) == []
+    code, _, err = run(capsys, "export", "nope", "-")
+    assert code == 2 and "no session id starts with 'nope'" in err
