@@ -48,7 +48,8 @@ def build_parser() -> argparse.ArgumentParser:
         "the prompt is read from stdin.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="session commands (no endpoint needed):\n"
-        "  mrsmith view ID            show a recorded session read-only (ID: a prefix, a folder or a transcript)\n"
+        "  mrsmith view ID            show a recorded session read-only\n"
+        "                             (ID: a session id or its start or end, as mrsmith --list shows, or a transcript file)\n"
         "  mrsmith export ID [PATH]   write a session as Markdown (default ./mrsmith-<id>.md; PATH - : stdout)\n"
         "  mrsmith tools list         every tool with its origin; mrsmith tools run NAME JSON calls a drop-in tool\n\n"
         "exit codes: 0 done, 1 the run failed, 2 usage or config error, 3 stopped at maxToolRounds "
@@ -136,7 +137,7 @@ def check_session_flags(args: argparse.Namespace) -> None:
 
 def session_parser(command: str) -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog=f"mrsmith {command}")
-    p.add_argument("id", metavar="ID", help="session id (a prefix is enough) or a transcript path")
+    p.add_argument("id", metavar="ID", help="a session id or its start or end, as mrsmith --list shows it, or a transcript file")
     if command == "export":
         p.add_argument("path", metavar="PATH", nargs="?", help="where to write the Markdown (default ./mrsmith-<id>.md; - for stdout)")
         p.add_argument("--force", action="store_true", help="replace PATH if it exists (else an existing file is kept)")

@@ -237,9 +237,20 @@ def transcript_of(root: Path | None, target: str | Path | None, cwd: Path | None
         return as_path
     if (as_path / TRANSCRIPT_NAME).is_file():
         return as_path / TRANSCRIPT_NAME
+    if as_path.is_dir():
+        raise SessionNotFound(_not_a_session_folder(root, as_path))
     if root is None:
         raise SessionNotFound(f"{target}: no such transcript")
     return find_session(root, str(target)).path
+
+
+def _not_a_session_folder(root: Path | None, folder: Path) -> str:
+    """A folder that holds no transcript, often the project's own (`mrsmith view .`): say what ID takes
+    and where that folder's sessions are."""
+    sessions = list_sessions(root, cwd=folder) if root is not None else []
+    where = (f"its newest session is {typed_id(sessions[0].id)} (mrsmith --list run there lists them)" if sessions
+             else "no session was started there (mrsmith --list --all lists every folder's)")
+    return f"{folder} is a folder, not a session: give a session id as mrsmith --list shows it; {where}"
 
 
 def load_records(path: Path) -> tuple[list[msgs.Msg], list[str]]:

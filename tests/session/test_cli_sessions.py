@@ -128,3 +128,21 @@ def test_export_to_dash_writes_the_markdown_to_stdout(project, capsys):
     assert not (here / "-").exists() and sorted(p.name for p in here.iterdir()) == []
     code, _, err = run(capsys, "export", "nope", "-")
     assert code == 2 and "no session id starts with 'nope'" in err
+
+
+def test_a_project_folder_for_id_says_what_id_takes_and_points_at_list(project, capsys, tmp_path):
+    _, here, sessions = project
+    empty = tmp_path / "tryout"
+    empty.mkdir()
+    code, _, err = run(capsys, "view", str(empty))
+    assert code == 2 and len(err.splitlines()) == 1
+    assert f"{empty} is a folder, not a session: give a session id as mrsmith --list shows it" in err
+    assert "no session was started there (mrsmith --list --all" in err
+    assert run(capsys, "-p", "hello there")[0] == 0
+    session_id = next(sessions.glob("*/transcript.jsonl")).parent.name
+    code, _, err = run(capsys, "export", str(here), "-")
+    assert code == 2 and f"its newest session is {typed_id(session_id)} (mrsmith --list run there" in err
+    code, out, _ = run(capsys, "view", str(sessions / session_id))  # a session's own folder still works
+    assert code == 0 and "> hello there" in out
+    code, _, err = run(capsys, "--resume", str(empty), "-p", "hi")
+    assert code == 2 and "is a folder, not a session" in err
