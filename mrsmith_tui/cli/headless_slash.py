@@ -4,7 +4,9 @@ A custom command (core/custom_commands.py) is expanded and its text sent literal
 or is read (no `!command`, no `@path`). `/init` sends the AGENTS.md prompt (core/init_prompt.py; the write
 needs --allow write_file or --yes, else one line). `/undo [N]` puts back files (`mrsmith -c -p /undo`: the last
 session's turns) without asking the model. Another built-in command of the full-screen UI is one line
-(exit 2); any other `/word` is not a command and goes to the model as typed (`-p '/etc/hosts: what?'`).
+(exit 2), and so is a `/name` that is no command (as the UI says `unknown command`). What is a command is
+core.prompt_syntax's rule, the UI's too: a first word that is no name goes to the model as typed
+(`-p '/etc/hosts: what?'`).
 """
 
 from __future__ import annotations
@@ -32,11 +34,11 @@ def headless_prompt(prompt: str, root: Path, *, typed: bool = True) -> HeadlessP
     is no command (`cat notes.md | mrsmith -c` never runs /undo or a repository's command file)."""
     if not typed:
         return HeadlessPrompt(prompt, literal=True)
-    if not prompt.startswith("/"):
+    from mrsmith_tui.core.prompt_syntax import command_word
+
+    if command_word(prompt) is None:  # as on screen: `/etc/hosts: what?` is text
         return HeadlessPrompt(prompt)
     name, _, arg = prompt.partition(" ")
-    if "\n" in name:  # as on screen: a first word spanning lines is no command
-        return HeadlessPrompt(prompt)
     from mrsmith_tui.core.command_files import load_commands
     from mrsmith_tui.core.custom_commands import expand
     from mrsmith_tui.tui.commands import REGISTRY  # the names only: no Textual is loaded
@@ -65,7 +67,19 @@ def headless_prompt(prompt: str, root: Path, *, typed: bool = True) -> HeadlessP
     broken = found.broken_line(name)
     if broken is not None:
         raise UsageError(f"{name} is not usable: {broken}")
-    return HeadlessPrompt(prompt)
+    raise UsageError(unknown_line(name, found.names()))
+
+
+def unknown_line(name: str, custom: tuple[str, ...]) -> str:
+    """A `/name` that is no command, headless: what a run here takes, and the one it most likely meant."""
+    from mrsmith_tui.tui.commands.registry import typo_distance
+
+    takes = ("/init", "/undo", *custom)
+    best = min(takes, key=lambda n: typo_distance(name, n))
+    meant = f"; did you mean {best}?" if typo_distance(name, best) <= (2 if len(name) >= 8 else 1) else ""
+    listed = ", ".join(custom[:10]) + (f" and {len(custom) - 10} more" if len(custom) > 10 else "")
+    yours = f"custom commands here: {listed}" if custom else "no custom commands here (.mrsmith/commands/*.md)"
+    return f"unknown command {name}{meant} · a headless run takes /init, /undo and custom commands; {yours}"
 
 
 

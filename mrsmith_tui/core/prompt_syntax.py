@@ -1,8 +1,11 @@
-"""What a prompt the person typed asks for besides words: a `!command`, `@path` mentions.
+"""What a prompt the person typed asks for besides words: a `/command`, a `!command`, `@path` mentions.
 
 Pure: no disk, no clock. Only text a person typed is parsed at all (core.prompt_run decides that):
 piped stdin, a file's text and an expanded custom command are sent as they are.
 
+- `/command`: the first word (up to the first blank) is `/` and a name: letters, digits, `.`, `_`, `-`,
+  and `:` between a command folder's names (`/review`, `/git:pr`). Any other first word, a path like
+  `/etc/hosts:` or one spanning lines, is text for the model. The UI and a headless `-p` read it alike.
 - `!command`: the prompt's very first character is `!` (nothing stripped before it: ` !ls` is a
   sentence for the model) and something follows it. The rest of the prompt, as typed, is the command.
 - `@path`: an `@` at the start of the prompt or after a blank, followed by a path. `@"a b.txt"`
@@ -16,12 +19,14 @@ import re
 
 from mrsmith_tui.records import Value
 
-__all__ = ["MAX_MENTIONS", "Mention", "ParsedPrompt", "mention_being_typed", "parse_prompt"]
+__all__ = ["MAX_MENTIONS", "Mention", "ParsedPrompt", "command_word", "mention_being_typed", "parse_prompt"]
 
 MAX_MENTIONS = 20  # mentions read from one prompt; the rest are reported, not read
 
 _MENTION = re.compile(r'(?:(?<=\s)|^)@(?:"([^"\n]+)"|(\S+))')
 _OPEN_QUOTE = re.compile(r'(?:(?<=\s)|^)@"([^"\n]*)\Z')  # `@"my dir/` being typed: its blanks are the path's
+_NAME = r"[A-Za-z0-9][A-Za-z0-9_.-]*"
+_COMMAND = re.compile(rf"/(?:{_NAME}(?::{_NAME})*)?\Z")
 _TRAILING = ",;:!?)]}>'\"`"
 
 
@@ -79,3 +84,9 @@ def mention_being_typed(draft: str) -> tuple[int, str] | None:
     if not word.startswith("@") or word.startswith('@"') or "\x00" in word:
         return None
     return start, word[1:]
+
+
+def command_word(text: str) -> str | None:
+    """The `/name` the prompt starts with when it is a command (None: the prompt is text for the model)."""
+    word = text.split(" ", 1)[0]
+    return word if _COMMAND.match(word) else None

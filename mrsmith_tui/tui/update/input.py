@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from mrsmith_tui.core.prompt_syntax import mention_being_typed
+from mrsmith_tui.core.prompt_syntax import command_word, mention_being_typed
 from mrsmith_tui.records import replace
 from mrsmith_tui.tui import model as ui
 from mrsmith_tui.tui.commands import REGISTRY
@@ -105,7 +105,7 @@ def _submit(model: Model, msg: ui.Submit) -> tuple[Model, Effects]:
     model = replace(model, input=inp, conv=replace(model.conv, follow=True, unseen=False))
     if model.pending.held:  # the prompt is sent: the request it held back may take the keyboard
         model = replace(model, pending=replace(model.pending, held=False))
-    if text.startswith("/") and "\n" not in text.split(" ", 1)[0] and custom_prompt(model, text) is None:
+    if command_word(text) is not None and custom_prompt(model, text) is None:  # `/etc/hosts: why?` is text
         model, effects = slash_command(model, text, msg.at)
         return model, saved + effects
     if model.run.running:
