@@ -81,3 +81,22 @@ def test_the_note_keeps_the_current_choice_in_view():
     assert ui.completion_note(many, 0).startswith("Tab ⇥ [@f0.py]") and ui.completion_note(many, 0).endswith(" …")
     late = ui.completion_note(many, 10)
     assert late.split()[2:] == ["@f3.py", "@f4.py", "@f5.py", "@f6.py", "@f7.py", "@f8.py", "@f9.py", "[@f10.py]", "…"]
+
+
+async def test_in_the_app_tab_twice_gives_the_second_choice_in_the_prompt():
+    """The widget's echo of the first choice must not end the cycle, nor send the second Tab elsewhere."""
+    from mrsmith_tui.tui.app import MrSmithApp
+    from tests.tui.fakes import CONFIG, factory
+    from tests.tui.pilot import until
+
+    app = MrSmithApp(factory([]), config=CONFIG, history_path=None, welcome=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.focused is not None and app.focused.id == "prompt")
+        await pilot.press("slash", "u")
+        await until(pilot, lambda: app.model.input.completions == ("/usage", "/undo"))
+        await pilot.press("tab")
+        await until(pilot, lambda: app.query_one("#prompt").text == "/usage")
+        await pilot.press("tab")
+        await until(pilot, lambda: app.query_one("#prompt").text == "/undo ")
+        await pilot.press("tab")
+        await until(pilot, lambda: app.query_one("#prompt").text == "/usage")
