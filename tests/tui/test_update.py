@@ -124,6 +124,18 @@ def test_ctrl_c_cancels_then_quits_when_pressed_again():
     assert fx.Exit() in effects
 
 
+def test_ctrl_c_in_a_draft_clears_it_into_the_history_and_never_quits():
+    model, _ = fold(fresh(), ui.DraftChanged(text="important long draft", at=9))
+    model, effects = fold(model, ui.InterruptKey(at=10), ui.InterruptKey(at=10.5))
+    assert model.input.draft == "" and model.input.history[-1] == "important long draft"
+    assert fx.SaveHistory("important long draft") in effects and fx.Exit() not in effects
+    assert "Ctrl-C again to quit" in model.screen.note  # the second one, on the empty prompt, armed it
+    model, _ = fold(model, ui.HistoryMove(step=-1, at=10.6))
+    assert model.input.draft == "important long draft"  # Up brings it back
+    _, effects = fold(model, ui.DraftChanged(text="", at=10.7), ui.InterruptKey(at=10.8), ui.InterruptKey(at=10.9))
+    assert fx.Exit() in effects
+
+
 def test_ctrl_c_twice_far_apart_does_not_quit():
     model, _ = fold(fresh(), ui.InterruptKey(at=10))
     model, effects = fold(model, ui.InterruptKey(at=20))

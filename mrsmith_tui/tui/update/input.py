@@ -88,7 +88,7 @@ def _complete(model: Model, msg: ui.AcceptCompletion) -> tuple[Model, Effects]:
     return replace(model, input=inp), ()
 
 
-def _remember(inp: ui.InputState, text: str) -> tuple[ui.InputState, Effects]:
+def remember(inp: ui.InputState, text: str) -> tuple[ui.InputState, Effects]:
     if inp.history and inp.history[-1] == text:
         return inp, ()
     return replace(inp, history=(inp.history + (text,))[-ui.HISTORY_CAP:]), (fx.SaveHistory(text),)
@@ -100,7 +100,7 @@ def _submit(model: Model, msg: ui.Submit) -> tuple[Model, Effects]:
         return model, ()
     if text.startswith("!") and not msg.text.startswith("!"):
         text = msg.text.rstrip()  # ` !ls` is a sentence: only a `!` typed first runs a command (core.prompt_syntax)
-    inp, saved = _remember(model.input, text)
+    inp, saved = remember(model.input, text)
     inp = replace(inp, draft="", recall=None, stash="", completions=(), chosen=None)
     model = replace(model, input=inp, conv=replace(model.conv, follow=True, unseen=False))
     if model.pending.held:  # the prompt is sent: the request it held back may take the keyboard

@@ -11,6 +11,7 @@ from mrsmith_tui.tui.update import effects as fx
 from mrsmith_tui.tui.update.agents import on_shown_conv
 from mrsmith_tui.tui.update.blocks import block_index, count_text, flash, note_block, set_block
 from mrsmith_tui.tui.update.effects import Effects, Handler
+from mrsmith_tui.tui.update.input import remember
 from mrsmith_tui.tui.update.requests import drop_requests, of_the_run
 
 QUIT_WINDOW = 2.0  # a second Ctrl-C within this quits
@@ -47,6 +48,8 @@ def _put_back(model: Model, queued: tuple[str, ...], at: float) -> Model:
 
 
 def _interrupt(model: Model, msg: ui.InterruptKey) -> tuple[Model, Effects]:
+    if not model.run.running and model.input.draft.strip():
+        return _clear_draft(model, msg.at)
     armed = model.screen.quit_armed_at
     if armed is not None and msg.at - armed <= QUIT_WINDOW:
         return model, (fx.Exit(),)
@@ -57,6 +60,15 @@ def _interrupt(model: Model, msg: ui.InterruptKey) -> tuple[Model, Effects]:
         model = flash(model, "cancelling · Ctrl-C again to quit", msg.at)
         return model, effects + (fx.WakeAt(msg.at + NOTE_SECONDS),)
     return model, (fx.WakeAt(msg.at + NOTE_SECONDS),)
+
+
+def _clear_draft(model: Model, at: float) -> tuple[Model, Effects]:
+    """Ctrl-C in a draft clears it, as in a shell (and Claude Code, Codex), and never quits: the text goes
+    to the history first, so Up brings it back. Ctrl-C on the empty prompt then arms the quit."""
+    inp, saved = remember(model.input, model.input.draft)
+    inp = replace(inp, draft="", recall=None, completions=(), chosen=None, search=None)
+    screen = replace(model.screen, quit_armed_at=None, note="draft cleared · Up brings it back", note_at=at)
+    return replace(model, input=inp, screen=screen), saved + (fx.WakeAt(at + NOTE_SECONDS),)
 
 
 def _quit(model: Model, msg: ui.QuitKey) -> tuple[Model, Effects]:
