@@ -187,3 +187,12 @@ def test_a_folder_with_a_blank_stays_open_so_its_names_complete_in_turn():
     assert model.input.completions == ("@my dir/c.py",)
     model, _ = fold(model, ui.AcceptCompletion(at=AT))
     assert model.input.draft == 'see @"my dir/c.py" '
+
+
+def test_the_welcome_promises_what_the_permission_mode_does():
+    def promise(mode: str) -> str:
+        return welcome_content(ui.Welcome(folder="/proj"), ui.StatusLedger(agent="a", model="m", mode=mode), 100).plain
+
+    assert "asks first" in promise("ask")
+    assert "asks first" not in promise("auto") and "does NOT ask" in promise("auto")
+    assert "changes nothing" in promise("plan") and "edits files without asking" in promise("accept-edits")

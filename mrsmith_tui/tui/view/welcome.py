@@ -13,6 +13,14 @@ KEYS = (
     ("Ctrl-O", "review"), ("Ctrl-B", "sidebar"), ("Ctrl-D", "quit"),
 )
 MUTED = "$text-muted"
+# What the welcome promises under each permission mode (tools/permission_mode.py): "asks first" in AUTO
+# would be a false promise, and the one a person is most likely to trust.
+MODE_PROMISE = {
+    "ask": "it works only here, and asks first",
+    "accept-edits": "it works only here: edits files without asking, asks before anything else",
+    "plan": "it works only here and only reads: it plans, and changes nothing",
+    "auto": "it works only here and does NOT ask (AUTO mode: Shift-Tab changes it)",
+}
 
 
 def _row(label: str, value: str, width: int, style: str = "") -> Content:
@@ -28,7 +36,7 @@ def welcome_content(w: Welcome, led: StatusLedger, width: int) -> Content:
         lines.append(_row("endpoint", w.endpoint, width))
     if w.folder:
         lines.append(_row("folder", w.folder, width, "bold"))
-        lines.append(_row("", "it works only here, and asks first", width, MUTED))
+        lines.append(_row("", MODE_PROMISE.get(led.mode, MODE_PROMISE["ask"]), width, MUTED))
     lines.append(Content(""))
     lines.append(Content.styled("  Type a request and press Enter.", "bold"))
     lines.append(Content.assemble(("  Approvals: ", MUTED), ("y", "bold $accent"), (" yes · ", MUTED),
