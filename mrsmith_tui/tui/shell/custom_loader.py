@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
+
+from textual import events
 
 from mrsmith_tui.security.terminal_text import clean
 from mrsmith_tui.tui import model as ui
@@ -41,10 +44,9 @@ def start_custom_commands(app: AppHost, root: Path | None = None) -> None:
             found = find_commands(where)
         except Exception:  # a convenience: never break the start for it
             return
-        try:
-            app.call_from_thread(app.dispatch, ui.CustomCommandsLoaded(at=app.clock(), found=found))
-        except RuntimeError:  # the app ended first
-            pass
+        # post_message is thread-safe and does nothing once the app has ended (call_from_thread raised,
+        # leaving a coroutine never awaited, and held the thread until the UI ran it)
+        app.post_message(events.Callback(callback=partial(app.dispatch, ui.CustomCommandsLoaded(at=app.clock(), found=found))))
 
     threading.Thread(target=work, name="mrsmith-commands", daemon=True).start()
 

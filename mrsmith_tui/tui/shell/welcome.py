@@ -4,8 +4,11 @@ since listing sessions reads files, and folds it in as one `Welcomed` Msg."""
 from __future__ import annotations
 
 import threading
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from textual import events
 
 from mrsmith_tui.config.load import resolve_agent
 from mrsmith_tui.security.redact import PROCESS
@@ -66,9 +69,8 @@ def start_welcome(app: AppHost, config: Config, sessions_root: Path | None) -> N
             fields = gather(config, sessions_root, cwd, can_resume=can_resume)
         except Exception:  # a convenience: never break the start for it
             fields = {"folder": clean(str(cwd))}
-        try:
-            app.call_from_thread(app.dispatch, ui.Welcomed(at=app.clock(), **fields))
-        except RuntimeError:  # the app ended first
-            pass
+        # post_message is thread-safe and does nothing once the app has ended (call_from_thread raised,
+        # leaving a coroutine never awaited, and held the thread until the UI ran it)
+        app.post_message(events.Callback(callback=partial(app.dispatch, ui.Welcomed(at=app.clock(), **fields))))
 
     threading.Thread(target=work, name="mrsmith-welcome", daemon=True).start()
