@@ -329,7 +329,7 @@ class MrSmithApp(App[int]):
         self.ui(ui.QuitKey, typed=typed, after_cursor=after_cursor)
 
     def action_cancel(self) -> None:
-        self.ui(ui.CancelKey)
+        navigation.cancel_key(self)
 
     def action_help(self) -> None:
         if self.screen is self.screen_stack[0]:
@@ -394,7 +394,7 @@ def run_view(records: list[m.Msg], *, config: Config, theme: str | None = None) 
     from mrsmith_tui.session.replay import for_screen
 
     replay = for_screen(records)
-    replay.append(m.Notice(text="read-only view of a recorded session · Ctrl-O review · Ctrl-D quit"))
+    replay.append(m.Notice(text="read-only view of a recorded session · Ctrl-O review · q, Esc or Ctrl-D quit"))
     app = MrSmithApp(None, config=config, theme=theme, history_path=None, replay=replay)
     result = app.run()
     return result if isinstance(result, int) else 0

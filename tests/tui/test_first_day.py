@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from textual import events
@@ -138,6 +139,15 @@ async def test_mrsmith_view_shows_no_prompt():
         await until(pilot, lambda: app.model.conv.blocks)
         assert not app.query(PromptArea) and app.prompt_area is None
         assert app.focused is app.query_one("#conversation")
+
+
+@pytest.mark.parametrize("key", ["q", "escape"])
+async def test_mrsmith_view_is_left_with_q_or_esc_as_a_pager(key):
+    app = MrSmithApp(None, config=CONFIG, history_path=None, replay=[m.Notice(text="recorded", at=AT)])
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.model.conv.blocks)
+        await pilot.press(key)
+        await until(pilot, lambda: not app.is_running)
 
 
 # ------------------------------------------------------------------ 9. question glyphs
@@ -470,7 +480,12 @@ async def test_a_command_run_from_the_palette_shows_its_output_in_view():
         await until(pilot, lambda: palette_highlights(app, "/help"))
         await pilot.press("enter")
         await until(pilot, lambda: app.model.conv.blocks[-1].text.startswith("Commands"))
-        await until(pilot, lambda: conv.max_scroll_y > before and conv.scroll_y == conv.max_scroll_y)
+        await until(pilot, lambda: conv.max_scroll_y > before and conv.scroll_y > before)  # moved to the help
+        await until(pilot, lambda: "/help         this list" in _screen_text(app))  # shown from its first line
+
+
+def _screen_text(app) -> str:
+    return re.sub(r"<[^>]+>", "", app.export_screenshot()).replace("&#160;", " ")
 
 
 async def test_typing_on_the_focused_panel_then_enter_sends_the_prompt_and_opens_no_agent():

@@ -196,3 +196,20 @@ def test_the_welcome_promises_what_the_permission_mode_does():
     assert "asks first" in promise("ask")
     assert "asks first" not in promise("auto") and "does NOT ask" in promise("auto")
     assert "changes nothing" in promise("plan") and "edits files without asking" in promise("accept-edits")
+
+
+async def test_help_is_shown_from_its_first_line_and_the_next_prompt_follows_the_end_again():
+    app = MrSmithApp(factory(), config=CONFIG, history_path=None, welcome=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.prompt_area is not None)
+        await pilot.press(*"/help", "enter")
+        await until(pilot, lambda: app.model.conv.top is not None)
+        conversation = app.query_one("#conversation")
+        await until(pilot, lambda: "/help         this list" in _screen_text(app))  # not only the keys table
+        assert not app.model.conv.follow and conversation.scroll_y < conversation.max_scroll_y
+        await pilot.press(*"hello", "enter")
+        await until(pilot, lambda: app.model.conv.follow)
+
+
+def _screen_text(app) -> str:
+    return re.sub(r"<[^>]+>", "", app.export_screenshot()).replace("&#160;", " ")

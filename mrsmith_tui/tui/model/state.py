@@ -74,6 +74,7 @@ class ChatLog(Value):
     focused: str | None = None  # key of the focused block
     follow: bool = True  # stick to the bottom
     unseen: bool = False  # new output arrived while the person was scrolled up
+    top: str | None = None  # a block shown from its first line, once (/help: a long answer read from the top)
 
 
 class StatusLedger(Value):

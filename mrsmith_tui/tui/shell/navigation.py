@@ -13,8 +13,20 @@ if TYPE_CHECKING:
     from mrsmith_tui.tui.shell.screen_routes import ScreenRoutes
 
 
+def cancel_key(app: AppHost) -> None:
+    """Esc: cancel (a run, a focus, the review); in `mrsmith view`, with nothing to cancel, leave as a pager does."""
+    if app.link.read_only and app.screen is app.screen_stack[0]:
+        app.exit(0)
+    else:
+        app.ui(ui.CancelKey)
+
+
 def conversation_key(app: AppHost, action: str) -> None:
-    if action == "up":
+    if action in ("quit", "escape") and app.link.read_only:  # q or Esc in `mrsmith view`: leave, as a pager
+        app.exit(0)
+    elif action == "quit":
+        return
+    elif action == "up":
         app.ui(ui.FocusMove, step=-1)
     elif action == "down":
         app.ui(ui.FocusMove, step=1)

@@ -65,7 +65,10 @@ def startup_section(model: Model) -> str:
 
 
 def _help(model: Model, arg: str, at: float) -> tuple[Model, Effects]:
-    return note_block(model, "notice", help_text() + help_section(model) + startup_section(model), at), ()
+    model = note_block(model, "notice", help_text() + help_section(model) + startup_section(model), at)
+    # Read from its first line: followed, a screen shorter than the help showed only its last rows (the keys
+    # table), the command list above them (new-user try-out). The next prompt follows the end again.
+    return replace(model, conv=replace(model.conv, follow=False, unseen=False, top=model.conv.blocks[-1].key)), ()
 
 
 def _tasks(model: Model, arg: str, at: float) -> tuple[Model, Effects]:

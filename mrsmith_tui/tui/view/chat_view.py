@@ -18,6 +18,7 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.geometry import Size
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Static
 
 from mrsmith_tui.tui.model import Block, ChatLog, StatusLedger, Welcome
@@ -123,7 +124,8 @@ class ConversationView(RemeasureNested, VerticalScroll):
         ("down,j", "key('down')", "next block"),
         ("enter,space", "key('fold')", "fold"),
         ("c", "key('copy')", "copy"),
-        ("escape,i,tab", "key('leave')", "back to the prompt"),
+        ("i,tab", "key('leave')", "back to the prompt"),
+        ("escape", "key('escape')", "back to the prompt"),  # in `mrsmith view` (no prompt): leave it
     ]
 
     def __init__(self, **kwargs) -> None:
@@ -140,6 +142,8 @@ class ConversationView(RemeasureNested, VerticalScroll):
         self._welcome.display = False
         self._welcome_shown: tuple | None = None
         self._focused: str | None = None
+        self._top: str | None = None  # the last ChatLog.top brought to the top
+        self._top_pending: Widget | None = None
         self._now = 0.0
         self._typed_away = False  # a letter typed on a focused block went to the prompt: so do the keys after it
 
@@ -164,6 +168,9 @@ class ConversationView(RemeasureNested, VerticalScroll):
         """Typing on a focused block: a letter that is not a block key (k j c i, Space) goes to the prompt
         with the focus, and so does every key typed after it before the focus got there (Enter sends):
         no key vanishes ("abc" on a block lost "ab" and copied the block)."""
+        if event.key == "q" and self.screen is self.app.screen_stack[0] and not self._prompt_shown():
+            self.post_message(ConversationKey("quit"))  # `mrsmith view`: q leaves, as a pager does
+            return
         printable = bool(event.is_printable and event.character)
         if not (self._typed_away or (printable and event.key not in BLOCK_KEYS)) or not self._prompt_shown():
             return
@@ -251,6 +258,9 @@ class ConversationView(RemeasureNested, VerticalScroll):
             if new_focus is not None:
                 new_focus.add_class("-focused")
                 self.scroll_to_widget(new_focus, animate=False)
+        if conv.top is not None and conv.top != self._top:  # shown from its first line, once
+            self._top = conv.top
+            self._top_pending = self._views.get(conv.top)  # scrolled to once a layout has placed it (arrange)
         self._conv, self._now = conv, now
         follow_end = conv.follow and conv.focused is None and bool(conv.blocks)
         if follow_end and not self._follow_end:
@@ -259,11 +269,17 @@ class ConversationView(RemeasureNested, VerticalScroll):
         if conv.follow and conv.focused is None and self.scroll_y < self.max_scroll_y:
             self.scroll_end(animate=False, immediate=False)
 
+    def _show_top_of(self, view: Widget) -> None:
+        self.scroll_to_widget(view, animate=False, top=True)
+
     def arrange(self, size: Size, optimal: bool = False) -> Any:
         """Followed and taller than the screen, the end is kept in view by the layout that moves it: Textual's
         anchor sets the scroll as the blocks are arranged, where a scroll after each layout cost a frame of its
         own (issue #26). A conversation shorter than the screen is not anchored (its scroll would go below 0)."""
         result = super().arrange(size, optimal)
+        if self._top_pending is not None and any(p.widget is self._top_pending for p in result.placements):
+            self.call_after_refresh(self._show_top_of, self._top_pending)
+            self._top_pending = None
         shown = self.container_size.height - self.scrollbar_size_horizontal
         self._anchored = self._follow_end and result.spatial_map.total_region.bottom > shown > 0
         return result
