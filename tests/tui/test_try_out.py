@@ -213,3 +213,13 @@ async def test_help_is_shown_from_its_first_line_and_the_next_prompt_follows_the
 
 def _screen_text(app) -> str:
     return re.sub(r"<[^>]+>", "", app.export_screenshot()).replace("&#160;", " ")
+
+
+async def test_the_hint_row_brackets_the_completion_tab_has_put_in_the_prompt():
+    app = MrSmithApp(factory(), config=CONFIG, history_path=None, welcome=False)
+    async with app.run_test(size=(100, 24)) as pilot:
+        await until(pilot, lambda: app.prompt_area is not None)
+        await pilot.press(*"/u", "tab", "tab")
+        note = app.query_one("#note")
+        await until(pilot, lambda: app.model.input.draft == "/undo " and "[/undo]" in str(note.render()))
+        assert "/usage" in str(note.render())

@@ -111,9 +111,8 @@ class Painter:
         note = self._app.query_one("#note", Static)
         if model.input.search is not None:
             text = ui.search_note(model.input.search, model.input.history)
-        elif model.input.completions:
-            shown = "  ".join(completion_label(model, c) for c in model.input.completions[:8])
-            text = f"Tab ⇥ {shown}"
+        elif model.input.completions:  # the one the draft holds, while Tab cycles, in brackets
+            text = ui.completion_note(model.input.completions, model.input.chosen, lambda c: completion_label(model, c))
         elif model.conv.unseen and not model.conv.follow:
             text = "↓ new output below · End jumps there · PageDown pages"
         else:
