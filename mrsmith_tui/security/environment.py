@@ -6,7 +6,7 @@ values aside and adds them to the redactor, so a later `env` in a tool finds not
 echo of a value that slipped through is redacted anyway. `child_environment(passthrough)`
 is what every child gets: the current environment, filtered again by name (a variable set
 later, or a program that never scrubbed), plus the held variables the agent config lists in
-`shellEnvPassthrough`.
+`shellEnvPassthrough`, with pagers and editors set so that none waits for a terminal (NO_TERMINAL).
 
 This cannot hide what the kernel keeps: /proc/<pid>/environ and `ps eww` show a process's
 *initial* environment. That is why the README says to prefer the config file or
@@ -78,6 +78,17 @@ def worth_redacting(value: str, environ: Mapping[str, str]) -> bool:
     except (OSError, ValueError):
         return True
 
+# No child of mrsmith has a terminal: stdin is /dev/null or a pipe, the output is captured, and it runs in a
+# session of its own. A pager or an editor started there (`git log`, `git commit` without -m, `crontab -e`)
+# would wait for keys that never come and fill the output, and so the model's context, with screen codes.
+# Pagers become `cat`, so the text still comes back; an editor fails at once, saying why, so git stops with
+# "There was a problem with the editor" and nothing is committed on a message nobody saw; git never asks
+# for a password (it fails, naming the remote, instead of waiting for one).
+NO_EDITOR = "sh -c 'echo \"no terminal here for an editor: pass the text another way (-m MSG, -F FILE)\" >&2; exit 1'"
+NO_TERMINAL = {"PAGER": "cat", "GIT_PAGER": "cat", "MANPAGER": "cat", "SYSTEMD_PAGER": "cat",
+               "EDITOR": NO_EDITOR, "VISUAL": NO_EDITOR, "GIT_EDITOR": NO_EDITOR, "GIT_SEQUENCE_EDITOR": NO_EDITOR,
+               "GIT_TERMINAL_PROMPT": "0"}
+
 _lock = threading.Lock()
 _held: dict[str, str] = {}
 
@@ -123,7 +134,8 @@ def child_environment(passthrough: Iterable[str] = (), *, environ: Mapping[str, 
     """The environment for a child process: secrets out unless `passthrough` names them
     (exact names or shell-style patterns, e.g. `GITHUB_TOKEN`, `NPM_*`), and, given the `root`,
     nothing that makes a program load code or config from the tree (tree_paths.neutralise;
-    `helper`: one of mrsmith's own processes, which gets no PATH entry inside the root either)."""
+    `helper`: one of mrsmith's own processes, which gets no PATH entry inside the root either), and
+    no pager or editor that would wait for a terminal (NO_TERMINAL)."""
     passthrough = tuple(p for p in passthrough if p)
     env = os.environ if environ is None else environ
     # By name, and by value: a key under an innocent name (MY_URL=...?key=sk-...) stays out too.
@@ -136,7 +148,7 @@ def child_environment(passthrough: Iterable[str] = (), *, environ: Mapping[str, 
         out.update({k: v for k, v in kept.items() if _passes(k, passthrough) and k not in out})
     if root is not None:
         out, _ = neutralise(out, root, helper=helper)
-    return out
+    return out | NO_TERMINAL
 
 
 def held_names() -> list[str]:

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from mrsmith_tui.security.environment import child_environment, looks_secret, scrub_process_environment
+from mrsmith_tui.security.environment import NO_TERMINAL, child_environment, looks_secret, scrub_process_environment
 from mrsmith_tui.security.redact import Redactor
 
 
@@ -34,14 +34,14 @@ def test_scrub_takes_out_holds_and_redacts():
     assert taken == ["AWS_REGION", "GITHUB_TOKEN", "MRSMITH_X_API_KEY", "MY_LLM"]
     assert env == {"PATH": "/bin"}
     assert redactor.redact("ghp_abcdefghijkl sk-UNIQUE-123456 eu-west-1") == "[redacted] [redacted] eu-west-1"
-    assert child_environment(environ=env, held=held) == {"PATH": "/bin"}
-    assert child_environment(["GITHUB_*"], environ=env, held=held) == {"PATH": "/bin", "GITHUB_TOKEN": "ghp_abcdefghijkl"}
+    assert child_environment(environ=env, held=held) == {"PATH": "/bin"} | NO_TERMINAL
+    assert child_environment(["GITHUB_*"], environ=env, held=held) == {"PATH": "/bin", "GITHUB_TOKEN": "ghp_abcdefghijkl"} | NO_TERMINAL
 
 
 def test_child_environment_filters_what_was_never_scrubbed():
     env = {"PATH": "/bin", "ANTHROPIC_API_KEY": "sk-ant-xxxxxxxx", "NPM_TOKEN": "npm_xxxxxxxxx"}
-    assert child_environment(environ=env) == {"PATH": "/bin"}
-    assert child_environment(["NPM_TOKEN"], environ=env) == {"PATH": "/bin", "NPM_TOKEN": "npm_xxxxxxxxx"}
+    assert child_environment(environ=env) == {"PATH": "/bin"} | NO_TERMINAL
+    assert child_environment(["NPM_TOKEN"], environ=env) == {"PATH": "/bin", "NPM_TOKEN": "npm_xxxxxxxxx"} | NO_TERMINAL
 
 
 def test_a_url_with_a_password_is_scrubbed_under_any_name():
@@ -49,7 +49,7 @@ def test_a_url_with_a_password_is_scrubbed_under_any_name():
     redactor, held = Redactor(), {}
     assert scrub_process_environment(environ=env, redactor=redactor, held=held) == ["DATABASE_URL"]
     assert "PGPASSWORD-XYZ" not in redactor.redact("it is PGPASSWORD-XYZ")
-    assert child_environment(environ={"PATH": "/bin", "LATER_URL": "mysql://u:hunter2hunter2@h/db"}) == {"PATH": "/bin"}
+    assert child_environment(environ={"PATH": "/bin", "LATER_URL": "mysql://u:hunter2hunter2@h/db"}) == {"PATH": "/bin"} | NO_TERMINAL
 
 
 def test_a_path_or_common_value_under_a_secret_name_is_not_redacted_everywhere(tmp_path):

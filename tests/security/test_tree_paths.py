@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from mrsmith_tui.security.environment import child_environment
+from mrsmith_tui.security.environment import NO_TERMINAL, child_environment
 from mrsmith_tui.security.tree_paths import COMMAND_VARIABLES, FILE_VARIABLES, LOADER_LISTS, SEARCH_LISTS, neutralise
 
 
@@ -107,8 +107,8 @@ def test_git_variables_and_config_pairs(root: Path) -> None:
 
 def test_child_environment_neutralises_only_with_a_root(root: Path) -> None:
     environ = {"LD_LIBRARY_PATH": "/opt/lib:", "RIPGREP_CONFIG_PATH": ".ripgreprc", "HOME": "/home/x"}
-    assert child_environment(environ=environ) == environ
-    assert child_environment(environ=environ, root=root) == {"LD_LIBRARY_PATH": "/opt/lib", "HOME": "/home/x"}
+    assert child_environment(environ=environ) == environ | NO_TERMINAL
+    assert child_environment(environ=environ, root=root) == {"LD_LIBRARY_PATH": "/opt/lib", "HOME": "/home/x"} | NO_TERMINAL
 
 
 def test_bash_env_in_the_tree_is_not_sourced_by_a_shell_command(root: Path, monkeypatch, ctx_factory) -> None:
