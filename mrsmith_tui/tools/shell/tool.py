@@ -44,12 +44,21 @@ def _kill_group(proc: subprocess.Popen[bytes]) -> None:
         pass
 
 
+def _refusal(command: str) -> str | None:
+    """Why `command` cannot run here at all (a full-screen program: tools/shell/full_screen.py)."""
+    from mrsmith_tui.tools.shell.full_screen import refusal  # the parser: at the first command
+
+    return refusal(command)
+
+
 class ShellTool(BaseTool):
     name = "shell"
     read_only = False
     description = (
         "Run a shell command with `bash -c` in the working directory and get its stdout, stderr and exit "
-        "code. stdin is closed (nothing can prompt you): pass flags like --yes or use non-interactive modes. "
+        "code. There is no terminal: stdin is closed (nothing can prompt you), so pass flags like --yes or use "
+        "non-interactive modes; pagers print like cat, an editor fails (git commit -m), and a full-screen program "
+        "(vim, nano, top, watch, ...) is refused. "
         f"Times out after {DEFAULT_TIMEOUT_MS // 1000} s unless you set timeout_ms (up to "
         f"{MAX_TIMEOUT_MS // 60000} minutes); on timeout the whole process group is killed. For a server or "
         "watcher that keeps running, set background: true: you get its pid and a log file to read later; "
@@ -113,6 +122,8 @@ class ShellTool(BaseTool):
         command = args.get("command")
         if not isinstance(command, str) or not command.strip():
             return ToolResult.error("command must be a non-empty string")
+        if refused := _refusal(command):
+            return ToolResult.error(refused)
         timeout_ms = args.get("timeout_ms", DEFAULT_TIMEOUT_MS)
         if not isinstance(timeout_ms, int) or isinstance(timeout_ms, bool) or not 0 < timeout_ms <= MAX_TIMEOUT_MS:
             return ToolResult.error(f"timeout_ms must be an integer from 1 to {MAX_TIMEOUT_MS}, got {timeout_ms!r}")
