@@ -223,3 +223,10 @@ async def test_the_hint_row_brackets_the_completion_tab_has_put_in_the_prompt():
         note = app.query_one("#note")
         await until(pilot, lambda: app.model.input.draft == "/undo " and "[/undo]" in str(note.render()))
         assert "/usage" in str(note.render())
+
+
+def test_a_long_wait_for_the_model_says_how_long_and_how_to_stop_it():
+    model, _ = fold(initial_model(agent="a", model="m"), ui.Tick(at=99.0), ui.Submit(text="hi", at=100.0))
+    assert "thinking" in status_fields(model)[0][1] and "s ·" not in status_fields(model)[0][1]
+    model, _ = fold(model, ui.Tick(at=112.4))
+    assert status_fields(model)[0][1].endswith("thinking 12s · Esc cancels")

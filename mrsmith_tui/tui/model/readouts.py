@@ -78,6 +78,7 @@ def sidebar_takes_screen(model: Model) -> bool:
 
 
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
+WAIT_SHOWN_AFTER = 5.0  # seconds of thinking (or of one tool) before the status says how long
 STATE_WORDS = {"idle": "idle", "thinking": "thinking", "streaming": "streaming", "tool": "tool",
                "waiting": "waiting for you"}
 SEPARATOR = "  ·  "
@@ -105,6 +106,9 @@ def status_fields(model: Model) -> list[tuple[int, str, str]]:
     busy = led.state != "idle"
     glyph = spinner(model.now) if busy and led.state != "waiting" else ("◆" if led.state == "waiting" else "○")
     state = STATE_WORDS[led.state]
+    waited = model.now - led.state_since if led.state_since else 0.0
+    if led.state in ("thinking", "tool") and waited >= WAIT_SHOWN_AFTER and not model.run.cancelling:
+        state += f" {int(waited)}s · Esc cancels"  # a silent endpoint, a long command: how long, and the way out
     head = model.pending.head
     if head is not None and not model.pending.armed:
         state = f"{REQUEST_WORDS[head.kind]} waiting: {MOVE_KEYS} to answer"

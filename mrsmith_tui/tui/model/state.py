@@ -81,6 +81,7 @@ class StatusLedger(Value):
     """What the status bar counts: the run's state, the agent and model, tokens, context, tools."""
 
     state: RunState = "idle"
+    state_since: float = 0.0  # the model's clock when the state began (a long wait says how long)
     agent: str = ""
     model: str = ""
     effort: str | None = None

@@ -52,10 +52,10 @@ def warning(model: Model, text: str, at: float) -> tuple[Model, fx.Effects]:
     return replace(model, startup_warnings=kept, welcome=welcome), (fx.Notify(text),)
 
 
-def set_state(model: Model, state: ui.RunState) -> Model:
+def set_state(model: Model, state: ui.RunState, at: float) -> Model:
     if model.ledger.state == state:
         return model
-    return replace(model, ledger=replace(model.ledger, state=state))
+    return replace(model, ledger=replace(model.ledger, state=state, state_since=at))
 
 
 def flash(model: Model, text: str, at: float) -> Model:

@@ -109,5 +109,5 @@ def slash_command(model: Model, text: str, at: float) -> tuple[Model, Effects]:
     if command.waits_for_run and model.run.running:
         return note_block(model, "warning", f"{name} waits for the run to end (Esc cancels it)", at), ()
     if command.in_worker:  # run in the worker like a turn (a reset stops agents' threads)
-        model = set_state(replace(model, run=replace(model.run, running=True, cancelling=False)), "thinking")
+        model = set_state(replace(model, run=replace(model.run, running=True, cancelling=False)), "thinking", at)
     return model, (fx.Command(name, arg),)

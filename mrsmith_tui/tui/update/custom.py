@@ -63,7 +63,7 @@ def _send(model: Model, msg: ui.SendPrompt) -> tuple[Model, Effects]:
         return flash(model, "a run is going: try again when it ends", msg.at), ()
     model = replace(model, run=replace(model.run, running=True, cancelling=False),
                     conv=replace(model.conv, follow=True, unseen=False))
-    return set_state(model, "thinking"), (fx.StartRun(msg.text, literal=True),)
+    return set_state(model, "thinking", msg.at), (fx.StartRun(msg.text, literal=True),)
 
 
 HANDLERS: dict[type, Handler] = {ui.CustomCommandsLoaded: _loaded, ui.SendPrompt: _send}

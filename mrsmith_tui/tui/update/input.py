@@ -114,7 +114,7 @@ def _submit(model: Model, msg: ui.Submit) -> tuple[Model, Effects]:
         model = replace(model, run=replace(model.run, queued=model.run.queued + (text,)))
         return flash(model, f"queued · sent when the run ends ({len(model.run.queued)} waiting)", msg.at), saved
     model = replace(model, run=replace(model.run, running=True, cancelling=False))
-    return set_state(model, "thinking"), saved + (start_run(model, text),)
+    return set_state(model, "thinking", msg.at), saved + (start_run(model, text),)
 
 
 def _typed_away(model: Model, msg: ui.TypedIntoPrompt) -> tuple[Model, Effects]:

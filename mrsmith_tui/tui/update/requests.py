@@ -25,7 +25,7 @@ def _request(kind: Literal["approval", "continue", "question"]) -> Handler:
                   "continue": lambda: dict(rounds=msg.rounds),
                   "question": lambda: dict(questions=msg.questions)}[kind]()
         req = Request(request_id=msg.request_id, kind=kind, at=msg.at, agent_id=msg.agent_id, **fields)
-        return set_state(replace(model, pending=_queued(model.pending, req)), "waiting"), ()  # update() arms or defers it
+        return set_state(replace(model, pending=_queued(model.pending, req)), "waiting", msg.at), ()  # update() arms or defers it
     return handle
 
 
@@ -177,10 +177,10 @@ def _pop_request(model: Model, request_id: str, answer: str = "", at: float = 0.
     if req.kind == "approval" and req.agent_id is None and at > req.at:
         model = _not_counting_the_wait(model, req, at)
     pending = ui.Pending(queue=queue, noticed=p.noticed)
-    state = model.ledger.state
-    if not queue and state == "waiting":
-        state = "thinking" if model.run.running else "idle"
-    return replace(model, pending=pending, ledger=replace(model.ledger, state=state))
+    model = replace(model, pending=pending)
+    if not queue and model.ledger.state == "waiting":
+        model = set_state(model, "thinking" if model.run.running else "idle", at)
+    return model
 
 
 def _not_counting_the_wait(model: Model, req: Request, at: float) -> Model:

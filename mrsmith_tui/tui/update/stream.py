@@ -32,7 +32,7 @@ def _user_prompt(model: Model, msg: m.UserPrompt) -> tuple[Model, Effects]:
 
 
 def _run_started(model: Model, msg: m.RunStarted) -> tuple[Model, Effects]:
-    ledger = replace(model.ledger, state="thinking", run_started=msg.at, turn_in=0, turn_out=0, turn_cached=0, turn_cache_known=False,
+    ledger = replace(model.ledger, state="thinking", state_since=msg.at, run_started=msg.at, turn_in=0, turn_out=0, turn_cached=0, turn_cache_known=False,
                      agent=msg.agent or model.ledger.agent, model=msg.model or model.ledger.model)
     return replace(model, ledger=ledger), ()
 
@@ -45,7 +45,7 @@ def _delta(kind: ui.BlockKind, state: ui.RunState) -> Handler:
         else:
             b = model.conv.blocks[i]
             model = set_block(model, i, replace(b, text=b.text + msg.text))
-        return set_state(model, state), ()
+        return set_state(model, state, msg.at), ()
     return handle
 
 
@@ -120,7 +120,7 @@ def _run_ended(model: Model, msg: m.RunEnded) -> tuple[Model, Effects]:
         model = note_block(model, "usage", " · ".join(parts), msg.at)
     model = end_run_blocks(model, msg)
     waiting: ui.RunState = "waiting" if model.pending.queue else "idle"
-    return replace(model, ledger=replace(model.ledger, state=waiting, run_started=None)), ()
+    return replace(model, ledger=replace(model.ledger, state=waiting, state_since=msg.at, run_started=None)), ()
 
 
 def end_run_blocks(model: Model, msg: m.RunEnded) -> Model:
@@ -144,7 +144,7 @@ def _worker_done(model: Model, msg: ui.WorkerDone) -> tuple[Model, Effects]:
     if model.run.cancelling and model.screen.note.startswith("cancelling"):  # it is over: the note goes
         model = replace(model, screen=replace(model.screen, note=""))
     run = replace(model.run, running=False, cancelling=False)
-    led = model.ledger if model.ledger.state == "idle" else replace(model.ledger, state="idle", run_started=None)
+    led = model.ledger if model.ledger.state == "idle" else replace(model.ledger, state="idle", state_since=msg.at, run_started=None)
     model = replace(model, run=run, ledger=led)
     if run.queued:
         first, rest = run.queued[0], run.queued[1:]

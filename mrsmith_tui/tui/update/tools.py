@@ -14,7 +14,7 @@ from mrsmith_tui.tui.update.effects import Effects, Handler
 def _tool_started(model: Model, msg: m.ToolCallStarted) -> tuple[Model, Effects]:
     model = add_block(model, "tool", msg.at, source_id=msg.call_id, name=msg.name,
                        summary=msg.summary, arguments=msg.arguments)
-    return set_state(model, "tool"), ()
+    return set_state(model, "tool", msg.at), ()
 
 
 def _tool_output(model: Model, msg: m.ToolOutput) -> tuple[Model, Effects]:
@@ -39,7 +39,7 @@ def _tool_finished(model: Model, msg: m.ToolCallFinished) -> tuple[Model, Effect
                    diff=msg.diff, denied=msg.denied, folded=True,
                    started=msg.at - msg.elapsed if msg.elapsed else b.started)
     model = set_block(model, i, done)
-    return set_state(model, "thinking") if model.run.running else model, ()
+    return set_state(model, "thinking", msg.at) if model.run.running else model, ()
 
 
 HANDLERS: dict[type, Handler] = {
