@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import sys
-import types
-
 import pytest
 
 from mrsmith_tui.cli import command as cli
 from mrsmith_tui.msgs import ListSink
 from mrsmith_tui.tools.approval import PolicyApprover
+from tests.headless import stand_in_tui
 
 
 @pytest.fixture
@@ -25,11 +23,7 @@ def fake_tui(monkeypatch):
         calls["session"].close()
         return 0
 
-    module = types.ModuleType("mrsmith_tui.tui.app")
-    module.run_tui = run_tui
-    monkeypatch.setitem(sys.modules, "mrsmith_tui.tui.app", module)
-    monkeypatch.setattr(cli, "_stdin_is_piped", lambda: False)
-    monkeypatch.setattr(cli, "_stdin_is_terminal", lambda: True)
+    stand_in_tui.install(monkeypatch, run_tui)
     return calls
 
 

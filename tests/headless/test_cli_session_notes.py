@@ -4,9 +4,6 @@ session and how to go on with it."""
 
 from __future__ import annotations
 
-import sys
-import types
-
 import pytest
 
 from loopback import text_turn
@@ -16,6 +13,7 @@ from mrsmith_tui.cli import command as cli
 from mrsmith_tui.msgs import ListSink
 from mrsmith_tui.session.store import typed_id
 from mrsmith_tui.tools.approval import PolicyApprover
+from tests.headless import stand_in_tui
 
 
 @pytest.fixture
@@ -31,11 +29,7 @@ def fake_tui(monkeypatch, tmp_path):
         session.close()
         return 0
 
-    module = types.ModuleType("mrsmith_tui.tui.app")
-    module.run_tui = run_tui
-    monkeypatch.setitem(sys.modules, "mrsmith_tui.tui.app", module)
-    monkeypatch.setattr(cli, "_stdin_is_piped", lambda: False)
-    monkeypatch.setattr(cli, "_stdin_is_terminal", lambda: True)
+    stand_in_tui.install(monkeypatch, run_tui)
     monkeypatch.setattr(cli, "_stdout_is_terminal", lambda: True)
     here = tmp_path / "project"
     here.mkdir()
