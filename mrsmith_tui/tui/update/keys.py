@@ -64,11 +64,13 @@ def _interrupt(model: Model, msg: ui.InterruptKey) -> tuple[Model, Effects]:
 
 def _clear_draft(model: Model, at: float) -> tuple[Model, Effects]:
     """Ctrl-C in a draft clears it, as in a shell (and Claude Code, Codex), and never quits: the text goes
-    to the history first, so Up brings it back. Ctrl-C on the empty prompt then arms the quit."""
-    inp, saved = remember(model.input, model.input.draft)
+    to this session's history first, so Up brings it back, but not to the history file (a draft cleared is
+    one the person chose not to send: a key pasted by mistake is not kept on disk). Ctrl-C on the empty
+    prompt then arms the quit."""
+    inp, _ = remember(model.input, model.input.draft)
     inp = replace(inp, draft="", recall=None, completions=(), chosen=None, search=None)
     screen = replace(model.screen, quit_armed_at=None, note="draft cleared · Up brings it back", note_at=at)
-    return replace(model, input=inp, screen=screen), saved + (fx.WakeAt(at + NOTE_SECONDS),)
+    return replace(model, input=inp, screen=screen), (fx.WakeAt(at + NOTE_SECONDS),)
 
 
 def _quit(model: Model, msg: ui.QuitKey) -> tuple[Model, Effects]:
