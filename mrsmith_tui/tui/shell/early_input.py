@@ -1,10 +1,11 @@
 """Keys and pastes that arrive before the prompt's editor is mounted (start-up time, issue #26).
 
 The first frame shows a stand-in for the editor (view/prompt_stand_in.py); the editor is imported
-and mounted right after it. Until then nothing has the focus, so Textual hands the keys that no
-priority binding took (Ctrl-C, Ctrl-D and the like still act at once) and the pastes to the main
-screen, which gives them here (shell/key_first.py) in the order they came. When the editor is
-mounted they are handed to it in that order, before any later key, and the editor takes the focus.
+and mounted right after it. Until then nothing has the focus (a click does not take it), so Textual hands
+the keys that no priority binding took and the pastes to the main screen, which gives them here
+(shell/key_first.py) in the order they came. When the editor is mounted it takes the focus and they
+are handed to it in that order, before any later key. Priority keys act at once (Ctrl-C), except
+Ctrl-D on kept keys: it waits for them (after_early_keys), since what it does depends on the text.
 """
 
 from __future__ import annotations
