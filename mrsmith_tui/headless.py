@@ -210,7 +210,8 @@ class HeadlessPrinter:
         """Once the model has been silent a while, say so on stderr (never on the `--json` stdout)."""
         if (silent := self.silence.due()) is not None:
             name = session.agent.provider
-            line = self.silence.notice(silent, name, session.config.provider(name).read_timeout)
+            # the provider's name comes from a config file: shown as text, like every other line here
+            line = clean(self.redactor.redact(self.silence.notice(silent, name, session.config.provider(name).read_timeout)))
             self.flush()
             with self._lock:
                 self._own_line(line, DIM)

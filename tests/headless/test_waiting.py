@@ -53,3 +53,22 @@ def test_a_silent_provider_gets_a_waiting_line_on_stderr_and_none_in_the_json(tm
     lines = [json.loads(line) for line in out.getvalue().splitlines()]
     assert "waiting for" not in out.getvalue() and lines[-1]["type"] == "RunEnded" and not lines[-1]["error"]
     assert len(srv.requests) == 1
+
+
+def test_the_waiting_line_shows_a_hostile_provider_name_as_text():
+    """A provider's name comes from a config file (a cloned repository's, perhaps): its terminal controls
+    reach stderr as visible stand-ins, never as a sequence the terminal obeys."""
+
+    class Session:
+        class agent:  # the one field the printer reads
+            provider = "evil\x1b]0;pwned\x07\x1b[2J"
+
+        class config:
+            @staticmethod
+            def provider(name):
+                return ProviderConfig(name=name, base_url="http://127.0.0.1:9/v1", read_timeout=60)
+
+    err = io.StringIO()
+    printer = HeadlessPrinter(io.StringIO(), err, quiet_after=0)
+    printer.waiting(Session())  # type: ignore[arg-type]  # the two fields it reads
+    assert "waiting for evil" in err.getvalue() and "\x1b" not in err.getvalue() and "\x07" not in err.getvalue()
