@@ -22,6 +22,12 @@ from tests.tui.commands.fake_context import FakeContext
 from .fakes import FakeProvider, ScriptedApprover, answer
 
 
+def model_command(session, arg: str) -> list[str]:
+    """What `/model ARG` says (its job's lines), run as the app runs it."""
+    ctx = FakeContext(session=session, config=session.config)
+    run_command(REGISTRY, ctx, "/model", arg)
+    return ctx.run_jobs()
+
 def real_session(tmp_path, provider_config: ProviderConfig, *, model="m1", provider_factory=None, **agent_kw):
     config = Config(providers=[provider_config],
                     agents=[AgentConfig(name="main", provider=provider_config.name, model=model, **agent_kw)],
@@ -88,18 +94,14 @@ def test_model_command_lists_switches_and_completes(tmp_path):
         (msg_type, fields), = ctx.emitted_later
         model, _ = update(initial_model(model="m1"), msg_type(**fields, at=1.0))
         assert completions(model, "/model m") == ("/model m2", "/model m3")
-        ctx = FakeContext(session=s, config=s.config)
-        run_command(REGISTRY, ctx, "/model", "m3")
-        assert ctx.run_jobs() == ["model m3 from the next request (agent main)"] and s.agent.model == "m3"
+        assert model_command(s, "m3") == ["model m3 from the next request (agent main)"] and s.agent.model == "m3"
     finally:
         chat.stop()
 
 
 def test_model_command_falls_back_to_the_configured_models(tmp_path):
     s, _ = real_session(tmp_path, ProviderConfig(name="p", base_url="http://127.0.0.1:9/v1"))
-    ctx = FakeContext(session=s, config=s.config)
-    run_command(REGISTRY, ctx, "/model", "")
-    (text,) = ctx.run_jobs()
+    (text,) = model_command(s, "")
     assert "cannot list them" in text and "● m1" in text
 
 
@@ -147,15 +149,11 @@ def test_a_model_the_server_does_not_list_is_switched_to_and_the_line_names_the_
     chat = LoopbackServer(models=["gpt-4o", "gpt-4.1", "qwen3-coder"]).start()
     try:
         s, _ = real_session(tmp_path, ProviderConfig(name="p", base_url=chat.base_url))
-        ctx = FakeContext(session=s, config=s.config)
-        run_command(REGISTRY, ctx, "/model", "gpt-nope")
-        (text,) = ctx.run_jobs()
+        (text,) = model_command(s, "gpt-nope")
         assert s.agent.model == "gpt-nope"  # a person may know better than the list
         assert text.startswith("model gpt-nope from the next request (agent main) · the server does not list it")
         assert "closest: gpt-4o" in text and "qwen3-coder" not in text
-        ctx = FakeContext(session=s, config=s.config)
-        run_command(REGISTRY, ctx, "/model", "zzzz")
-        assert ctx.run_jobs() == ["model zzzz from the next request (agent main) · the server does not list it "
+        assert model_command(s, "zzzz") == ["model zzzz from the next request (agent main) · the server does not list it "
                                   "(/model lists its 3)"]
     finally:
         chat.stop()
@@ -163,6 +161,4 @@ def test_a_model_the_server_does_not_list_is_switched_to_and_the_line_names_the_
 
 def test_a_server_that_cannot_list_its_models_switches_without_a_word(tmp_path):
     s, _ = real_session(tmp_path, ProviderConfig(name="p", base_url="http://127.0.0.1:9/v1"))
-    ctx = FakeContext(session=s, config=s.config)
-    run_command(REGISTRY, ctx, "/model", "gpt-nope")
-    assert ctx.run_jobs() == ["model gpt-nope from the next request (agent main)"] and s.agent.model == "gpt-nope"
+    assert model_command(s, "gpt-nope") == ["model gpt-nope from the next request (agent main)"] and s.agent.model == "gpt-nope"
