@@ -37,14 +37,7 @@ def main(argv: list[str]) -> int:
     config = apply_cli(load_config(args.config), sessions_dir=args.sessions_dir)
     know_keys(config)  # no endpoint needed, but an export still redacts them
     if argv[0] == "export" and args.path == "-":  # `-` is stdout, as for most tools (`./-` names a file)
-        from mrsmith_tui.core.resume import load_records, locate_transcript
-        from mrsmith_tui.session.export import export_markdown
-
-        records, warnings = load_records(locate_transcript(config, args.id, Path.cwd()))
-        for text in warnings:
-            print(f"mrsmith: warning: {shown(text)}", file=sys.stderr)
-        sys.stdout.write(shown(export_markdown(records)))
-        return 0
+        return _view(args, config, screen=False)  # what `view` writes into a pipe
     if argv[0] == "export":
         from mrsmith_tui.session.export import export_session
 
@@ -61,7 +54,8 @@ def _stdout_is_terminal() -> bool:
         return False
 
 
-def _view(args: argparse.Namespace, config: Config) -> int:
+def _view(args: argparse.Namespace, config: Config, *, screen: bool = True) -> int:
+    """The session on screen, read-only; as Markdown on stdout when that is not a terminal (or not `screen`)."""
     from mrsmith_tui.core.resume import load_records, locate_transcript
     from mrsmith_tui.session.export import export_markdown
 
@@ -69,7 +63,7 @@ def _view(args: argparse.Namespace, config: Config) -> int:
     records, warnings = load_records(path)
     for text in warnings:
         print(f"mrsmith: warning: {shown(text)}", file=sys.stderr)
-    if not _stdout_is_terminal():  # a pipe or a file: the session as text, not a full-screen UI nobody sees
+    if not (screen and _stdout_is_terminal()):  # a pipe or a file: the session as text, not a UI nobody sees
         sys.stdout.write(shown(export_markdown(records)))
         return 0
     startup_gc.ready()
